@@ -1,0 +1,200 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
+
+/**
+ * Every setting of the service, parsed once at start from the environment (and the `serve`
+ * flags, which override it), then frozen and passed in. Nothing else reads `process.env`.
+ */
+export interface Config {
+  /** Folder for the SQLite file, the generated TLS pair and other local state. */
+  readonly dataDir: string;
+  /** HTTPS listener port. */
+  readonly port: number;
+  /** Plain-HTTP listener that answers every request with the invalid-protocol error; 0 disables it. */
+  readonly httpPort: number;
+  readonly host: string;
+  /** PEM files; both unset means a self-signed pair for localhost generated into the data dir. */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsKeyFile: string | undefined;
+  /** Addresses and CIDRs of TLS-terminating proxies whose `X-Forwarded-Proto: https` is believed. */
+  readonly trustProxy: readonly string[];
+  /** Leaky bucket per credential: places in the bucket. */
+  readonly rateLimitBucket: number;
+  /** Leaky bucket per credential: requests leaked per second. */
+  readonly rateLimitLeakPerSecond: number;
+  /** Failed authentications tolerated per client address before it is throttled. */
+  readonly authFailureBucket: number;
+  /** Failed authentications forgiven per second and client address. */
+  readonly authFailureLeakPerSecond: number;
+  /** Create the demo store on an empty data directory. */
+  readonly demo: boolean;
+  readonly webhookAllowPrivate: boolean;
+  /** Run the webhook delivery worker inside `serve` (off when dedicated `pricebook worker` processes deliver). */
+  readonly webhookWorker: boolean;
+  /** Delays in seconds between webhook delivery attempts. */
+  readonly webhookRetryScheduleSeconds: readonly number[];
+  /** `postgres://…` selects PostgreSQL; unset means SQLite in the data dir. */
+  readonly databaseUrl: string | undefined;
+  /** `redis://…` keeps the rate-limit buckets in Redis. */
+  readonly redisUrl: string | undefined;
+  /** Start of every Redis key this service writes (several services may share one Redis). */
+  readonly redisPrefix: string;
+  readonly logLevel: string;
+  /**
+   * TEST ONLY, off by default: every write transaction reports success before it commits and
+   * commits a moment later, so a crash in between loses acknowledged data. The fault suite
+   * turns it on to prove its crash checker can see loss; never set it in production.
+   */
+  readonly faultAckBeforeCommit: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The environment variable behind each setting, in the order the docs list them. */
+export const CONFIG_VARIABLES = {
+  dataDir: 'PRICEBOOK_DATA_DIR',
+  port: 'PRICEBOOK_PORT',
+  httpPort: 'PRICEBOOK_HTTP_PORT',
+  host: 'PRICEBOOK_HOST',
+  tlsCertFile: 'PRICEBOOK_TLS_CERT',
+  tlsKeyFile: 'PRICEBOOK_TLS_KEY',
+  trustProxy: 'PRICEBOOK_TRUST_PROXY',
+  rateLimitBucket: 'PRICEBOOK_RATE_LIMIT_BUCKET',
+  rateLimitLeakPerSecond: 'PRICEBOOK_RATE_LIMIT_LEAK',
+  authFailureBucket: 'PRICEBOOK_AUTH_FAILURE_BUCKET',
+  authFailureLeakPerSecond: 'PRICEBOOK_AUTH_FAILURE_LEAK',
+  demo: 'PRICEBOOK_DEMO',
+  webhookAllowPrivate: 'PRICEBOOK_WEBHOOK_ALLOW_PRIVATE',
+  webhookWorker: 'PRICEBOOK_WEBHOOK_WORKER',
+  webhookRetryScheduleSeconds: 'PRICEBOOK_WEBHOOK_RETRY_SCHEDULE',
+  databaseUrl: 'DATABASE_URL',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'PRICEBOOK_REDIS_PREFIX',
+  logLevel: 'PRICEBOOK_LOG_LEVEL',
+  faultAckBeforeCommit: 'PRICEBOOK_FAULT_ACK_BEFORE_COMMIT',
+} as const satisfies Record<keyof Config, string>;
+
+/** Hourly for 24 hours. */
+const DEFAULT_RETRY_SCHEDULE = Array.from({ length: 24 }, () => 3600);
+
+/**
+ * Parses the settings. `overrides` are raw strings keyed like the environment (the CLI passes
+ * its flags this way), so flags and variables share one set of rules and error messages.
+ */
+export function parseConfig(env: Env, overrides: Env = {}): Config {
+  const raw = (key: keyof Config): string | undefined => {
+    const name = CONFIG_VARIABLES[key];
+    const value = overrides[name] ?? env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const name = (key: keyof Config) => CONFIG_VARIABLES[key];
+
+  const config: Config = {
+    dataDir: path.resolve(raw('dataDir') ?? './data'),
+    port: parsePort(name('port'), raw('port'), 8443, false),
+    httpPort: parsePort(name('httpPort'), raw('httpPort'), 8080, true),
+    host: raw('host') ?? '127.0.0.1',
+    tlsCertFile: raw('tlsCertFile'),
+    tlsKeyFile: raw('tlsKeyFile'),
+    trustProxy: parseTrustProxy(name('trustProxy'), raw('trustProxy')),
+    rateLimitBucket: parsePositive(name('rateLimitBucket'), raw('rateLimitBucket'), 40, true),
+    rateLimitLeakPerSecond: parsePositive(name('rateLimitLeakPerSecond'), raw('rateLimitLeakPerSecond'), 2, false),
+    authFailureBucket: parsePositive(name('authFailureBucket'), raw('authFailureBucket'), 100, true),
+    authFailureLeakPerSecond: parsePositive(name('authFailureLeakPerSecond'), raw('authFailureLeakPerSecond'), 1, false),
+    demo: parseSwitch(name('demo'), raw('demo'), true),
+    webhookAllowPrivate: parseSwitch(name('webhookAllowPrivate'), raw('webhookAllowPrivate'), false),
+    webhookWorker: parseSwitch(name('webhookWorker'), raw('webhookWorker'), true),
+    webhookRetryScheduleSeconds: parseSchedule(name('webhookRetryScheduleSeconds'), raw('webhookRetryScheduleSeconds')),
+    databaseUrl: parseUrl(name('databaseUrl'), raw('databaseUrl'), ['postgres:', 'postgresql:']),
+    redisUrl: parseUrl(name('redisUrl'), raw('redisUrl'), ['redis:', 'rediss:']),
+    redisPrefix: parseRedisPrefix(name('redisPrefix'), raw('redisPrefix')),
+    logLevel: parseLogLevel(name('logLevel'), raw('logLevel')),
+    faultAckBeforeCommit: parseSwitch(name('faultAckBeforeCommit'), raw('faultAckBeforeCommit'), false),
+  };
+  if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
+    throw new ConfigError(`${name('tlsCertFile')} and ${name('tlsKeyFile')} must be set together`);
+  }
+  return Object.freeze(config);
+}
+
+function parsePort(variable: string, value: string | undefined, fallback: number, zeroAllowed: boolean): number {
+  if (value === undefined) return fallback;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port <= 65535 && (port >= 1 || (zeroAllowed && port === 0)))) {
+    throw new ConfigError(`${variable} must be a port number${zeroAllowed ? ' (0 disables)' : ''}, got '${value}'`);
+  }
+  return port;
+}
+
+/** Whole numbers for bucket sizes; leak rates may be fractional, to a thousandth. */
+function parsePositive(variable: string, value: string | undefined, fallback: number, whole: boolean): number {
+  if (value === undefined) return fallback;
+  const pattern = whole ? /^\d{1,9}$/ : /^\d{1,9}(\.\d{1,3})?$/;
+  const number = pattern.test(value) ? Number(value) : NaN;
+  if (!(number > 0)) {
+    throw new ConfigError(`${variable} must be a positive ${whole ? 'whole number' : 'number (at most 3 decimals)'}, got '${value}'`);
+  }
+  return number;
+}
+
+function parseSwitch(variable: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new ConfigError(`${variable} must be 1 or 0, got '${value}'`);
+}
+
+function parseSchedule(variable: string, value: string | undefined): readonly number[] {
+  if (value === undefined) return DEFAULT_RETRY_SCHEDULE;
+  const delays = value.split(',').map((part) => part.trim());
+  if (delays.length > 100 || delays.some((delay) => !/^\d{1,7}(\.\d{1,3})?$/.test(delay))) {
+    throw new ConfigError(`${variable} must be comma-separated delays in seconds (at most 100), got '${value}'`);
+  }
+  return delays.map(Number);
+}
+
+function parseUrl(variable: string, value: string | undefined, protocols: readonly string[]): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${variable} is not a URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${variable} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return value;
+}
+
+function parseTrustProxy(variable: string, value: string | undefined): readonly string[] {
+  if (value === undefined) return [];
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 4 ? 32 : 128;
+    const bitsValid = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsValid || extra !== undefined) {
+      throw new ConfigError(`${variable} must list IP addresses or CIDRs, got '${entry}'`);
+    }
+  }
+  return entries;
+}
+
+/** Printable ASCII without spaces or braces (braces would change the keys' Redis Cluster hash tags). */
+function parseRedisPrefix(variable: string, value: string | undefined): string {
+  if (value === undefined) return 'pricebook:';
+  if (!/^[!-z|~]{1,100}$/.test(value)) throw new ConfigError(`${variable} must be 1 to 100 printable characters without spaces or braces, got '${value}'`);
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(variable: string, value: string | undefined): string {
+  if (value === undefined) return 'info';
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`${variable} must be one of ${LOG_LEVELS.join(', ')}`);
+  return value;
+}

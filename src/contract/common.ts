@@ -1,0 +1,50 @@
+import { Type, type TSchema, type Static, type TProperties, type TObject } from '@sinclair/typebox';
+
+/** Positive integer ids, never reused. */
+export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+/**
+ * A price: a finite JSON number, ≥ 0, below 1 000 000 000, with at most 4 decimal places.
+ * `x-decimal-places` is checked by our validator (JSON Schema's `multipleOf` is unreliable on
+ * binary floating point).
+ */
+export const Price = Type.Number({ minimum: 0, exclusiveMaximum: 1_000_000_000, 'x-decimal-places': 4, examples: [7.25] });
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
+
+/** `type: [T, "null"]` rather than anyOf, so validation errors stay one per field. */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type } = schema as { type?: unknown };
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+}
+
+/** A malformed id names no record: 404, not 400. */
+export const IdParams = Type.Object({ id: Id }, { additionalProperties: false });
+
+/** count / offset of every list, plus fields; `embed` is added by the lists that have embeds. */
+export const PageQuery = {
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Records to return, 1–100' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' })),
+  fields: Type.Optional(Type.String({ description: 'Comma-separated top-level fields to return' })),
+};
+
+export const FieldsQuery = {
+  fields: PageQuery.fields,
+};
+
+export function EmbedQuery(names: readonly string[]) {
+  return Type.Optional(Type.String({ description: `Comma-separated related objects to add: ${names.join(', ')}` }));
+}
+
+/** `{"count": N}` of the `/count` endpoints. */
+export const CountResponse = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
+/** A request body object: unknown fields are errors, never dropped. */
+export function StrictObject<T extends TProperties>(properties: T, options: { $id?: string; description?: string } = {}): TObject<T> {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/** Every property optional, for PUT (partial update); at least one must be sent. */
+export function PartialStrictObject<T extends TProperties>(object: TObject<T>) {
+  return Type.Partial(object, { additionalProperties: false, minProperties: 1 });
+}

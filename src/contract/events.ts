@@ -1,0 +1,49 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FieldsQuery, Id, Timestamp } from './common.js';
+
+/** Every kind of change announced by an event, as webhook topics name them. */
+export const EVENT_TOPICS = [
+  'trade_customer_product_price.created',
+  'trade_customer_product_price.deleted',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'category.created',
+  'category.updated',
+  'category.deleted',
+  'order.created',
+] as const;
+
+export type EventTopic = (typeof EVENT_TOPICS)[number];
+
+export function isEventTopic(value: string): value is EventTopic {
+  return (EVENT_TOPICS as readonly string[]).includes(value);
+}
+
+export const EventTopicSchema = Type.Unsafe<EventTopic>({ type: 'string', enum: [...EVENT_TOPICS], description: 'What changed' });
+
+export const Event = Type.Object(
+  {
+    id: { ...Id, description: 'Increasing; the `webhook-id` of its deliveries, for de-duplication' },
+    storeId: Id,
+    createdAt: Timestamp,
+    topic: EventTopicSchema,
+    subjectId: { ...Id, description: 'Id of the record that changed' },
+    data: Type.Object({}, { additionalProperties: true, description: 'The record as the API returns it (for deletions: as it was)' }),
+  },
+  { $id: 'Event', additionalProperties: false },
+);
+export type Event = Static<typeof Event>;
+
+export const EventFeedQuery = Type.Object(
+  {
+    after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Only events with a greater id' })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Events to return, 1–100' })),
+    ...FieldsQuery,
+  },
+  { additionalProperties: false },
+);
+export type EventFeedQuery = Static<typeof EventFeedQuery>;

@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FieldsQuery, Id, PageQuery, StrictObject, Timestamp } from './common.js';
+import { Sku } from './variations.js';
+
+/** Lines in one order. */
+export const MAX_ORDER_LINES = 500;
+/** Units of one SKU in one line. */
+export const MAX_LINE_QUANTITY = 1_000_000;
+/**
+ * Every line total and order total stays below this amount: with 4 decimals that is at most 15
+ * significant digits, which a JSON number (a binary double) carries exactly.
+ */
+export const MAX_ORDER_AMOUNT = 100_000_000_000;
+
+export const OrderLineInput = StrictObject({
+  sku: { ...Sku, description: 'Exact SKU of a product or variation of this store (case-sensitive); each SKU once per order' },
+  quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY, description: `A JSON integer, 1–${MAX_LINE_QUANTITY}` }),
+});
+export type OrderLineInput = Static<typeof OrderLineInput>;
+
+export const OrderInput = StrictObject({
+  customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'An active customer of this store' }),
+  lines: Type.Array(OrderLineInput, { minItems: 1, maxItems: MAX_ORDER_LINES, description: `1–${MAX_ORDER_LINES} lines, each SKU at most once` }),
+});
+export type OrderInput = Static<typeof OrderInput>;
+
+const Amount = (description: string) => Type.Number({ minimum: 0, exclusiveMaximum: MAX_ORDER_AMOUNT, description: `${description}; exact, at most 4 decimals` });
+
+export const OrderLine = Type.Object(
+  {
+    sku: Type.String(),
+    quantity: Type.Integer({ minimum: 1 }),
+    productId: Id,
+    variationId: Type.Union([Id, Type.Null()], { description: 'Null when the SKU is the product’s own' }),
+    unitPrice: Amount('The customer’s effective price when the order was placed'),
+    lineTotal: Amount('unitPrice × quantity'),
+  },
+  { additionalProperties: false },
+);
+export type OrderLine = Static<typeof OrderLine>;
+
+export const Order = Type.Object(
+  {
+    id: Id,
+    customerId: Id,
+    status: Type.Literal('placed'),
+    lines: Type.Array(OrderLine, { description: 'In request order' }),
+    total: Amount('Sum of the line totals'),
+    createdAt: Timestamp,
+  },
+  { $id: 'Order', additionalProperties: false },
+);
+export type Order = Static<typeof Order>;
+
+const Filters = {
+  customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this customer’s orders' })),
+};
+
+export const OrderListQuery = Type.Object({ ...PageQuery, ...Filters }, { additionalProperties: false });
+export const OrderCountQuery = Type.Object(Filters, { additionalProperties: false });
+export const OrderGetQuery = Type.Object(FieldsQuery, { additionalProperties: false });

@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+import { ProductVariation, Sku, VariationInput } from './variations.js';
+
+export const ProductInput = StrictObject({
+  title: Type.String({ minLength: 1, maxLength: 255 }),
+  sku: Type.Optional(Nullable({ ...Sku, description: 'The product’s own SKU; products with variations may have none' })),
+  price: Price,
+  active: Type.Optional(Type.Boolean({ default: true })),
+  categoryIds: Type.Optional(Type.Array(Id, { default: [], uniqueItems: true, maxItems: 100, description: 'Categories of this store' })),
+  variations: Type.Optional(Type.Array(VariationInput, { default: [], maxItems: 1000, description: 'On update: replaces the list, matched by sku' })),
+});
+export type ProductInput = Static<typeof ProductInput>;
+
+export const ProductUpdate = PartialStrictObject(ProductInput);
+export type ProductUpdate = Static<typeof ProductUpdate>;
+
+export const Product = Type.Object(
+  {
+    id: Id,
+    title: Type.String(),
+    sku: Nullable(Type.String()),
+    price: Type.Number(),
+    active: Type.Boolean(),
+    categoryIds: Type.Array(Id, { description: 'Ascending' }),
+    variations: Type.Array(ProductVariation, { description: 'Ascending by id' }),
+    createdAt: Timestamp,
+  },
+  { $id: 'Product', additionalProperties: false },
+);
+export type Product = Static<typeof Product>;
+
+const ProductFilterQuery = {
+  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The product owning this SKU, its own or a variation’s' })),
+  categoryId: Type.Optional({ ...Id, description: 'Products linked to this category (not to its subcategories)' }),
+};
+
+export const ProductListQuery = Type.Object({ ...PageQuery, ...ProductFilterQuery }, { additionalProperties: false });
+export type ProductListQuery = Static<typeof ProductListQuery>;
+
+export const ProductCountQuery = Type.Object(ProductFilterQuery, { additionalProperties: false });

@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+
+/** Unique within a store across products and variations; compared exactly (case-sensitive). */
+export const Sku = Type.String({ minLength: 1, maxLength: 255, examples: ['TEE-RED-M'] });
+
+/** Units in stock; null when stock is not tracked. Capped at the storage column's range. */
+export const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
+
+export const VariationInput = StrictObject({
+  sku: Sku,
+  price: Type.Optional(Nullable({ ...Price, description: 'null: the product price applies (omitted on create: null)' })),
+  stock: Type.Optional(Nullable({ ...Stock, description: 'null: stock is not tracked (omitted on create: null)' })),
+});
+export type VariationInput = Static<typeof VariationInput>;
+
+export const VariationUpdate = PartialStrictObject(VariationInput);
+export type VariationUpdate = Static<typeof VariationUpdate>;
+
+const VariationProperties = {
+  id: Id,
+  sku: Type.String(),
+  price: Nullable(Type.Number({ description: 'null: the product price applies' })),
+  stock: Nullable(Type.Integer()),
+};
+
+/** A variation as its product lists it. */
+export const ProductVariation = Type.Object(VariationProperties, { additionalProperties: false });
+export type ProductVariation = Static<typeof ProductVariation>;
+
+/** A variation on its own, under `/v1/products/{id}/variations`. */
+export const Variation = Type.Object(
+  { id: Id, productId: Id, sku: VariationProperties.sku, price: VariationProperties.price, stock: VariationProperties.stock, createdAt: Timestamp },
+  { $id: 'Variation', additionalProperties: false },
+);
+export type Variation = Static<typeof Variation>;
+
+/** `variationId` ends in `Id`, so a malformed one is a 404 like `id`. */
+export const VariationParams = Type.Object({ id: Id, variationId: Id }, { additionalProperties: false });
+
+export const VariationListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });

@@ -1,0 +1,55 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, PageQuery, StrictObject, Timestamp } from './common.js';
+import { EventTopicSchema } from './events.js';
+
+/** At most this many webhooks per topic and store. */
+export const MAX_WEBHOOKS_PER_TOPIC = 10;
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'https:// address of the receiver; it must not resolve to a loopback, private, link-local or metadata address',
+});
+
+export const WebhookInput = StrictObject({ topic: EventTopicSchema, url: Url });
+export type WebhookInput = Static<typeof WebhookInput>;
+
+export const WebhookUpdate = Type.Object(
+  {
+    topic: Type.Optional(EventTopicSchema),
+    url: Type.Optional({ ...Url, description: 'A new address is verified again before events go to it' }),
+    active: Type.Optional(Type.Boolean({ description: 'true re-activates a disabled webhook and clears its failures' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type WebhookUpdate = Static<typeof WebhookUpdate>;
+
+/** A verification request carries no options: send `{}`. */
+export const WebhookVerifyRequest = StrictObject({});
+
+export const Webhook = Type.Object(
+  {
+    id: Id,
+    topic: EventTopicSchema,
+    url: Type.String(),
+    active: Type.Boolean({ description: 'false: disabled by the store, by a 410 answer or after every retry failed' }),
+    verified: Type.Boolean({ description: 'The receiver answered the verification handshake; only then are events delivered' }),
+    createdAt: Timestamp,
+  },
+  { $id: 'Webhook', additionalProperties: false },
+);
+export type Webhook = Static<typeof Webhook>;
+
+export const CreatedWebhook = Type.Composite(
+  [Webhook, Type.Object({ secret: Type.String({ description: 'whsec_… signing secret: shown only in this response' }) })],
+  { $id: 'CreatedWebhook', additionalProperties: false },
+);
+export type CreatedWebhook = Static<typeof CreatedWebhook>;
+
+export const WebhookListQuery = Type.Object(
+  { ...PageQuery, topic: Type.Optional(EventTopicSchema) },
+  { additionalProperties: false },
+);
+export type WebhookListQuery = Static<typeof WebhookListQuery>;
+
+export const WebhookCountQuery = Type.Object({ topic: Type.Optional(EventTopicSchema) }, { additionalProperties: false });

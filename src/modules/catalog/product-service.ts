@@ -1,0 +1,158 @@
+import type { Product, ProductInput, ProductUpdate } from '../../contract/products.js';
+import type { ProductVariation, VariationInput } from '../../contract/variations.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
+import type { Page } from '../page.js';
+import { eventOf, eventsOf } from '../events/events.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { ProductFields, ProductFilter } from './product-repository.js';
+import type { SkuHolder } from './sku-repository.js';
+import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
+import type { VariationFields } from './variation-repository.js';
+
+export class ProductService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  list(storeId: number, filter: ProductFilter, page: Page): Promise<Product[]> {
+    return this.uow.repos.products.list(storeId, filter, page);
+  }
+
+  count(storeId: number, filter: ProductFilter): Promise<number> {
+    return this.uow.repos.products.count(storeId, filter);
+  }
+
+  async get(storeId: number, id: number): Promise<Product> {
+    return mustFind(this.uow.repos, storeId, id);
+  }
+
+  /** Creates the product with its variations, SKUs and category links in one transaction. */
+  create(storeId: number, input: ProductInput): Promise<Product> {
+    const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true };
+    const variations = (input.variations ?? []).map(toVariationFields);
+    const categoryIds = input.categoryIds ?? [];
+    const slots = [...productSkuSlot(fields.sku, 'sku'), ...variationSkuSlots(variations)];
+    return this.uow.transaction(async (repos) => {
+      await checkCatalogRules(repos, storeId, slots, categoryIds);
+      const createdAt = isoTimestamp(this.clock);
+      const id = await repos.products.insert(storeId, fields, createdAt);
+      const created = await repos.variations.insertMany(storeId, id, variations, createdAt);
+      await claimSkus(repos, storeId, skuEntries(id, fields.sku, created), slots);
+      await repos.products.replaceCategories(storeId, id, categoryIds);
+      const product = await mustFind(repos, storeId, id);
+      await repos.events.append([eventOf(storeId, 'product.created', product)], createdAt);
+      return product;
+    });
+  }
+
+  /**
+   * Changes the fields sent. `variations` replaces the list, matched by SKU: a kept SKU keeps
+   * its variation (id) and takes the new price and stock, a new SKU is a new variation, a
+   * missing one is deleted. `categoryIds` replaces the set.
+   */
+  update(storeId: number, id: number, patch: ProductUpdate): Promise<Product> {
+    return this.uow.transaction(async (repos) => {
+      const current = await mustFind(repos, storeId, id);
+      const sku = patch.sku !== undefined ? patch.sku : current.sku;
+      const variations = patch.variations?.map(toVariationFields);
+      const slots = [
+        ...productSkuSlot(sku, patch.sku !== undefined ? 'sku' : undefined),
+        ...(variations === undefined ? current.variations.map((variation) => ({ sku: variation.sku, field: undefined })) : variationSkuSlots(variations)),
+      ];
+      await checkCatalogRules(repos, storeId, slots, patch.categoryIds, id);
+
+      const own = ownFields(patch);
+      if (Object.keys(own).length > 0 && !(await repos.products.update(storeId, id, own))) throw notFound(`Product ${id}`);
+      if (sku !== current.sku || variations !== undefined) {
+        // The register references variations: release first, then reshape, then claim again.
+        await repos.skus.releaseProduct(storeId, id);
+        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations);
+        await claimSkus(repos, storeId, skuEntries(id, sku, now), slots);
+      }
+      if (patch.categoryIds !== undefined) await repos.products.replaceCategories(storeId, id, patch.categoryIds);
+      const product = await mustFind(repos, storeId, id);
+      await repos.events.append([eventOf(storeId, 'product.updated', product)], isoTimestamp(this.clock));
+      return product;
+    });
+  }
+
+  /** Deletes the product with its variations, SKUs, category links and trade prices; each deletion is an event. */
+  remove(storeId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      const product = await mustFind(repos, storeId, id);
+      const prices = await repos.tradePrices.deleteForProduct(storeId, id);
+      if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
+      await repos.events.append([...eventsOf(storeId, 'trade_customer_product_price.deleted', prices), eventOf(storeId, 'product.deleted', product)], isoTimestamp(this.clock));
+    });
+  }
+
+  private async replaceVariations(repos: Repositories, storeId: number, current: Product, desired: readonly VariationFields[]): Promise<ProductVariation[]> {
+    const existing = new Map(current.variations.map((variation) => [variation.sku, variation]));
+    const keptSkus = new Set(desired.map((variation) => variation.sku));
+    const removed = current.variations.filter((variation) => !keptSkus.has(variation.sku)).map((variation) => variation.id);
+    if (removed.length > 0) await repos.variations.deleteMany(storeId, current.id, removed);
+    const kept: ProductVariation[] = [];
+    for (const wanted of desired) {
+      const before = existing.get(wanted.sku);
+      if (before === undefined) continue;
+      if (before.price !== wanted.price || before.stock !== wanted.stock) {
+        await repos.variations.update(storeId, current.id, before.id, { price: wanted.price, stock: wanted.stock });
+      }
+      kept.push({ ...before, price: wanted.price, stock: wanted.stock });
+    }
+    const added = await repos.variations.insertMany(
+      storeId,
+      current.id,
+      desired.filter((variation) => !existing.has(variation.sku)),
+      isoTimestamp(this.clock),
+    );
+    return [...kept, ...added];
+  }
+}
+
+async function mustFind(repos: Repositories, storeId: number, id: number): Promise<Product> {
+  return found(await repos.products.find(storeId, id), `Product ${id}`);
+}
+
+/** Every problem of the write's SKUs and categories, reported together in one 422. */
+async function checkCatalogRules(repos: Repositories, storeId: number, slots: readonly SkuSlot[], categoryIds: readonly number[] | undefined, ownProductId?: number): Promise<void> {
+  const problems: FieldProblem[] = [...duplicateSkuProblems(slots), ...(await skusInUseProblems(repos, storeId, slots, ownProductId))];
+  if (categoryIds !== undefined && categoryIds.length > 0) {
+    const existing = new Set(await repos.categories.existing(storeId, categoryIds));
+    for (const categoryId of categoryIds) {
+      if (!existing.has(categoryId)) problems.push({ field: 'categoryIds', message: `Category ${categoryId} does not exist in this store` });
+    }
+  }
+  if (problems.length > 0) throw validationFailed(problems);
+}
+
+function productSkuSlot(sku: string | null, field: string | undefined): SkuSlot[] {
+  return sku === null ? [] : [{ sku, field }];
+}
+
+function variationSkuSlots(variations: readonly VariationFields[]): SkuSlot[] {
+  return variations.map((variation, index) => ({ sku: variation.sku, field: `variations[${index}].sku` }));
+}
+
+function skuEntries(productId: number, sku: string | null, variations: readonly ProductVariation[]): SkuHolder[] {
+  return [
+    ...(sku === null ? [] : [{ sku, productId, variationId: null }]),
+    ...variations.map((variation) => ({ sku: variation.sku, productId, variationId: variation.id })),
+  ];
+}
+
+/** A variation item describes the whole variation: an omitted price or stock is null. */
+function toVariationFields(input: VariationInput): VariationFields {
+  return { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null };
+}
+
+function ownFields(patch: ProductUpdate): Partial<ProductFields> {
+  return {
+    ...(patch.title !== undefined && { title: patch.title }),
+    ...(patch.sku !== undefined && { sku: patch.sku }),
+    ...(patch.price !== undefined && { price: patch.price }),
+    ...(patch.active !== undefined && { active: patch.active }),
+  };
+}

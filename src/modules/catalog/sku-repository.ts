@@ -1,0 +1,23 @@
+/** Who holds a SKU of a store: a product itself (variationId null) or one of its variations. */
+export interface SkuHolder {
+  sku: string;
+  productId: number;
+  variationId: number | null;
+}
+
+/**
+ * The store-wide SKU register. Every product and variation SKU has its entry, written in the
+ * same transaction as the product or variation; the register alone guarantees uniqueness.
+ */
+export interface SkuRepository {
+  /** The holders of those SKUs; free SKUs are simply absent. */
+  holders(storeId: number, skus: readonly string[]): Promise<SkuHolder[]>;
+  /**
+   * Registers the entries and returns the SKUs it could not claim because another writer
+   * holds them (committed meanwhile); the caller must then fail its transaction.
+   */
+  claim(storeId: number, entries: readonly SkuHolder[]): Promise<string[]>;
+  /** Frees every SKU of the product, its own and its variations'. */
+  releaseProduct(storeId: number, productId: number): Promise<void>;
+  releaseVariation(storeId: number, productId: number, variationId: number): Promise<void>;
+}

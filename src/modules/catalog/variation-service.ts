@@ -1,0 +1,83 @@
+import type { Variation, VariationInput, VariationUpdate } from '../../contract/variations.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { found, notFound, validationFailed } from '../errors.js';
+import type { Page } from '../page.js';
+import { eventOf } from '../events/events.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import { claimSkus, skusInUseProblems } from './sku-rules.js';
+
+/** Variations one at a time, under their product; each keeps its entry in the SKU register. */
+export class VariationService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(storeId: number, productId: number, page: Page): Promise<Variation[]> {
+    await productMustExist(this.uow.repos, storeId, productId);
+    return this.uow.repos.variations.list(storeId, productId, page);
+  }
+
+  async count(storeId: number, productId: number): Promise<number> {
+    await productMustExist(this.uow.repos, storeId, productId);
+    return this.uow.repos.variations.count(storeId, productId);
+  }
+
+  get(storeId: number, productId: number, id: number): Promise<Variation> {
+    return mustFind(this.uow.repos, storeId, productId, id);
+  }
+
+  create(storeId: number, productId: number, input: VariationInput): Promise<Variation> {
+    const fields = { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null };
+    const slots = [{ sku: fields.sku, field: 'sku' }];
+    return this.uow.transaction(async (repos) => {
+      await productMustExist(repos, storeId, productId);
+      const problems = await skusInUseProblems(repos, storeId, slots);
+      if (problems.length > 0) throw validationFailed(problems);
+      const [created] = await repos.variations.insertMany(storeId, productId, [fields], isoTimestamp(this.clock));
+      if (created === undefined) throw new Error('insert returned no variation');
+      await claimSkus(repos, storeId, [{ sku: created.sku, productId, variationId: created.id }], slots);
+      await announceProductChange(repos, storeId, productId, this.clock);
+      return created;
+    });
+  }
+
+  /** Changes the fields sent; a new SKU must be free in the store (its product's included). */
+  update(storeId: number, productId: number, id: number, patch: VariationUpdate): Promise<Variation> {
+    return this.uow.transaction(async (repos) => {
+      const current = await mustFind(repos, storeId, productId, id);
+      const newSku = patch.sku !== undefined && patch.sku !== current.sku ? patch.sku : undefined;
+      const slots = newSku === undefined ? [] : [{ sku: newSku, field: 'sku' }];
+      const problems = await skusInUseProblems(repos, storeId, slots);
+      if (problems.length > 0) throw validationFailed(problems);
+      if (newSku !== undefined) await repos.skus.releaseVariation(storeId, productId, id);
+      const updated = found(await repos.variations.update(storeId, productId, id, patch), `Variation ${id} of product ${productId}`);
+      if (newSku !== undefined) await claimSkus(repos, storeId, [{ sku: newSku, productId, variationId: id }], slots);
+      await announceProductChange(repos, storeId, productId, this.clock);
+      return updated;
+    });
+  }
+
+  remove(storeId: number, productId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      await mustFind(repos, storeId, productId, id);
+      await repos.skus.releaseVariation(storeId, productId, id);
+      await repos.variations.deleteMany(storeId, productId, [id]);
+      await announceProductChange(repos, storeId, productId, this.clock);
+    });
+  }
+}
+
+/** A variation is part of its product's record: each change is a `product.updated` event. */
+async function announceProductChange(repos: Repositories, storeId: number, productId: number, clock: Clock): Promise<void> {
+  const product = await repos.products.find(storeId, productId);
+  if (product !== undefined) await repos.events.append([eventOf(storeId, 'product.updated', product)], isoTimestamp(clock));
+}
+
+async function productMustExist(repos: Repositories, storeId: number, productId: number): Promise<void> {
+  if (!(await repos.products.exists(storeId, productId))) throw notFound(`Product ${productId}`);
+}
+
+async function mustFind(repos: Repositories, storeId: number, productId: number, id: number): Promise<Variation> {
+  return found(await repos.variations.find(storeId, productId, id), `Variation ${id} of product ${productId}`);
+}

@@ -1,0 +1,72 @@
+import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { found, invalidField, notFound, UniqueViolation } from '../errors.js';
+import type { Page } from '../page.js';
+import { eventOf, eventsOf } from '../events/events.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { CustomerFilter } from './customer-repository.js';
+
+export class CustomerService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  list(storeId: number, filter: CustomerFilter, page: Page): Promise<Customer[]> {
+    return this.uow.repos.customers.list(storeId, filter, page);
+  }
+
+  count(storeId: number, filter: CustomerFilter): Promise<number> {
+    return this.uow.repos.customers.count(storeId, filter);
+  }
+
+  async get(storeId: number, id: number): Promise<Customer> {
+    return found(await this.uow.repos.customers.find(storeId, id), `Customer ${id}`);
+  }
+
+  create(storeId: number, input: CustomerInput): Promise<Customer> {
+    const complete: Required<CustomerInput> = {
+      email: input.email,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      companyName: input.companyName ?? null,
+      trade: input.trade ?? false,
+      active: input.active ?? true,
+    };
+    return this.uow.transaction(async (repos) => {
+      const createdAt = isoTimestamp(this.clock);
+      const created = await withEmailRule(repos.customers.insert(storeId, complete, createdAt));
+      await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
+      return created;
+    });
+  }
+
+  update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer> {
+    return this.uow.transaction(async (repos) => {
+      const updated = found(await withEmailRule(repos.customers.update(storeId, id, patch)), `Customer ${id}`);
+      await repos.events.append([eventOf(storeId, 'customer.updated', updated)], isoTimestamp(this.clock));
+      return updated;
+    });
+  }
+
+  /** Deletes the customer and, in the same transaction, its trade prices; each deletion is an event. */
+  remove(storeId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      const customer = found(await repos.customers.find(storeId, id), `Customer ${id}`);
+      const prices = await repos.tradePrices.deleteForCustomer(storeId, id);
+      if (!(await repos.customers.delete(storeId, id))) throw notFound(`Customer ${id}`);
+      await repos.events.append([...eventsOf(storeId, 'trade_customer_product_price.deleted', prices), eventOf(storeId, 'customer.deleted', customer)], isoTimestamp(this.clock));
+    });
+  }
+}
+
+async function withEmailRule<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.target === 'email') {
+      throw invalidField('email', 'is already used by another customer of this store');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The closed list of failures the service reports. A failure carries its kind, never an HTTP
+ * status: `http/error-handler.ts` alone maps kinds to statuses, and `contract/errors.ts` to the
+ * numeric codes integrators see.
+ */
+export type ErrorKind =
+  | 'internal'
+  | 'invalid_protocol'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
+  | 'invalid_json'
+  | 'invalid_query'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'body_too_large'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  | 'request_timeout';
+
+/** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
+export interface FieldProblem {
+  index?: number;
+  field: string | null;
+  message: string;
+}
+
+/** A 422 lists at most this many problems. */
+export const MAX_REPORTED_PROBLEMS = 1000;
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly problems?: readonly FieldProblem[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('not_found', `${what} not found`);
+}
+
+/** The record, or a 404 naming what was looked for. */
+export function found<T>(record: T | undefined, what: string): T {
+  if (record === undefined) throw notFound(what);
+  return record;
+}
+
+export function validationFailed(problems: readonly FieldProblem[], itemCount?: number): AppError {
+  const listed = problems.slice(0, MAX_REPORTED_PROBLEMS);
+  let message: string;
+  if (itemCount !== undefined) {
+    const invalidItems = new Set(problems.map((problem) => problem.index)).size;
+    message = `Validation failed: ${invalidItems} of ${itemCount} items are invalid`;
+  } else {
+    message = `Validation failed: ${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+  }
+  return new AppError('validation_failed', message, listed);
+}
+
+/** A single-field 422 for single-object bodies. */
+export function invalidField(field: string | null, message: string): AppError {
+  return validationFailed([{ field, message }]);
+}
+
+/**
+ * Thrown by storage when a unique index refuses a write; services turn it into the domain's
+ * own error. `target` names the rule, not the index.
+ */
+export class UniqueViolation extends Error {
+  constructor(readonly target: 'sku' | 'email' | 'idempotency_key' | 'unknown') {
+    super(`unique constraint on ${target}`);
+    this.name = 'UniqueViolation';
+  }
+}

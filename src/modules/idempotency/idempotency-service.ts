@@ -1,0 +1,77 @@
+import { type Clock, isoTimestamp } from '../clock.js';
+import { AppError, UniqueViolation } from '../errors.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+
+/** Keys are remembered this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+export interface RenderedResponse {
+  statusCode: number;
+  body: string;
+}
+
+export type IdempotentOutcome = RenderedResponse & { replayed: boolean };
+
+/**
+ * `Idempotency-Key` for creates. The key is claimed first in the transaction of the create it
+ * guards and completed with the response before that transaction commits, so the records and
+ * their key are committed together or not at all. A repeat with the same fingerprint replays
+ * the first response; another fingerprint is refused; a repeat while the first is still
+ * running is refused with "in use" (in this process) or waits for it and replays (another
+ * instance, which blocks on the key's unique index).
+ */
+export class IdempotencyService {
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `prepare`, if given, runs once the key is known to be new, before the transaction opens. */
+  async run(storeId: number, key: string, fingerprint: string, create: () => Promise<RenderedResponse>, prepare?: () => Promise<void>): Promise<IdempotentOutcome> {
+    const previous = await this.replay(storeId, key, fingerprint);
+    if (previous !== undefined) return previous;
+
+    const slot = `${storeId}\u0000${key}`;
+    if (this.inFlight.has(slot)) throw keyInUse();
+    this.inFlight.add(slot);
+    try {
+      await prepare?.();
+      return await this.uow.transaction(async (repos) => {
+        const now = this.clock.now();
+        await repos.idempotency.claim(storeId, key, fingerprint, isoTimestamp(this.clock), now + IDEMPOTENCY_TTL_MS, now);
+        const response = await create();
+        await repos.idempotency.complete(storeId, key, response.statusCode, response.body);
+        return { ...response, replayed: false };
+      });
+    } catch (error) {
+      if (!(error instanceof UniqueViolation && error.target === 'idempotency_key')) throw error;
+      // Another instance completed the key while we waited on it.
+      const completed = await this.replay(storeId, key, fingerprint);
+      if (completed === undefined) throw keyInUse();
+      return completed;
+    } finally {
+      this.inFlight.delete(slot);
+    }
+  }
+
+  /** Removes keys past their 24 hours. */
+  purgeExpired(): Promise<number> {
+    return this.uow.repos.idempotency.deleteExpired(this.clock.now());
+  }
+
+  private async replay(storeId: number, key: string, fingerprint: string): Promise<IdempotentOutcome | undefined> {
+    const stored = await this.uow.repos.idempotency.find(storeId, key, this.clock.now());
+    if (stored === undefined) return undefined;
+    if (stored.fingerprint !== fingerprint) {
+      const message = 'This Idempotency-Key was used with a different request body; use a new key for a new request';
+      throw new AppError('idempotency_key_reused', message, [{ field: null, message }]);
+    }
+    return { statusCode: stored.statusCode, body: stored.body, replayed: true };
+  }
+}
+
+function keyInUse(): AppError {
+  return new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly');
+}

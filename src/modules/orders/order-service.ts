@@ -1,0 +1,124 @@
+import type { Customer } from '../../contract/customers.js';
+import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
+import type { EffectivePrice } from '../../contract/trade-prices.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { type FieldProblem, found, validationFailed } from '../errors.js';
+import type { Page } from '../page.js';
+import type { EffectivePriceService } from '../trade-prices/effective-price-service.js';
+import { eventOf } from '../events/events.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { formatUnits, isOrderAmount, lineTotalUnits, priceUnits } from './order-amounts.js';
+import type { NewOrderLine, OrderFilter } from './order-repository.js';
+
+export class OrderService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly effectivePrices: EffectivePriceService,
+  ) {}
+
+  list(storeId: number, filter: OrderFilter, page: Page): Promise<Order[]> {
+    return this.uow.repos.orders.list(storeId, filter, page);
+  }
+
+  count(storeId: number, filter: OrderFilter): Promise<number> {
+    return this.uow.repos.orders.count(storeId, filter);
+  }
+
+  async get(storeId: number, id: number): Promise<Order> {
+    return found(await this.uow.repos.orders.find(storeId, id), `Order ${id}`);
+  }
+
+  /**
+   * Places the order, or nothing. `shapeProblems` are what the schema refused (a line's carry
+   * its `index`); everything else is checked against the store, and all problems are reported
+   * together. Each line is priced at the customer's effective price, resolved in this same
+   * transaction and captured in the order: later price changes never touch it. Rules: an
+   * active customer; each SKU of the store at most once, on an active product; every line
+   * total and the total below MAX_ORDER_AMOUNT.
+   */
+  create(storeId: number, input: OrderInput, shapeProblems: readonly FieldProblem[] = []): Promise<Order> {
+    return this.uow.transaction(async (repos) => {
+      const refused = refusedBy(shapeProblems);
+      // A body that is not even an object has no parts to check.
+      if (refused(undefined, null)) throw validationFailed(shapeProblems);
+      const problems: FieldProblem[] = [...shapeProblems];
+
+      const customer = refused(undefined, 'customerId') ? undefined : await repos.customers.find(storeId, input.customerId);
+      if (!refused(undefined, 'customerId')) problems.push(...customerProblems(input.customerId, customer));
+
+      const lines = refused(undefined, 'lines') ? [] : input.lines;
+      // The line each SKU is ordered on; a later line with the same SKU is refused, not merged.
+      const lineOfSku = new Map<string, number>();
+      lines.forEach((line, index) => {
+        if (refused(index, 'sku')) return;
+        const first = lineOfSku.get(line.sku);
+        if (first === undefined) lineOfSku.set(line.sku, index);
+        else problems.push({ index, field: 'sku', message: `SKU '${line.sku}' is already ordered on line ${first}; order each SKU once, with its whole quantity` });
+      });
+
+      // Without a valid customer the catalog prices still tell which SKUs exist.
+      const prices = await this.effectivePrices.resolve(storeId, { id: customer?.id ?? 0, trade: customer?.trade ?? false }, [...lineOfSku.keys()]);
+      const inactive = await repos.orders.inactiveProductIds(storeId, [...new Set([...prices.values()].map((price) => price.productId))]);
+      for (const [sku, index] of lineOfSku) {
+        const price = prices.get(sku);
+        if (price === undefined) problems.push({ index, field: 'sku', message: `SKU '${sku}' does not exist in this store` });
+        else if (inactive.has(price.productId)) problems.push({ index, field: 'sku', message: `SKU '${sku}' belongs to product ${price.productId}, which is inactive` });
+      }
+
+      const priced: NewOrderLine[] = [];
+      lines.forEach((line, index) => {
+        const price = prices.get(line.sku);
+        if (customer === undefined || refused(index, 'sku') || refused(index, 'quantity') || lineOfSku.get(line.sku) !== index) return;
+        if (price === undefined || inactive.has(price.productId)) return;
+        const pricedLine = priceLine(line.quantity, price);
+        if (!isOrderAmount(pricedLine.lineTotalUnits)) {
+          problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(pricedLine.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
+        }
+        priced.push(pricedLine);
+      });
+      const totalUnits = priced.reduce((sum, line) => sum + line.lineTotalUnits, 0n);
+      if (problems.length === 0 && !isOrderAmount(totalUnits)) {
+        problems.push({ field: 'lines', message: `make the order total ${formatUnits(totalUnits)}; an order total must be below ${MAX_ORDER_AMOUNT} (split the order)` });
+      }
+
+      if (problems.length > 0 || customer === undefined) throw validationFailed(inReportOrder(problems));
+      const createdAt = isoTimestamp(this.clock);
+      const order = await repos.orders.insert(storeId, { customerId: customer.id, status: 'placed', totalUnits, lines: priced }, createdAt);
+      await repos.events.append([eventOf(storeId, 'order.created', order)], createdAt);
+      return order;
+    });
+  }
+}
+
+function customerProblems(customerId: number, customer: Customer | undefined): FieldProblem[] {
+  if (customer === undefined) return [{ field: 'customerId', message: `Customer ${customerId} does not exist in this store` }];
+  if (!customer.active) return [{ field: 'customerId', message: `Customer ${customerId} is inactive` }];
+  return [];
+}
+
+function priceLine(quantity: number, price: EffectivePrice): NewOrderLine {
+  const unitPriceUnits = priceUnits(price.price);
+  return {
+    sku: price.sku,
+    quantity,
+    productId: price.productId,
+    variationId: price.variationId,
+    unitPriceUnits,
+    lineTotalUnits: lineTotalUnits(unitPriceUnits, quantity),
+  };
+}
+
+/**
+ * Whether the schema refused a part of the body: `(index, field)` is refused by a problem of
+ * that field or of the whole line; `(undefined, field)` by a problem of that order field.
+ */
+function refusedBy(problems: readonly FieldProblem[]): (index: number | undefined, field: string | null) => boolean {
+  const keys = new Set(problems.map((problem) => `${problem.index ?? ''}:${problem.field ?? ''}`));
+  return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
+}
+
+/** Problems of the order as a whole first, then by line. */
+function inReportOrder(problems: readonly FieldProblem[]): FieldProblem[] {
+  return [...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
+}

@@ -1,0 +1,55 @@
+import type { TradePrice } from '../../contract/trade-prices.js';
+import type { Page } from '../page.js';
+
+export interface TradePriceFilter {
+  customerId?: number;
+  productId?: number;
+  sku?: string;
+}
+
+/** A record to insert; the price is a decimal with at most 4 places. */
+export interface NewTradePrice {
+  customerId: number;
+  productId: number;
+  sku: string;
+  price: number;
+}
+
+/** What a bulk create refers to, looked up for the whole batch at once. */
+export interface BatchReferences {
+  /** Customers of the store among those asked for, with their trade flag. */
+  customers: ReadonlyMap<number, { trade: boolean }>;
+  /** Products of the store among those asked for. */
+  productIds: ReadonlySet<number>;
+  /** The product owning each SKU of the store among those asked for. */
+  skuOwners: ReadonlyMap<string, number>;
+}
+
+/** A SKU with the catalog prices that apply when no trade price does. */
+export interface SkuPrice {
+  sku: string;
+  productId: number;
+  variationId: number | null;
+  productPrice: number;
+  /** Null when the variation has no price of its own (or the SKU is the product's). */
+  variationPrice: number | null;
+}
+
+export interface TradePriceRepository {
+  /** One multi-row insert; the records come back in the order given. */
+  insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]>;
+  list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]>;
+  count(storeId: number, filter: TradePriceFilter): Promise<number>;
+  find(storeId: number, id: number): Promise<TradePrice | undefined>;
+  /** The deleted record, or undefined when there was none. */
+  delete(storeId: number, id: number): Promise<TradePrice | undefined>;
+  /** Deletes a customer's (or product's) records and returns them, for cascades. */
+  deleteForCustomer(storeId: number, customerId: number): Promise<TradePrice[]>;
+  deleteForProduct(storeId: number, productId: number): Promise<TradePrice[]>;
+  /** Three set-based queries, however large the batch. */
+  findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences>;
+  /** A customer's records for these SKUs, newest (highest id) first. */
+  newestFirst(storeId: number, customerId: number, skus: readonly string[]): Promise<TradePrice[]>;
+  /** Catalog prices of these SKUs; unknown SKUs are absent. */
+  skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
+}

@@ -1,0 +1,85 @@
+import type { TradePrice, TradePriceInput } from '../../contract/trade-prices.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { type FieldProblem, found, validationFailed } from '../errors.js';
+import type { Page } from '../page.js';
+import { eventOf, eventsOf } from '../events/events.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { BatchReferences, TradePriceFilter } from './trade-price-repository.js';
+
+export class TradePriceService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
+    return this.uow.repos.tradePrices.list(storeId, filter, page);
+  }
+
+  count(storeId: number, filter: TradePriceFilter): Promise<number> {
+    return this.uow.repos.tradePrices.count(storeId, filter);
+  }
+
+  async get(storeId: number, id: number): Promise<TradePrice> {
+    return found(await this.uow.repos.tradePrices.find(storeId, id), `Trade customer product price ${id}`);
+  }
+
+  /**
+   * Creates every item or none. `shapeProblems` are the items the schema already refused;
+   * the others are checked against the store's customers, products and SKUs in three queries,
+   * and all problems are reported together. Never looks at existing trade prices: the same
+   * item twice makes two records.
+   */
+  bulkCreate(storeId: number, items: readonly TradePriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<TradePrice[]> {
+    return this.uow.transaction(async (repos) => {
+      const refused = new Set(shapeProblems.map((problem) => problem.index));
+      const checkable = items.filter((_item, index) => !refused.has(index));
+      const references = await repos.tradePrices.findReferences(
+        storeId,
+        unique(checkable.map((item) => item.customerId)),
+        unique(checkable.map((item) => item.productId)),
+        unique(checkable.map((item) => item.sku)),
+      );
+      const problems = [...shapeProblems];
+      items.forEach((item, index) => {
+        if (!refused.has(index)) problems.push(...referenceProblems(item, index, references));
+      });
+      if (problems.length > 0) {
+        problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+        throw validationFailed(problems, items.length);
+      }
+      const createdAt = isoTimestamp(this.clock);
+      const created = await repos.tradePrices.insertMany(storeId, items, createdAt);
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), createdAt);
+      return created;
+    });
+  }
+
+  remove(storeId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      const deleted = found(await repos.tradePrices.delete(storeId, id), `Trade customer product price ${id}`);
+      await repos.events.append([eventOf(storeId, 'trade_customer_product_price.deleted', deleted)], isoTimestamp(this.clock));
+    });
+  }
+}
+
+/** The stated causes an item can have once its shape is right. */
+function referenceProblems(item: TradePriceInput, index: number, references: BatchReferences): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const customer = references.customers.get(item.customerId);
+  if (customer === undefined) {
+    problems.push({ index, field: 'customerId', message: `Customer ${item.customerId} does not exist in this store` });
+  } else if (!customer.trade) {
+    problems.push({ index, field: 'customerId', message: `Customer ${item.customerId} is not a trade customer` });
+  }
+  if (!references.productIds.has(item.productId)) {
+    problems.push({ index, field: 'productId', message: `Product ${item.productId} does not exist in this store` });
+  } else if (references.skuOwners.get(item.sku) !== item.productId) {
+    problems.push({ index, field: 'sku', message: `SKU '${item.sku}' does not belong to product ${item.productId}` });
+  }
+  return problems;
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}

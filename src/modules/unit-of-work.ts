@@ -1,0 +1,40 @@
+import type { ApiKeyRepository, StoreRepository } from './stores/store-repository.js';
+import type { CustomerRepository } from './customers/customer-repository.js';
+import type { CategoryRepository } from './catalog/category-repository.js';
+import type { ProductRepository } from './catalog/product-repository.js';
+import type { SkuRepository } from './catalog/sku-repository.js';
+import type { VariationRepository } from './catalog/variation-repository.js';
+import type { IdempotencyRepository } from './idempotency/idempotency-repository.js';
+import type { TradePriceRepository } from './trade-prices/trade-price-repository.js';
+import type { OrderRepository } from './orders/order-repository.js';
+import type { EventRepository } from './events/event-repository.js';
+import type { WebhookRepository } from './webhooks/webhook-repository.js';
+
+/** The repositories of one unit of work. */
+export interface Repositories {
+  readonly stores: StoreRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly customers: CustomerRepository;
+  readonly products: ProductRepository;
+  readonly variations: VariationRepository;
+  readonly skus: SkuRepository;
+  readonly categories: CategoryRepository;
+  readonly tradePrices: TradePriceRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly orders: OrderRepository;
+  /** The outbox: services append the events of their changes in the same transaction. */
+  readonly events: EventRepository;
+  readonly webhooks: WebhookRepository;
+}
+
+/** The storage port: domain services see repositories and transactions, never SQL. */
+export interface UnitOfWork {
+  /** Repositories outside any transaction, for reads. */
+  readonly repos: Repositories;
+  /**
+   * Runs `work` in one transaction: committed if it resolves, rolled back if it throws.
+   * Called inside another transaction, it joins it, so a caller can wrap several
+   * services' writes (and an idempotency record) into one commit.
+   */
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+}

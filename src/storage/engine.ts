@@ -1,0 +1,36 @@
+/**
+ * Everything that differs between the engines, named in one place. Repositories and
+ * migrations ask these flags instead of testing the engine's name.
+ */
+export interface Engine {
+  readonly name: 'sqlite' | 'postgres';
+  /** Statement that opens a write transaction. SQLite takes the write lock at once, so a
+   * transaction that reads before it writes cannot fail half-way on a busy database. */
+  readonly beginTransactionSql: string;
+  /** Column type of an auto-assigned, never reused id. */
+  readonly idColumnType: 'integer' | 'bigint';
+  /** SQLite's AUTOINCREMENT (never reuses ids); PostgreSQL uses an identity column. */
+  readonly idAutoIncrement: 'autoincrement' | 'identity';
+  /** `SELECT … FOR UPDATE SKIP LOCKED`, for several workers sharing a queue. */
+  readonly supportsSkipLocked: boolean;
+  /** Bound parameters allowed in one statement. */
+  readonly maxBoundParameters: number;
+}
+
+export const SQLITE: Engine = Object.freeze({
+  name: 'sqlite',
+  beginTransactionSql: 'begin immediate',
+  idColumnType: 'integer',
+  idAutoIncrement: 'autoincrement',
+  supportsSkipLocked: false,
+  maxBoundParameters: 32_766,
+});
+
+export const POSTGRES: Engine = Object.freeze({
+  name: 'postgres',
+  beginTransactionSql: 'begin',
+  idColumnType: 'bigint',
+  idAutoIncrement: 'identity',
+  supportsSkipLocked: true,
+  maxBoundParameters: 65_535,
+});

@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Engine } from '../engine.js';
+import { coreSchema } from './001-core.js';
+import { tradePricesSchema } from './003-trade-prices.js';
+import { ordersSchema } from './004-orders.js';
+import { webhooksSchema } from './005-webhooks.js';
+
+/** Every migration in order; each is written once for both engines, using the engine flags. */
+const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
+  ['001-core', coreSchema],
+  ['003-trade-prices', tradePricesSchema],
+  ['004-orders', ordersSchema],
+  ['005-webhooks', webhooksSchema],
+];
+
+/**
+ * Applies pending migrations. Kysely's migrator takes a lock, so instances starting together
+ * on one PostgreSQL apply each migration once.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(Object.fromEntries(MIGRATIONS.map(([name, build]) => [name, build(engine)]))),
+  };
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+}

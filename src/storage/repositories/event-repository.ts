@@ -1,0 +1,45 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Event, EventTopic } from '../../contract/events.js';
+import type { EventRepository, NewEvent } from '../../modules/events/event-repository.js';
+import type { EventsTable, Tables } from '../tables.js';
+
+/** 6 bound parameters per row: 5000 rows stay under SQLite's 32 766 and PostgreSQL's 65 535. */
+const ROWS_PER_INSERT = 5000;
+
+export class KyselyEventRepository implements EventRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async append(events: readonly NewEvent[], createdAt: string): Promise<void> {
+    for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('events')
+        .values(
+          events.slice(start, start + ROWS_PER_INSERT).map((event) => ({
+            store_id: event.storeId,
+            topic: event.topic,
+            subject_id: event.subjectId,
+            data: JSON.stringify(event.data),
+            created_at: createdAt,
+            fanned_out: 0,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async listAfter(storeId: number, afterId: number, count: number): Promise<Event[]> {
+    const rows = await this.db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('id', '>', afterId).orderBy('id').limit(count).execute();
+    return rows.map(toEvent);
+  }
+}
+
+export function toEvent(row: Pick<Selectable<EventsTable>, 'id' | 'store_id' | 'created_at' | 'topic' | 'subject_id' | 'data'>): Event {
+  return {
+    id: Number(row.id),
+    storeId: Number(row.store_id),
+    createdAt: row.created_at,
+    topic: row.topic as EventTopic,
+    subjectId: Number(row.subject_id),
+    data: JSON.parse(row.data) as Event['data'],
+  };
+}

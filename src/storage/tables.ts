@@ -1,0 +1,215 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row types of every table. Booleans are stored as 0/1 and prices as integer ten-thousandths
+ * on both engines, so the repositories read the same values whichever engine answers.
+ */
+export interface Tables {
+  stores: StoresTable;
+  api_keys: ApiKeysTable;
+  customers: CustomersTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_variations: ProductVariationsTable;
+  product_categories: ProductCategoriesTable;
+  skus: SkusTable;
+  trade_prices: TradePricesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  webhooks: WebhooksTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export interface StoresTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  store_id: number;
+  /** Public half of the credential, the Basic user name. */
+  key: string;
+  /** SHA-256 of the secret, hex. */
+  secret_hash: string;
+  /** Comma-separated scope names. */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CustomersTable {
+  id: Generated<number>;
+  store_id: number;
+  email: string;
+  /** Lower-cased email: uniqueness in a store ignores case. */
+  email_key: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+  trade: number;
+  active: number;
+  created_at: string;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  store_id: number;
+  title: string;
+  parent_id: number | null;
+  created_at: string;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  store_id: number;
+  title: string;
+  sku: string | null;
+  /** Ten-thousandths of the currency unit. */
+  price: number;
+  active: number;
+  created_at: string;
+}
+
+export interface ProductVariationsTable {
+  id: Generated<number>;
+  store_id: number;
+  product_id: number;
+  sku: string;
+  /** Ten-thousandths; null means the product's price applies. */
+  price: number | null;
+  stock: number | null;
+  created_at: string;
+}
+
+export interface ProductCategoriesTable {
+  store_id: number;
+  product_id: number;
+  category_id: number;
+}
+
+/**
+ * Every SKU of a store, product or variation: its primary key makes SKUs unique per store
+ * across both, so two concurrent writers cannot both claim one.
+ */
+export interface SkusTable {
+  store_id: number;
+  sku: string;
+  product_id: number;
+  variation_id: number | null;
+}
+
+/** Trade prices: one customer, one SKU, one price. Never de-duplicated; the newest id wins. */
+export interface TradePricesTable {
+  id: Generated<number>;
+  store_id: number;
+  customer_id: number;
+  product_id: number;
+  sku: string;
+  /** Ten-thousandths of the currency unit. */
+  price: number;
+  created_at: string;
+}
+
+/**
+ * A claimed `Idempotency-Key`: inserted first in the transaction of the create it guards and
+ * completed with the response in that same transaction, so a key never outlives its records
+ * and records never lack their key.
+ */
+export interface IdempotencyKeysTable {
+  store_id: number;
+  key: string;
+  /** SHA-256 of method, path and the raw body bytes. */
+  fingerprint: string;
+  status_code: number;
+  /** The response body exactly as first sent. */
+  response_body: string;
+  created_at: string;
+  /** Milliseconds since the epoch; past it the key may be used again. */
+  expires_at: number;
+}
+
+/**
+ * A placed order. Customer, product and variation ids are a record of what was ordered, not
+ * references: the order outlives later changes to them.
+ */
+export interface OrdersTable {
+  id: Generated<number>;
+  store_id: number;
+  customer_id: number;
+  status: string;
+  /** Ten-thousandths of the currency unit; below 10^15. */
+  total: number;
+  created_at: string;
+}
+
+/** The lines of an order, priced when it was placed. */
+export interface OrderLinesTable {
+  store_id: number;
+  order_id: number;
+  /** Position in the request, from 0. */
+  line_no: number;
+  sku: string;
+  quantity: number;
+  product_id: number;
+  variation_id: number | null;
+  /** Ten-thousandths. */
+  unit_price: number;
+  /** Ten-thousandths; unit_price × quantity, below 10^15. */
+  line_total: number;
+}
+
+/** A webhook subscription. The secret is kept readable (not hashed): every delivery is signed with it. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  store_id: number;
+  topic: string;
+  url: string;
+  /** `whsec_` + base64 of the HMAC key. */
+  secret: string;
+  active: number;
+  verified: number;
+  /** Failed attempts since the last success (or re-activation). */
+  failure_count: Generated<number>;
+  /** Milliseconds since the epoch of the last successful delivery. */
+  last_success_at: number | null;
+  created_at: string;
+}
+
+/** The outbox: one row per change, written in the change's own transaction. */
+export interface EventsTable {
+  id: Generated<number>;
+  store_id: number;
+  topic: string;
+  subject_id: number;
+  /** The record as the API returns it, JSON. */
+  data: string;
+  created_at: string;
+  /** 1 once its deliveries have been created. */
+  fanned_out: Generated<number>;
+}
+
+/** One event for one webhook: attempts, schedule and the lease of the worker sending it. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  store_id: number;
+  event_id: number;
+  webhook_id: number;
+  /** `pending`, `delivered` or `failed` (retries used up, or the webhook was disabled). */
+  status: string;
+  attempts: number;
+  /** Milliseconds since the epoch. */
+  next_attempt_at: number;
+  /** Milliseconds; while in the future, one worker owns the delivery. */
+  lease_until: number | null;
+  lease_token: string | null;
+  /** HTTP status of the last attempt, if it got one. */
+  last_status: number | null;
+  last_error: string | null;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+  finished_at: number | null;
+}
