@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import https from 'node:https';
+import http from 'node:http';
+import Fastify, { LogController, type FastifyServerFactory } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config/config.js';
+import { AppError } from '../modules/errors.js';
+import { type App } from '../http/app-types.js';
+import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
+import { clientErrorAnswerer, registerEarlyAnswerTracking } from '../http/client-errors.js';
+import { registerErrorHandler } from '../http/error-handler.js';
+import { MAX_BODY_BYTES, registerJsonBodyParser } from '../http/json-body-parser.js';
+import { registerOpenApi } from '../http/openapi.js';
+import { registerVersionCheck } from '../http/plugins/api-version.js';
+import { registerAuthentication } from '../http/plugins/authenticate.js';
+import { registerNotFound } from '../http/plugins/not-found.js';
+import { INVALID_PROTOCOL_MESSAGE, isTrusted, registerProtocolCheck, trustedProxies } from '../http/plugins/protocol.js';
+import { registerRateLimit } from '../http/plugins/rate-limit.js';
+import { registerRequestInput } from '../http/plugins/request-input.js';
+import { registerRouteGuard } from '../http/plugins/route-guard.js';
+import { registerRequestLog } from '../http/request-log.js';
+import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
+import { registerCustomerRoutes } from '../http/routes/customers/index.js';
+import { registerCategoryRoutes } from '../http/routes/categories/index.js';
+import { registerProductRoutes } from '../http/routes/products/index.js';
+import { registerVariationRoutes } from '../http/routes/variations/index.js';
+import { TradePriceEmbedder } from '../http/routes/trade-prices/embed-trade-prices.js';
+import { registerTradePriceRoutes } from '../http/routes/trade-prices/index.js';
+import { registerOrderRoutes } from '../http/routes/orders/index.js';
+import { registerWebhookRoutes } from '../http/routes/webhooks/index.js';
+import { registerEventRoutes } from '../http/routes/events/index.js';
+import { registerIdempotentCreate } from '../http/idempotent-create.js';
+import { health } from '../http/routes/system/health.js';
+import type { Services } from './services.js';
+import type { TlsPair } from './tls.js';
+
+/** Slow clients are cut off: headers within 10 s, the whole request within 30 s. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface AppOptions {
+  /** The HTTPS certificate; the app's server speaks TLS with it. */
+  tls: TlsPair;
+  /** pino options, or false for silence; `stream` replaces stdout (tests capture the log). */
+  logger?: boolean | { level: string; stream?: DestinationStream };
+  /** Slow-client limits in milliseconds; default `serverTimeouts` (tests shorten them). */
+  timeouts?: Partial<Pick<typeof serverTimeouts, 'headersTimeout' | 'requestTimeout'>>;
+}
+
+/** Server options shared by the HTTPS listener and the plain-HTTP one. */
+export const serverTimeouts = {
+  headersTimeout: HEADERS_TIMEOUT_MS,
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  keepAliveTimeout: 5_000,
+  // How often Node looks for expired requests; its default (30 s) would let them overstay.
+  connectionsCheckingInterval: 500,
+} satisfies http.ServerOptions;
+
+/**
+ * Builds the HTTP app (it never listens): hooks in the contract's order, then the routes.
+ * `main/serve.ts` listens; tests listen on port 0.
+ */
+export async function buildApp(config: Config, services: Services, options: AppOptions): Promise<App> {
+  const proxies = trustedProxies(config.trustProxy);
+  const timeouts = { ...serverTimeouts, ...options.timeouts };
+  const serverFactory: FastifyServerFactory = (handler) => https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
+  const app = Fastify({
+    serverFactory,
+    logger: options.logger === false ? false : { ...loggerOptions(config, options.logger), redact: ['req.headers.authorization', '*.secret', '*.token'] },
+    // Our own single line per request (http/request-log.ts) replaces Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: (address: string) => isTrusted(proxies, address),
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    clientErrorHandler: clientErrorAnswerer(timeouts, new AppError('invalid_json', 'Malformed HTTP request')),
+    frameworkErrors: rerouteUnreadableUrl,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ajv = createBodyAjv();
+  app.setValidatorCompiler(bodyValidatorCompiler(ajv));
+  // Responses are plain JSON.stringify: `fields=` may leave out fields the schema lists.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  registerErrorHandler(app);
+  registerJsonBodyParser(app);
+  registerRequestLog(app);
+  registerEarlyAnswerTracking(app);
+  // Every request passes these in this order: the contract's order of checks.
+  registerProtocolCheck(app, proxies);
+  registerVersionCheck(app);
+  registerAuthentication(app, services.credentials, services.authFailures);
+  registerRateLimit(app, services.rateLimiter, services.rateLimiterStatus);
+  registerNotFound(app);
+  registerRouteGuard(app);
+  registerRequestInput(app);
+  registerIdempotentCreate(app, services.idempotency);
+  await registerOpenApi(app);
+
+  health(app, services.database, services.rateLimiterStatus);
+  registerCustomerRoutes(app, services.customers);
+  registerProductRoutes(app, services.products);
+  registerVariationRoutes(app, services.variations);
+  registerCategoryRoutes(app, services.categories);
+  const tradePriceEmbedder = new TradePriceEmbedder(
+    (storeId, ids) => services.uow.repos.customers.findMany(storeId, ids),
+    (storeId, ids) => services.uow.repos.products.findMany(storeId, ids),
+  );
+  registerTradePriceRoutes(app, services.tradePrices, services.effectivePrices, tradePriceEmbedder);
+  registerOrderRoutes(app, services.orders);
+  registerWebhookRoutes(app, services.webhooks);
+  registerEventRoutes(app, services.events);
+  await app.ready();
+  return app;
+}
+
+function loggerOptions(config: Config, logger: AppOptions['logger']): { level: string; stream?: DestinationStream } {
+  return typeof logger === 'object' ? logger : { level: config.logLevel };
+}
+
+/**
+ * The plain-HTTP listener (`main/serve.ts` listens on it): every request goes through the app,
+ * whose first check refuses it (400 code 2) unless a trusted proxy says the client used https.
+ * A request Node cannot even parse gets the same answer, in the error shape.
+ */
+export function createPlainHttpServer(app: App): http.Server {
+  const server = http.createServer(serverTimeouts, (request, response) => app.routing(request, response));
+  server.on('clientError', clientErrorAnswerer(serverTimeouts, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE)));
+  return server;
+}

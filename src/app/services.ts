@@ -1,0 +1,104 @@
+import type { Config } from '../config/config.js';
+import { type Clock, systemClock } from '../modules/clock.js';
+import { CustomerService } from '../modules/customers/customer-service.js';
+import { CategoryService } from '../modules/catalog/category-service.js';
+import { ProductService } from '../modules/catalog/product-service.js';
+import { VariationService } from '../modules/catalog/variation-service.js';
+import { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
+import { OrderService } from '../modules/orders/order-service.js';
+import { CredentialService } from '../modules/stores/credential-service.js';
+import { EffectivePriceService } from '../modules/trade-prices/effective-price-service.js';
+import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
+import type { UnitOfWork } from '../modules/unit-of-work.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { RateLimiterStatus } from '../rate-limit/rate-limiter-status.js';
+import { type Database, openDatabase } from '../storage/database.js';
+import { KyselyUnitOfWork } from '../storage/kysely-unit-of-work.js';
+import { buildRateLimiters } from './rate-limiters.js';
+import { EventFeedService } from '../modules/events/event-feed-service.js';
+import { WebhookService } from '../modules/webhooks/webhook-service.js';
+import { KyselyDeliveryQueue } from '../storage/kysely-delivery-queue.js';
+import type { DeliveryQueue } from '../webhooks/delivery-queue.js';
+import { type HostResolver, systemResolver } from '../webhooks/host-resolver.js';
+import { NodeHttpTransport, type WebhookTransport } from '../webhooks/http-transport.js';
+import { ReceiverGuard } from '../webhooks/receiver-guard.js';
+import { WebhookSender } from '../webhooks/webhook-sender.js';
+
+/** Everything the HTTP app and the CLI work with, built from the config. */
+export interface Services {
+  readonly database: Database;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  /** Per-credential buckets. */
+  readonly rateLimiter: RateLimiter;
+  /** Per-client-address buckets of failed authentications. */
+  readonly authFailures: RateLimiter;
+  /** Where the buckets live now (`redis`, `local-fallback`, `memory`), for /healthz and the log. */
+  readonly rateLimiterStatus: RateLimiterStatus;
+  readonly credentials: CredentialService;
+  readonly customers: CustomerService;
+  readonly products: ProductService;
+  readonly variations: VariationService;
+  readonly categories: CategoryService;
+  readonly tradePrices: TradePriceService;
+  readonly effectivePrices: EffectivePriceService;
+  readonly idempotency: IdempotencyService;
+  readonly orders: OrderService;
+  readonly webhooks: WebhookService;
+  readonly events: EventFeedService;
+  /** Signed requests to receivers, behind the SSRF guard (the delivery worker sends with it). */
+  readonly webhookSender: WebhookSender;
+  readonly deliveryQueue: DeliveryQueue;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** Sees the SQL of every statement (tests count statements with it). */
+  onQuery?: (sql: string) => void;
+  /** Name resolution for webhook URLs (tests answer with chosen addresses). */
+  webhookResolver?: HostResolver;
+  /** The HTTP client of webhook requests (tests may replace it). */
+  webhookTransport?: WebhookTransport;
+}
+
+export async function buildServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize, onQuery: options.onQuery });
+  // PRICEBOOK_FAULT_ACK_BEFORE_COMMIT (test only): answers a second before the commit.
+  const uow = new KyselyUnitOfWork(database, { acknowledgeBeforeCommitMs: config.faultAckBeforeCommit ? 1000 : 0 });
+  // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
+  const limiters = await buildRateLimiters(config, clock);
+  const { rateLimiter, authFailures } = limiters;
+  const effectivePrices = new EffectivePriceService(uow);
+  const guard = new ReceiverGuard(options.webhookResolver ?? systemResolver, { allowPrivate: config.webhookAllowPrivate });
+  const webhookSender = new WebhookSender(guard, options.webhookTransport ?? new NodeHttpTransport(), clock);
+  return {
+    database,
+    uow,
+    clock,
+    rateLimiter,
+    authFailures,
+    rateLimiterStatus: limiters.status,
+    credentials: new CredentialService(uow, clock),
+    customers: new CustomerService(uow, clock),
+    products: new ProductService(uow, clock),
+    variations: new VariationService(uow, clock),
+    categories: new CategoryService(uow, clock),
+    tradePrices: new TradePriceService(uow, clock),
+    effectivePrices,
+    idempotency: new IdempotencyService(uow, clock),
+    orders: new OrderService(uow, clock, effectivePrices),
+    webhooks: new WebhookService(uow, clock, guard, webhookSender),
+    events: new EventFeedService(uow),
+    webhookSender,
+    deliveryQueue: new KyselyDeliveryQueue(database),
+    async close() {
+      webhookSender.close();
+      await limiters.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import { AppError } from '../modules/errors.js';
+import type { Page } from '../modules/page.js';
+
+/** The Fastify instance routes are registered on: TypeBox schemas give the handlers their types. */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** The store of the authenticated caller. */
+export function storeIdOf(request: FastifyRequest): number {
+  if (request.principal === undefined) throw new AppError('unauthenticated', 'Missing or invalid credentials');
+  return request.principal.storeId;
+}
+
+/** `count` and `offset` (defaults already applied by the query parser). */
+export function pageOf(query: { count?: number; offset?: number }): Page {
+  return { count: query.count ?? 50, offset: query.offset ?? 0 };
+}
+
+/** Whether `embed=` asked for a related object. */
+export function embeds(request: FastifyRequest, name: string): boolean {
+  return request.projection?.embeds.has(name) ?? false;
+}

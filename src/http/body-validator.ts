@@ -1,0 +1,62 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { hasAtMostDecimals } from '../modules/money.js';
+import { type FieldProblem, validationFailed } from '../modules/errors.js';
+
+// ajv-formats is CommonJS with a default export; under NodeNext its type is the module object.
+const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
+
+/**
+ * Request bodies are checked as they are: no type coercion, unknown fields are errors (never
+ * dropped), no defaults filled in, and every problem reported, not only the first.
+ */
+export function createBodyAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true, ownProperties: true });
+  addFormats(ajv, ['email', 'date-time']);
+  ajv.addKeyword({
+    keyword: 'x-decimal-places',
+    type: 'number',
+    schemaType: 'number',
+    error: { message: ({ schema }) => `must have at most ${String(schema)} decimal places` },
+    validate: (places: number, value: number) => hasAtMostDecimals(value, places),
+  });
+  return ajv;
+}
+
+/** Fastify's compiler for bodies; params and query strings are parsed by `request-input.ts`. */
+export function bodyValidatorCompiler(ajv: Ajv): FastifySchemaCompiler<unknown> {
+  return ({ schema, httpPart }) => {
+    if (httpPart !== 'body') return () => true;
+    const validate: ValidateFunction = ajv.compile(schema as object);
+    const isArray = (schema as { type?: unknown }).type === 'array';
+    return (data: unknown) => {
+      if (validate(data)) return true;
+      const problems = (validate.errors ?? []).map((error) => toProblem(error, isArray));
+      return { error: validationFailed(problems, isArray && Array.isArray(data) ? (data as unknown[]).length : undefined) };
+    };
+  };
+}
+
+/** `/3/price` in a bulk array becomes index 3, field `price`; nested paths read `variations[2].sku`. */
+export function toProblem(error: ErrorObject, bodyIsArray: boolean): FieldProblem {
+  const segments = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapePointer);
+  let index: number | undefined;
+  if (bodyIsArray && segments.length > 0) index = Number(segments.shift());
+  let message = error.message ?? 'is invalid';
+  if (error.keyword === 'required') {
+    segments.push(String((error.params as { missingProperty: string }).missingProperty));
+    message = 'is required';
+  } else if (error.keyword === 'additionalProperties') {
+    segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
+    message = 'is not a known field';
+  } else if (error.keyword === 'minProperties') {
+    message = 'must have at least one field';
+  }
+  const field = segments.length === 0 ? null : segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`), '');
+  return index === undefined ? { field, message } : { index, field, message };
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}

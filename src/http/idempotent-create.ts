@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../modules/errors.js';
+import type { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
+import { storeIdOf } from './app-types.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * Answers 201 with what `create` made. With an `Idempotency-Key` header the create runs
+     * under that key: repeats replay the first answer with `Idempotent-Replayed: true`.
+     */
+    sendCreated(create: () => Promise<unknown>): Promise<FastifyReply>;
+    /**
+     * As above, with `prepare` run first, outside any transaction, and only when the request
+     * is not a replay: work that must not hold the database (a network handshake).
+     */
+    sendCreated<P>(create: (prepared: P) => Promise<unknown>, prepare: () => Promise<P>): Promise<FastifyReply>;
+  }
+}
+
+/** 1–255 printable ASCII characters. */
+const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function registerIdempotentCreate(app: FastifyInstance, idempotency: IdempotencyService): void {
+  app.decorateReply('sendCreated', async function sendCreated(this: FastifyReply, create: (prepared: unknown) => Promise<unknown>, prepare?: () => Promise<unknown>) {
+    const { request } = this;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return this.code(201).send(await create(await prepare?.()));
+    if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+      throw new AppError('invalid_query', "Invalid header 'Idempotency-Key': it must be given once, as 1 to 255 printable ASCII characters");
+    }
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.url.split('?', 1)[0] ?? ''}\n`)
+      .update(request.rawBody ?? Buffer.alloc(0))
+      .digest('hex');
+    let prepared: unknown;
+    const outcome = await idempotency.run(
+      storeIdOf(request),
+      key,
+      fingerprint,
+      async () => ({ statusCode: 201, body: JSON.stringify(await create(prepared)) }),
+      prepare &&
+        (async () => {
+          prepared = await prepare();
+        }),
+    );
+    if (outcome.replayed) this.header('idempotent-replayed', 'true');
+    return this.code(outcome.statusCode).type(JSON_TYPE).send(outcome.body);
+  });
+}

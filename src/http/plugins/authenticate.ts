@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../modules/errors.js';
+import { type CredentialService, type Principal, parseToken } from '../../modules/stores/credential-service.js';
+import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
+import { sendError } from '../error-handler.js';
+import { isPublicPath } from '../public-paths.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set on every request past authentication. */
+    principal: Principal | undefined;
+  }
+}
+
+const CHALLENGE = 'Bearer realm="pricebook", Basic realm="pricebook", charset="UTF-8"';
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Bearer `<key>.<secret>` or Basic `key:secret`. Every failure looks the same (401, code 3),
+ * and each counts against the client address; an address with too many failures is refused
+ * (429) before its credentials are even looked at.
+ */
+export function registerAuthentication(app: FastifyInstance, credentials: CredentialService, failures: RateLimiter): void {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    if (isPublicPath(request.url)) return;
+    const throttleKey = `authfail:${request.ip}`;
+    const throttled = await failures.peek(throttleKey);
+    if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
+
+    const presented = readCredentials(request);
+    const principal = presented && (await credentials.authenticate(presented.key, presented.secret));
+    if (principal) {
+      request.principal = principal;
+      return;
+    }
+    const after = await failures.take(throttleKey);
+    if (!after.allowed) return refuseThrottled(reply, after.retryAfterSeconds);
+    reply.header('www-authenticate', CHALLENGE);
+    return sendError(reply, new AppError('unauthenticated', 'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret'));
+  });
+}
+
+function refuseThrottled(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return sendError(reply, new AppError('rate_limited', 'Too many failed authentication attempts from this address; retry later'));
+}
+
+/** Key and secret from the Authorization header; undefined for anything malformed or ambiguous. */
+export function readCredentials(request: FastifyRequest): { key: string; secret: string } | undefined {
+  const raw = request.raw.rawHeaders;
+  let headerCount = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'authorization') headerCount++;
+  const header = request.headers.authorization;
+  if (headerCount !== 1 || typeof header !== 'string' || header.length > 1024) return undefined;
+
+  const [scheme, value, extra] = header.split(' ');
+  if (value === undefined || value === '' || extra !== undefined) return undefined;
+  switch (scheme?.toLowerCase()) {
+    case 'bearer':
+      return parseToken(value);
+    case 'basic': {
+      if (!BASE64.test(value) || value.length % 4 !== 0) return undefined;
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon <= 0) return undefined;
+      return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { invalidQuery, parseIdParams, parseQuery } from '../request-input.js';
+import '../route-config.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `fields=` and `embed=` of this request, checked against the route's resource. */
+    projection: Projection | undefined;
+  }
+}
+
+export interface Projection {
+  /** Top-level fields to keep; undefined keeps all. */
+  fields: ReadonlySet<string> | undefined;
+  embeds: ReadonlySet<string>;
+}
+
+/**
+ * Path ids (a malformed id names no record: 404), then the query string (400 code 9), before
+ * the body is validated (422): the order of the contract.
+ */
+export function registerRequestInput(app: FastifyInstance): void {
+  app.decorateRequest('projection', undefined);
+  app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
+    request.params = parseIdParams(request.params as Record<string, unknown>);
+    const schema = request.routeOptions.schema;
+    const query = parseQuery(schema?.querystring as TObject | undefined, request.query as Record<string, unknown>);
+    request.query = query;
+    const fields = query.fields as string | undefined;
+    const embed = query.embed as string | undefined;
+    if (fields === undefined && embed === undefined) return;
+    const allowedEmbeds = request.routeOptions.config.embeds ?? [];
+    const embeds = parseList('embed', embed, new Set(allowedEmbeds));
+    const known = new Set([...resourceFields(schema?.response as Record<string, TSchema> | undefined), ...allowedEmbeds]);
+    request.projection = { fields: fields === undefined ? undefined : parseList('fields', fields, known), embeds };
+  });
+
+  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    const fields = request.projection?.fields;
+    if (fields === undefined || reply.statusCode >= 300) return payload;
+    const embeds = request.projection?.embeds ?? new Set<string>();
+    const pick = (item: unknown) => {
+      if (typeof item !== 'object' || item === null) return item;
+      return Object.fromEntries(Object.entries(item).filter(([key]) => fields.has(key) || embeds.has(key)));
+    };
+    return Array.isArray(payload) ? payload.map(pick) : pick(payload);
+  });
+}
+
+function parseList(name: string, value: string | undefined, known: ReadonlySet<string>): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  const names = value.split(',').map((part) => part.trim());
+  for (const item of names) {
+    if (!known.has(item)) {
+      const choices = known.size === 0 ? 'this endpoint has none' : `known: ${[...known].join(', ')}`;
+      throw invalidQuery(name, `unknown name '${item.slice(0, 64)}' (${choices})`);
+    }
+  }
+  return new Set(names);
+}
+
+/** The top-level fields of the route's 200 response (the items' fields for a list). */
+function resourceFields(responses: Record<string, TSchema> | undefined): string[] {
+  const ok = (responses?.['200'] ?? responses?.['201']) as (TObject & { items?: TObject }) | undefined;
+  const object = (ok as { type?: string } | undefined)?.type === 'array' ? ok?.items : ok;
+  return object?.properties === undefined ? [] : Object.keys(object.properties);
+}

@@ -1,0 +1,12 @@
+import type { Scope } from '../modules/stores/scopes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a credential needs for this operation. */
+    scope?: Scope;
+    /** Related objects `embed=` may name. */
+    embeds?: readonly string[];
+  }
+}
+
+export {};

@@ -1,0 +1,22 @@
+import { IdParams } from '../../../contract/common.js';
+import { CATEGORY_EMBEDS, Category, CategoryGetQuery } from '../../../contract/categories.js';
+import type { CategoryService } from '../../../modules/catalog/category-service.js';
+import { type App, embeds, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function getCategory(app: App, categories: CategoryService): void {
+  app.get(
+    '/v1/categories/:id',
+    {
+      schema: {
+        tags: ['categories'],
+        summary: 'Get a category',
+        params: IdParams,
+        querystring: CategoryGetQuery,
+        response: { 200: Category, ...readErrors },
+      },
+      config: { scope: 'catalog:read', embeds: CATEGORY_EMBEDS },
+    },
+    async (request) => categories.get(storeIdOf(request), request.params.id, { parents: embeds(request, 'parents') }),
+  );
+}

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import { CATEGORY_EMBEDS, Category, CategoryListQuery } from '../../../contract/categories.js';
+import type { CategoryService } from '../../../modules/catalog/category-service.js';
+import { type App, embeds, pageOf, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function listCategories(app: App, categories: CategoryService): void {
+  app.get(
+    '/v1/categories',
+    {
+      schema: {
+        tags: ['categories'],
+        summary: 'List categories',
+        querystring: CategoryListQuery,
+        response: { 200: Type.Array(Category), ...readErrors },
+      },
+      config: { scope: 'catalog:read', embeds: CATEGORY_EMBEDS },
+    },
+    async (request) => categories.list(storeIdOf(request), pageOf(request.query), { parents: embeds(request, 'parents') }),
+  );
+}

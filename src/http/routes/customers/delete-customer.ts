@@ -1,0 +1,18 @@
+import { IdParams } from '../../../contract/common.js';
+import type { CustomerService } from '../../../modules/customers/customer-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { NoContent, readErrors } from '../docs.js';
+
+export function deleteCustomer(app: App, customers: CustomerService): void {
+  app.delete(
+    '/v1/customers/:id',
+    {
+      schema: { tags: ['customers'], summary: 'Delete a customer and its trade prices', params: IdParams, response: { 204: NoContent, ...readErrors } },
+      config: { scope: 'catalog:write' },
+    },
+    async (request, reply) => {
+      await customers.remove(storeIdOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

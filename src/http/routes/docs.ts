@@ -1,0 +1,14 @@
+import { Type } from '@sinclair/typebox';
+import { ErrorBodySchema } from '../../contract/errors.js';
+
+/** OpenAPI descriptions of the error answers each kind of route can give. */
+const ErrorRef = Type.Ref(ErrorBodySchema);
+
+const COMMON = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 429: ErrorRef };
+const WITH_BODY = { ...COMMON, 413: ErrorRef, 415: ErrorRef, 422: ErrorRef };
+
+export const readErrors = COMMON;
+export const writeErrors = WITH_BODY;
+export const createErrors = { ...WITH_BODY, 409: ErrorRef };
+
+export const NoContent = Type.Null({ description: 'No content' });

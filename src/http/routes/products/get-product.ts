@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { Product } from '../../../contract/products.js';
+import type { ProductService } from '../../../modules/catalog/product-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function getProduct(app: App, products: ProductService): void {
+  app.get(
+    '/v1/products/:id',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Get a product with its variations',
+        params: IdParams,
+        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        response: { 200: Product, ...readErrors },
+      },
+      config: { scope: 'catalog:read' },
+    },
+    async (request) => products.get(storeIdOf(request), request.params.id),
+  );
+}

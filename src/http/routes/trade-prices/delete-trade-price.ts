@@ -1,0 +1,18 @@
+import { IdParams } from '../../../contract/common.js';
+import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { NoContent, readErrors } from '../docs.js';
+
+export function deleteTradePrice(app: App, tradePrices: TradePriceService): void {
+  app.delete(
+    '/v1/trade-customer-product-prices/:id',
+    {
+      schema: { tags: ['trade prices'], summary: 'Delete a trade price', params: IdParams, response: { 204: NoContent, ...readErrors } },
+      config: { scope: 'trade_prices:write' },
+    },
+    async (request, reply) => {
+      await tradePrices.remove(storeIdOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import { IdParams } from '../../../contract/common.js';
+import { TRADE_PRICE_EMBEDS, TradePriceGetQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
+import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+import type { TradePriceEmbedder } from './embed-trade-prices.js';
+
+export function getTradePrice(app: App, tradePrices: TradePriceService, embedder: TradePriceEmbedder): void {
+  app.get(
+    '/v1/trade-customer-product-prices/:id',
+    {
+      schema: {
+        tags: ['trade prices'],
+        summary: 'Get a trade price',
+        params: IdParams,
+        querystring: TradePriceGetQuery,
+        response: { 200: TradePriceWithEmbeds, ...readErrors },
+      },
+      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBEDS },
+    },
+    async (request) => {
+      const storeId = storeIdOf(request);
+      const [record] = await embedder.embed(request, storeId, [await tradePrices.get(storeId, request.params.id)]);
+      return record;
+    },
+  );
+}

@@ -1,0 +1,19 @@
+import type { EffectivePriceService } from '../../../modules/trade-prices/effective-price-service.js';
+import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
+import type { App } from '../../app-types.js';
+import { bulkCreateTradePrices } from './bulk-create-trade-prices.js';
+import { countTradePrices } from './count-trade-prices.js';
+import { deleteTradePrice } from './delete-trade-price.js';
+import type { TradePriceEmbedder } from './embed-trade-prices.js';
+import { getEffectivePrice } from './get-effective-price.js';
+import { getTradePrice } from './get-trade-price.js';
+import { listTradePrices } from './list-trade-prices.js';
+
+export function registerTradePriceRoutes(app: App, tradePrices: TradePriceService, effectivePrices: EffectivePriceService, embedder: TradePriceEmbedder): void {
+  bulkCreateTradePrices(app, tradePrices);
+  listTradePrices(app, tradePrices, embedder);
+  countTradePrices(app, tradePrices);
+  getEffectivePrice(app, effectivePrices);
+  getTradePrice(app, tradePrices, embedder);
+  deleteTradePrice(app, tradePrices);
+}

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { TRADE_PRICE_EMBEDS, TradePriceListQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
+import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
+import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+import type { TradePriceEmbedder } from './embed-trade-prices.js';
+
+export function listTradePrices(app: App, tradePrices: TradePriceService, embedder: TradePriceEmbedder): void {
+  app.get(
+    '/v1/trade-customer-product-prices',
+    {
+      schema: {
+        tags: ['trade prices'],
+        summary: 'List trade prices (of one customer with customerId=)',
+        querystring: TradePriceListQuery,
+        response: { 200: Type.Array(TradePriceWithEmbeds), ...readErrors },
+      },
+      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBEDS },
+    },
+    async (request) => {
+      const { customerId, productId, sku } = request.query;
+      const storeId = storeIdOf(request);
+      const records = await tradePrices.list(storeId, { customerId, productId, sku }, pageOf(request.query));
+      return embedder.embed(request, storeId, records);
+    },
+  );
+}

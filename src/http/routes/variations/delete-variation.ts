@@ -1,0 +1,18 @@
+import { VariationParams } from '../../../contract/variations.js';
+import type { VariationService } from '../../../modules/catalog/variation-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { NoContent, readErrors } from '../docs.js';
+
+export function deleteVariation(app: App, variations: VariationService): void {
+  app.delete(
+    '/v1/products/:id/variations/:variationId',
+    {
+      schema: { tags: ['products'], summary: 'Delete a variation and free its sku', params: VariationParams, response: { 204: NoContent, ...readErrors } },
+      config: { scope: 'catalog:write' },
+    },
+    async (request, reply) => {
+      await variations.remove(storeIdOf(request), request.params.id, request.params.variationId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,29 @@
+import { CreatedWebhook, WebhookInput } from '../../../contract/webhooks.js';
+import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { createErrors } from '../docs.js';
+
+export function createWebhook(app: App, webhooks: WebhookService): void {
+  app.post(
+    '/v1/webhooks',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Subscribe a receiver to a topic',
+        description:
+          'Runs the verification handshake before answering (the receiver has 5 s): `verified` tells whether it echoed the token. The answer alone carries the signing `secret`. At most 10 webhooks per topic.',
+        body: WebhookInput,
+        response: { 201: CreatedWebhook, ...createErrors },
+      },
+      config: { scope: 'webhooks' },
+    },
+    async (request, reply) => {
+      const storeId = storeIdOf(request);
+      // The handshake runs before the transaction (and not at all for an idempotent replay).
+      return reply.sendCreated(
+        (prepared) => webhooks.create(storeId, prepared),
+        () => webhooks.prepare(storeId, request.body),
+      );
+    },
+  );
+}

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { Webhook } from '../../../contract/webhooks.js';
+import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function getWebhook(app: App, webhooks: WebhookService): void {
+  app.get(
+    '/v1/webhooks/:id',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Get a webhook (never its secret)',
+        params: IdParams,
+        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        response: { 200: Webhook, ...readErrors },
+      },
+      config: { scope: 'webhooks' },
+    },
+    async (request) => webhooks.get(storeIdOf(request), request.params.id),
+  );
+}

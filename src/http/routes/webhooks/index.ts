@@ -1,0 +1,13 @@
+import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
+import type { App } from '../../app-types.js';
+import { countWebhooks } from './count-webhooks.js';
+import { createWebhook } from './create-webhook.js';
+import { deleteWebhook } from './delete-webhook.js';
+import { getWebhook } from './get-webhook.js';
+import { listWebhooks } from './list-webhooks.js';
+import { updateWebhook } from './update-webhook.js';
+import { verifyWebhook } from './verify-webhook.js';
+
+export function registerWebhookRoutes(app: App, webhooks: WebhookService): void {
+  for (const register of [listWebhooks, countWebhooks, getWebhook, createWebhook, updateWebhook, deleteWebhook, verifyWebhook]) register(app, webhooks);
+}

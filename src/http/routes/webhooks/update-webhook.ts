@@ -1,0 +1,23 @@
+import { IdParams } from '../../../contract/common.js';
+import { Webhook, WebhookUpdate } from '../../../contract/webhooks.js';
+import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { writeErrors } from '../docs.js';
+
+export function updateWebhook(app: App, webhooks: WebhookService): void {
+  app.put(
+    '/v1/webhooks/:id',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Change the topic, URL or active state of a webhook',
+        description: 'A new URL is verified again before the answer. `active: true` re-activates a disabled webhook and clears its failure count.',
+        params: IdParams,
+        body: WebhookUpdate,
+        response: { 200: Webhook, ...writeErrors },
+      },
+      config: { scope: 'webhooks' },
+    },
+    async (request) => webhooks.update(storeIdOf(request), request.params.id, request.body),
+  );
+}

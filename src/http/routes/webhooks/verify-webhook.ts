@@ -1,0 +1,23 @@
+import { IdParams } from '../../../contract/common.js';
+import { Webhook, WebhookVerifyRequest } from '../../../contract/webhooks.js';
+import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { writeErrors } from '../docs.js';
+
+export function verifyWebhook(app: App, webhooks: WebhookService): void {
+  app.post(
+    '/v1/webhooks/:id/verify',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Run the verification handshake again',
+        description: 'Body `{}`. Answers 200 with the webhook once the receiver answered (5 s at most); `verified` is the outcome.',
+        params: IdParams,
+        body: WebhookVerifyRequest,
+        response: { 200: Webhook, ...writeErrors },
+      },
+      config: { scope: 'webhooks' },
+    },
+    async (request) => webhooks.verify(storeIdOf(request), request.params.id),
+  );
+}

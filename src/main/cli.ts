@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { buildServices, type Services } from '../app/services.js';
+import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
+import { AppError } from '../modules/errors.js';
+import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
+import { serve, stopOnSignals } from './serve.js';
+import { runWorker } from './worker.js';
+
+/** `PRICEBOOK_RATE_LIMIT_BUCKET` → `--rate-limit-bucket`; `DATABASE_URL` → `--database-url`. */
+function flagOf(variable: string): string {
+  return `--${variable.replace(/^PRICEBOOK_/, '').toLowerCase().replace(/_/g, '-')}`;
+}
+
+/** Where commander keeps a flag's value: `--rate-limit-bucket` → `rateLimitBucket`. */
+function attributeOf(variable: string): string {
+  return flagOf(variable)
+    .slice(2)
+    .replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+const FLAG_HELP: Record<keyof Config, string> = {
+  dataDir: 'data directory (SQLite file, generated TLS pair); default ./data',
+  port: 'HTTPS port; default 8443',
+  httpPort: 'plain-HTTP port that refuses every request; 0 disables; default 8080',
+  host: 'bind address; default 127.0.0.1',
+  tlsCertFile: 'PEM certificate file (default: generated self-signed for localhost)',
+  tlsKeyFile: 'PEM key file',
+  trustProxy: 'comma-separated addresses/CIDRs of TLS-terminating proxies',
+  rateLimitBucket: 'leaky-bucket size per credential; default 40',
+  rateLimitLeakPerSecond: 'requests leaked per second; default 2',
+  authFailureBucket: 'failed authentications tolerated per client address; default 100',
+  authFailureLeakPerSecond: 'failed authentications forgiven per second; default 1',
+  demo: '1 or 0: create the demo store on an empty data dir; default 1',
+  webhookAllowPrivate: '1: webhook URLs may be http:// and private (development only); default 0',
+  webhookWorker: '1 or 0: deliver webhooks from this serve process; default 1',
+  webhookRetryScheduleSeconds: 'comma-separated delays in seconds between webhook attempts; default hourly for 24 h',
+  databaseUrl: 'postgres://… selects PostgreSQL instead of SQLite',
+  redisUrl: 'redis://… keeps rate-limit buckets in Redis',
+  redisPrefix: 'start of every Redis key written; default pricebook:',
+  logLevel: 'fatal, error, warn, info, debug, trace or silent; default info',
+  faultAckBeforeCommit: 'TEST ONLY: 1 acknowledges writes before they commit (crash tests); default 0',
+};
+
+/** Fault switches for the fault suite: accepted, but left out of `--help`. */
+const TEST_ONLY_FLAGS: ReadonlySet<keyof Config> = new Set(['faultAckBeforeCommit']);
+
+/** The config from the environment with a command's flags on top. */
+function configFrom(options: Record<string, string | undefined>): Config {
+  const overrides: Record<string, string> = {};
+  for (const variable of Object.values(CONFIG_VARIABLES)) {
+    const value = options[attributeOf(variable)];
+    if (value !== undefined) overrides[variable] = value;
+  }
+  return parseConfig(process.env, overrides);
+}
+
+function addConfigFlags(command: Command, keys: ReadonlyArray<keyof Config>): Command {
+  for (const key of keys) {
+    command.addOption(new Option(`${flagOf(CONFIG_VARIABLES[key])} <value>`, `${FLAG_HELP[key]} (env ${CONFIG_VARIABLES[key]})`).hideHelp(TEST_ONLY_FLAGS.has(key)));
+  }
+  return command;
+}
+
+/** Runs a one-shot command against the configured database and prints its JSON result. */
+async function withServices(options: Record<string, string | undefined>, work: (services: Services) => Promise<unknown>): Promise<void> {
+  const services = await buildServices(configFrom(options));
+  try {
+    const result = await work(services);
+    if (result !== undefined) process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await services.close();
+  }
+}
+
+function parseId(value: string, what: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new AppError('validation_failed', `${what} must be a positive integer, got '${value}'`);
+  return Number(value);
+}
+
+function parseScopes(value: string | undefined): Scope[] {
+  if (value === undefined) return [...SCOPES];
+  const scopes = value.split(',').map((scope) => scope.trim());
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new AppError('validation_failed', `unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; known: ${SCOPES.join(', ')}`);
+  }
+  return scopes.filter(isScope);
+}
+
+const DATABASE_FLAGS: ReadonlyArray<keyof Config> = ['dataDir', 'databaseUrl'];
+const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'logLevel'];
+
+export function buildCli(): Command {
+  const program = new Command('pricebook')
+    .description('Pricebook: trade (customer-specific) product prices over an HTTPS API')
+    .showHelpAfterError()
+    .exitOverride();
+
+  addConfigFlags(program.command('serve').description('run the HTTPS API (what `npm start` runs); flags override the environment'), Object.keys(CONFIG_VARIABLES) as Array<keyof Config>).action(
+    async (options: Record<string, string | undefined>) => {
+      stopOnSignals(await serve(configFrom(options)));
+    },
+  );
+
+  addConfigFlags(program.command('worker').description('run only the webhook delivery worker; flags override the environment'), WORKER_FLAGS).action(
+    async (options: Record<string, string | undefined>) => {
+      stopOnSignals(await runWorker(configFrom(options)));
+    },
+  );
+
+  const stores = program.command('stores').description('manage stores');
+  addConfigFlags(stores.command('create').description('create a store; prints {"id","name"}').requiredOption('--name <name>', 'store name'), DATABASE_FLAGS).action(
+    (options: Record<string, string | undefined> & { name: string }) => withServices(options, (services) => services.credentials.createStore(options.name).then(({ id, name }) => ({ id, name }))),
+  );
+
+  const keys = program.command('keys').description('manage API credentials');
+  addConfigFlags(
+    keys
+      .command('create')
+      .description('create a credential; prints {"id","storeId","scopes","key","secret","token"} (secret and token are shown only here)')
+      .requiredOption('--store <id>', 'store id')
+      .option('--scopes <list>', `comma-separated scopes (default all): ${SCOPES.join(', ')}`),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string; scopes?: string }) =>
+    withServices(options, (services) => services.credentials.issueKey(parseId(options.store, '--store'), parseScopes(options.scopes))),
+  );
+  addConfigFlags(keys.command('revoke').description('revoke a credential at once').argument('<id>', 'credential id'), DATABASE_FLAGS).action(
+    (id: string, options: Record<string, string | undefined>) =>
+      withServices(options, async (services) => {
+        const keyId = parseId(id, 'credential id');
+        await services.credentials.revokeKey(keyId);
+        return { id: keyId, revoked: true };
+      }),
+  );
+  return program;
+}
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  try {
+    await buildCli().parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const message = error instanceof AppError || error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`pricebook: ${message}\n`);
+    return error instanceof ConfigError ? 2 : 1;
+  }
+}
+
+const exitCode = await runCli(process.argv.slice(2));
+if (exitCode !== 0) process.exit(exitCode);

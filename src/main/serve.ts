@@ -1,0 +1,97 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config/config.js';
+import { buildApp, createPlainHttpServer } from '../app/build-app.js';
+import { seedDemoStore } from '../app/demo.js';
+import { buildServices } from '../app/services.js';
+import { buildDeliveryWorker } from '../app/delivery-worker.js';
+import { loadTlsPair } from '../app/tls.js';
+
+export interface RunningServer {
+  /** HTTPS port actually bound (useful with port 0). */
+  port: number;
+  /** Plain-HTTP port actually bound, or undefined when disabled. */
+  httpPort: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * `pricebook serve`: HTTPS API, the plain-HTTP listener that refuses (or serves trusted
+ * proxies), the demo store on an empty data dir, and graceful shutdown on SIGTERM / SIGINT.
+ */
+export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  const services = await buildServices(config);
+  const tls = await loadTlsPair(config);
+  const app = await buildApp(config, services, { tls });
+  app.log.info({ database: services.database.description, tls: tls.source }, 'starting');
+
+  const demo = config.demo && !(await services.uow.repos.stores.any()) ? await seedDemoStore(services) : undefined;
+
+  await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as AddressInfo).port;
+
+  let plain: http.Server | undefined;
+  if (config.httpPort !== 0) {
+    plain = createPlainHttpServer(app);
+    await new Promise<void>((resolve, reject) => {
+      plain?.once('error', reject).listen(config.httpPort, config.host, () => resolve());
+    });
+  }
+  const httpPort = plain === undefined ? undefined : (plain.address() as AddressInfo).port;
+  app.log.info({ port, httpPort, host: config.host }, 'listening');
+  const worker = config.webhookWorker ? buildDeliveryWorker(config, services, app.log) : undefined;
+  worker?.start();
+
+  if (demo !== undefined) {
+    const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+    const caFlag = config.tlsCertFile === undefined ? `--cacert '${tls.source.replace(/ \(generated.*$/, '')}'` : '';
+    out.write(
+      [
+        '',
+        `Demo store ${demo.storeId} created. API token (shown once, keep it):`,
+        '',
+        `  ${demo.token}`,
+        '',
+        'Try it:',
+        '',
+        `  curl ${caFlag} -H 'Authorization: Bearer ${demo.token}' 'https://${host}:${port}/v1/customers'`,
+        '',
+        `API reference: https://${host}:${port}/docs`,
+        '',
+      ].join('\n'),
+    );
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      app.log.info('shutting down: finishing in-flight requests');
+      await Promise.all([
+        new Promise<void>((resolve) => (plain === undefined ? resolve() : plain.close(() => resolve()))),
+        app.close(),
+        worker?.stop(),
+      ]);
+      await services.close();
+    })();
+    return stopping;
+  };
+  return { port, httpPort, stop };
+}
+
+/** Stops on the first SIGTERM or SIGINT; a second one exits at once. */
+export function stopOnSignals(server: Pick<RunningServer, 'stop'>): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`error during shutdown after ${signal}: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

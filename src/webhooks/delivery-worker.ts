@@ -1,0 +1,231 @@
+import type { Clock } from '../modules/clock.js';
+import { EVENT_RETENTION_MS } from '../modules/events/event-feed-service.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from './delivery-queue.js';
+import { verdictAfter } from './retry-policy.js';
+import { SendSlots } from './send-slots.js';
+import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
+
+/** What the worker needs of the sender (tests may count or slow its calls). */
+export interface EventSender {
+  deliver(url: string, secret: string, event: ClaimedDelivery['event']): Promise<AttemptOutcome>;
+}
+
+/** Where the worker reports trouble with its database; pino's logger fits. */
+export interface WorkerLog {
+  error(details: object, message: string): void;
+}
+
+export interface DeliveryWorkerOptions {
+  /** Delays in seconds between attempts (`PRICEBOOK_WEBHOOK_RETRY_SCHEDULE`). */
+  retryScheduleSeconds: readonly number[];
+  /** Requests this worker has in flight at once. */
+  concurrency?: number;
+  /** Requests this worker has in flight to one webhook at once. */
+  perWebhook?: number;
+  /**
+   * Deliveries of one webhook leased at once, by all workers together, sent `perWebhook` at a
+   * time. Even at the time limit for each, they are sent well within the lease.
+   */
+  prefetchPerWebhook?: number;
+  /** Deliveries this worker leases at once, waiting and in flight. */
+  maxHeld?: number;
+  /** Milliseconds between looks for new events and due retries while idle. */
+  pollIntervalMs?: number;
+  /** Milliseconds a claimed delivery stays this worker's; a crash delays its deliveries by up to this. */
+  leaseMs?: number;
+  /** Milliseconds between purges of events older than the retention. */
+  purgeIntervalMs?: number;
+}
+
+/** Events fanned out per transaction. */
+const FAN_OUT_BATCH = 1000;
+const PURGE_BATCH = 5000;
+/** Purge batches per round at most: a large backlog is worked off over several rounds. */
+const PURGE_ROUNDS = 20;
+/** Pause after a database error before trying again, milliseconds. */
+const ERROR_PAUSE_MS = 1000;
+/**
+ * Outcomes are written once this many are waiting, or the oldest has waited this long
+ * (milliseconds): one commit for many requests (on SQLite each commit is a disk sync).
+ */
+const RECORD_BATCH = 64;
+const RECORD_DELAY_MS = 50;
+/** A request starts only while its lease has this long left: the time limit, and a margin. */
+const LEASE_NEEDED_MS = RECEIVER_TIMEOUT_MS + 5_000;
+
+/**
+ * The delivery worker: fans new events out into deliveries, leases due deliveries, sends them
+ * with bounded concurrency (in total and per webhook, so one slow receiver never holds back
+ * the others) and records each outcome. Requests never wait for the database: a finished
+ * request starts the next waiting one at once, and outcomes are written in batches. A lease
+ * that outlives its worker (a crash) expires and the delivery is sent again: at-least-once.
+ */
+export class DeliveryWorker {
+  private readonly slots: SendSlots;
+  private readonly maxHeld: number;
+  private readonly perWebhook: number;
+  private readonly prefetchPerWebhook: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly purgeIntervalMs: number;
+  private readonly requests = new Set<Promise<void>>();
+  private finished: AttemptRecord[] = [];
+  /** When the oldest unrecorded outcome came in, milliseconds. */
+  private firstFinishedAt = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private nextPurgeAt = 0;
+  private nextFanOutAt = 0;
+  private nextClaimAt = 0;
+  /** A webhook's waiting list ran low: claim before the next poll. */
+  private refillWanted = false;
+
+  constructor(
+    private readonly queue: DeliveryQueue,
+    private readonly sender: EventSender,
+    private readonly clock: Clock,
+    private readonly log: WorkerLog,
+    private readonly options: DeliveryWorkerOptions,
+  ) {
+    const perWebhook = options.perWebhook ?? 2;
+    this.slots = new SendSlots(options.concurrency ?? 8, perWebhook);
+    this.perWebhook = perWebhook;
+    this.prefetchPerWebhook = Math.max(options.prefetchPerWebhook ?? 8, perWebhook);
+    this.maxHeld = options.maxHeld ?? 64;
+    this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.leaseMs = Math.max(options.leaseMs ?? 30_000, 2 * LEASE_NEEDED_MS);
+    this.purgeIntervalMs = options.purgeIntervalMs ?? 10 * 60 * 1000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, hands back what waits, lets the requests in flight end (within the time limit) and records them. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let idleMs: number;
+      try {
+        idleMs = await this.round();
+      } catch (error) {
+        this.log.error({ err: error }, 'webhook delivery worker: database error, retrying');
+        idleMs = ERROR_PAUSE_MS;
+      }
+      if (idleMs > 0) await this.pause(idleMs);
+    }
+    const waiting = this.slots.drain();
+    await Promise.allSettled([this.queue.release(waiting), ...this.requests]);
+    await this.recordFinished().catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery worker: outcomes not recorded; they will be sent again'));
+  }
+
+  /** One round; answers how long to wait before the next (0: there may be more to do at once). */
+  private async round(): Promise<number> {
+    let now = this.clock.now();
+    if (this.finished.length >= RECORD_BATCH || (this.finished.length > 0 && now - this.firstFinishedAt >= RECORD_DELAY_MS)) {
+      await this.recordFinished();
+      now = this.clock.now();
+    }
+    if (now >= this.nextPurgeAt) {
+      this.nextPurgeAt = now + this.purgeIntervalMs;
+      await this.purge(now);
+    }
+    let fanned = 0;
+    if (now >= this.nextFanOutAt) {
+      fanned = await this.queue.fanOut(FAN_OUT_BATCH, now);
+      // A full batch means more are waiting: look again at once.
+      this.nextFanOutAt = fanned === FAN_OUT_BATCH ? now : now + this.pollIntervalMs;
+    }
+    let claimed = 0;
+    if ((now >= this.nextClaimAt || this.refillWanted) && this.slots.held < this.maxHeld) {
+      this.nextClaimAt = now + this.pollIntervalMs;
+      this.refillWanted = false;
+      const deliveries = await this.queue.claim({ now, limit: this.maxHeld - this.slots.held, leasesPerWebhook: this.prefetchPerWebhook,
+        leaseMs: this.leaseMs,
+        settledIds: this.finished.map((record) => record.delivery.id),
+      });
+      this.slots.add(deliveries);
+      claimed = deliveries.length;
+    }
+    this.dispatch();
+    if (fanned > 0 || claimed > 0 || this.finished.length >= RECORD_BATCH) return 0;
+    const recordDue = this.finished.length > 0 ? Math.max(1, this.firstFinishedAt + RECORD_DELAY_MS - this.clock.now()) : Infinity;
+    return Math.min(this.pollIntervalMs, recordDue);
+  }
+
+  /** Starts every waiting request the limits allow. */
+  private dispatch(): void {
+    if (!this.running) return;
+    for (const delivery of this.slots.take(this.clock.now() + LEASE_NEEDED_MS)) this.send(delivery);
+  }
+
+  private send(delivery: ClaimedDelivery): void {
+    const request = (async () => {
+      const outcome = await this.sender.deliver(delivery.webhook.url, delivery.webhook.secret, delivery.event).catch(
+        (error: unknown): AttemptOutcome => ({ delivered: false, status: undefined, error: `request failed: ${String(error)}` }),
+      );
+      const at = this.clock.now();
+      if (this.finished.length === 0) this.firstFinishedAt = at;
+      this.finished.push({
+        delivery,
+        verdict: verdictAfter(delivery.attempts + 1, outcome, this.options.retryScheduleSeconds, at),
+        at,
+        httpStatus: outcome.status,
+        error: outcome.delivered ? undefined : outcome.error,
+      });
+    })().finally(() => {
+      this.requests.delete(request);
+      this.slots.done(delivery.webhook.id);
+      this.dispatch();
+      // A webhook with little left waiting is refilled before its requests run dry, not at the next poll.
+      if (this.slots.waitingFor(delivery.webhook.id) < this.perWebhook) this.refillWanted = true;
+      if (this.refillWanted || this.finished.length >= RECORD_BATCH) this.wake?.();
+    });
+    this.requests.add(request);
+  }
+
+  private async recordFinished(): Promise<void> {
+    if (this.finished.length === 0) return;
+    const batch = this.finished;
+    const firstAt = this.firstFinishedAt;
+    this.finished = [];
+    try {
+      await this.queue.record(batch);
+    } catch (error) {
+      // Kept for the next round; if the process dies first, the leases expire and the
+      // deliveries are sent again.
+      this.finished.unshift(...batch);
+      this.firstFinishedAt = firstAt;
+      throw error;
+    }
+  }
+
+  private async purge(now: number): Promise<void> {
+    const before = new Date(now - EVENT_RETENTION_MS).toISOString();
+    for (let round = 0; round < PURGE_ROUNDS; round += 1) {
+      if ((await this.queue.purge(before, PURGE_BATCH)) < PURGE_BATCH) return;
+    }
+  }
+
+  /** Waits `ms`, or less when a request finishes or the worker stops. */
+  private pause(ms: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

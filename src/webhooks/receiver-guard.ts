@@ -1,0 +1,86 @@
+import { isIP } from 'node:net';
+import type { ReceiverPolicy } from '../modules/webhooks/receivers.js';
+import { isPublicAddress } from './address-policy.js';
+import type { HostResolver, ResolvedAddress } from './host-resolver.js';
+
+/** Where one request goes: the URL and the checked address its connection is pinned to. */
+export interface ReceiverTarget {
+  url: URL;
+  address: ResolvedAddress;
+}
+
+export type GuardVerdict = { allowed: true; target: ReceiverTarget } | { allowed: false; reason: string };
+
+export interface ReceiverGuardOptions {
+  /** `PRICEBOOK_WEBHOOK_ALLOW_PRIVATE`: http:// and any address allowed (development, tests). */
+  allowPrivate: boolean;
+  /** Longest wait for name resolution, milliseconds. */
+  resolveTimeoutMs?: number;
+}
+
+const PRIVATE_REFUSAL = 'must not resolve to a loopback, private, link-local, shared (CGNAT), unique-local, multicast or cloud-metadata address';
+
+/**
+ * The SSRF rule, checked when a webhook is created and again before every request: the URL
+ * must be https:// and every address its host resolves to must be public. The verdict names
+ * the address checked, and the request connects to that address and no other, so a DNS answer
+ * that changes in between (rebinding) cannot redirect it.
+ */
+export class ReceiverGuard implements ReceiverPolicy {
+  private readonly allowPrivate: boolean;
+  private readonly resolveTimeoutMs: number;
+
+  constructor(
+    private readonly resolver: HostResolver,
+    { allowPrivate, resolveTimeoutMs = 5_000 }: ReceiverGuardOptions,
+  ) {
+    this.allowPrivate = allowPrivate;
+    this.resolveTimeoutMs = resolveTimeoutMs;
+  }
+
+  async refusal(url: string): Promise<string | undefined> {
+    const verdict = await this.check(url);
+    return verdict.allowed ? undefined : verdict.reason;
+  }
+
+  async check(rawUrl: string): Promise<GuardVerdict> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return refuse('must be an absolute URL');
+    }
+    if (url.protocol !== 'https:' && !(this.allowPrivate && url.protocol === 'http:')) {
+      return refuse(this.allowPrivate ? 'must start with https:// or http://' : 'must start with https://');
+    }
+    if (url.username !== '' || url.password !== '') return refuse('must not contain a user name or password');
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    let addresses: ResolvedAddress[];
+    const family = isIP(host);
+    if (family !== 0) {
+      addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
+    } else {
+      try {
+        addresses = await withTimeout(this.resolver.resolve(host), this.resolveTimeoutMs);
+      } catch {
+        return refuse(`has a host name that does not resolve ('${host.slice(0, 100)}')`);
+      }
+    }
+    const [first] = addresses;
+    if (first === undefined) return refuse(`has a host name that does not resolve ('${host.slice(0, 100)}')`);
+    if (!this.allowPrivate && addresses.some((address) => !isPublicAddress(address.address))) return refuse(PRIVATE_REFUSAL);
+    return { allowed: true, target: { url, address: first } };
+  }
+}
+
+function refuse(reason: string): GuardVerdict {
+  return { allowed: false, reason };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
