@@ -1,0 +1,323 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request as undiciRequest } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/modules/stores/scopes.js';
+import { basic } from '../support/conventions.js';
+import { createPostgresDatabase, enginesUnderTest, type EngineName } from '../support/engines.js';
+import { connectTls, parseHttpResponse, rawPlainExchange, readUntilClosed } from '../support/raw-http.js';
+
+/**
+ * The built CLI (`dist/main/cli.js`, which `npm test` builds first), run as a user runs it:
+ * contract §2. Every child process is bounded by a timeout and killed if it overstays.
+ */
+const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
+const COMMAND_TIMEOUT_MS = 30_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Only what the CLI needs from the environment: no PRICEBOOK_* or DATABASE_URL of the caller. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+function runCli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The single JSON object a one-shot command prints. */
+function onlyJsonObject(run: Run): Record<string, unknown> {
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.split('\n').filter((line) => line !== '');
+  expect(lines, run.stdout).toHaveLength(1);
+  const value = JSON.parse(lines[0]!) as unknown;
+  expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true);
+  return value as Record<string, unknown>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Served {
+  child: ChildProcess;
+  port: number;
+  httpPort: number;
+  output(): string;
+  /** SIGTERM; the exit code and how long the process took to exit (killed after 15 s). */
+  terminate(): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+}
+
+/** `pricebook serve` on free ports of 127.0.0.1, once its 'listening' log line is out. */
+async function startServe(env: Record<string, string>): Promise<Served> {
+  const port = await freePort();
+  const httpPort = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: cleanEnv({ PRICEBOOK_HOST: '127.0.0.1', PRICEBOOK_PORT: String(port), PRICEBOOK_HTTP_PORT: String(httpPort), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let errors = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
+  let listening: Record<string, unknown> | undefined;
+  while (listening === undefined) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`serve did not start:\n${output}\n${errors}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    listening = jsonLines(output).find((line) => line.msg === 'listening');
+  }
+  expect(listening).toMatchObject({ port, httpPort, host: '127.0.0.1' });
+
+  return {
+    child,
+    port,
+    httpPort,
+    output: () => output,
+    async terminate() {
+      const started = Date.now();
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const result = await exited;
+      clearTimeout(killer);
+      return { ...result, ms: Date.now() - started };
+    },
+  };
+}
+
+function jsonLines(text: string): Array<Record<string, unknown>> {
+  return text.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function httpsGet(served: Served, ca: string, urlPath: string, authorization?: string, init: { method?: string; body?: string } = {}) {
+  const agent = new Agent({ connect: { ca, servername: 'localhost' } });
+  try {
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await undiciRequest(`https://127.0.0.1:${served.port}${urlPath}`, { method: (init.method ?? 'GET') as 'GET', headers, body: init.body, dispatcher: agent });
+    const text = await response.body.text();
+    return { status: response.statusCode, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+  } finally {
+    await agent.close();
+  }
+}
+
+function curlAvailable(): boolean {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(() => {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`);
+});
+
+describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineName) => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+
+  /** A fresh, empty data dir (and PostgreSQL database) as CLI environment. */
+  async function emptyEnvironment(): Promise<Record<string, string>> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-cli-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const env: Record<string, string> = { PRICEBOOK_DATA_DIR: dataDir, PRICEBOOK_LOG_LEVEL: 'info' };
+    if (engine === 'postgres') {
+      const database = await createPostgresDatabase();
+      cleanups.push(() => database.drop());
+      env.DATABASE_URL = database.url;
+    }
+    return env;
+  }
+
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    env = await emptyEnvironment();
+  });
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('stores create prints one JSON object {id, name}', async () => {
+    const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'X'], env));
+    expect(Object.keys(store).sort()).toEqual(['id', 'name']);
+    expect(store).toEqual({ id: expect.any(Number), name: 'X' });
+    expect(Number.isInteger(store.id) && (store.id as number) > 0).toBe(true);
+    const second = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Second store'], env));
+    expect(second.id).not.toBe(store.id);
+  });
+
+  it('keys create prints {id, storeId, scopes, key, secret, token}, all scopes by default, or the ones asked for', async () => {
+    const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Keys'], env));
+    const credential = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id)], env));
+    expect(Object.keys(credential).sort()).toEqual(['id', 'key', 'scopes', 'secret', 'storeId', 'token']);
+    expect(credential.storeId).toBe(store.id);
+    expect([...(credential.scopes as string[])].sort()).toEqual([...SCOPES].sort());
+    expect(credential.scopes).toHaveLength(7);
+    expect(credential.token).toBe(`${credential.key as string}.${credential.secret as string}`);
+
+    const reader = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read'], env));
+    expect(reader.scopes).toEqual(['catalog:read']);
+    const two = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read,orders:write'], env));
+    expect([...(two.scopes as string[])].sort()).toEqual(['catalog:read', 'orders:write']);
+    expect(new Set([credential.key, reader.key, two.key]).size).toBe(3);
+  });
+
+  it('fails with a message on stderr and nothing on stdout', async () => {
+    const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Failures'], env));
+    const cases: Array<[string[], RegExp]> = [
+      [['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read,admin'], /scope.*admin/i],
+      [['keys', 'create', '--store', String(store.id), '--scopes', ''], /scope/i],
+      [['keys', 'create', '--store', '987654'], /987654/],
+      [['keys', 'create', '--store', 'abc'], /abc/],
+      [['keys', 'create', '--store', '0'], /positive integer/],
+      [['keys', 'create', '--store', '-1'], /./],
+      [['keys', 'create', '--store', '1.5'], /1\.5/],
+      [['keys', 'create'], /--store/],
+      [['keys', 'revoke', 'abc'], /abc/],
+      [['keys', 'revoke', '987654'], /987654/],
+      [['stores', 'create'], /--name/],
+      [['stores', 'create', '--name', '   '], /name/i],
+      [['nonsense'], /unknown command/i],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runCli(args, env);
+      const what = args.join(' ');
+      expect(run.code, what).not.toBe(0);
+      expect(run.code, what).not.toBeNull();
+      expect(run.stdout, what).toBe('');
+      expect(run.stderr, what).toMatch(message);
+    }
+  });
+
+  it('issues credentials that work over HTTPS, Bearer and Basic, within their scopes, until revoked', async () => {
+    const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Served'], env));
+    const credential = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id)], env));
+    const reader = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read'], env));
+    // The data dir already holds stores: no demo store, no token printed.
+    const served = await startServe({ ...env, PRICEBOOK_DEMO: '1' });
+    try {
+      expect(served.output()).not.toMatch(/curl/);
+      const ca = fs.readFileSync(path.join(env.PRICEBOOK_DATA_DIR!, 'tls-cert.pem'), 'utf8');
+      const bearer = `Bearer ${credential.token as string}`;
+      expect((await httpsGet(served, ca, '/v1/customers', bearer)).status).toBe(200);
+      expect((await httpsGet(served, ca, '/v1/customers', basic(credential.key as string, credential.secret as string))).status).toBe(200);
+      expect((await httpsGet(served, ca, '/v1/customers', `Bearer ${reader.token as string}`)).status).toBe(200);
+      const forbidden = await httpsGet(served, ca, '/v1/customers', `Bearer ${reader.token as string}`, { method: 'POST', body: '{"email":"r@example.com"}' });
+      expect(forbidden).toEqual({ status: 403, body: { code: 4, message: expect.any(String) } });
+
+      const revoked = onlyJsonObject(await runCli(['keys', 'revoke', String(credential.id)], env));
+      expect(revoked).toMatchObject({ id: credential.id });
+      expect(await httpsGet(served, ca, '/v1/customers', bearer)).toEqual({ status: 401, body: { code: 3, message: expect.any(String) } });
+      expect((await httpsGet(served, ca, '/v1/customers', basic(credential.key as string, credential.secret as string))).status).toBe(401);
+      // The other credential of the store still works.
+      expect((await httpsGet(served, ca, '/v1/customers', `Bearer ${reader.token as string}`)).status).toBe(200);
+    } finally {
+      const stopped = await served.terminate();
+      expect(stopped.code).toBe(0);
+    }
+  });
+
+  it('serve on an empty data dir creates the demo store and prints a working token and curl line; SIGTERM finishes in-flight requests and exits 0', async () => {
+    const fresh = await emptyEnvironment();
+    const served = await startServe(fresh);
+    let stopped: Awaited<ReturnType<Served['terminate']>> | undefined;
+    try {
+      const output = served.output();
+      const token = /^\s+(pk_[A-Za-z0-9_-]+\.sk_[A-Za-z0-9_-]+)\s*$/m.exec(output)?.[1];
+      expect(token, output).toBeDefined();
+      const curlLine = output.split('\n').find((line) => line.trim().startsWith('curl '));
+      expect(curlLine, output).toBeDefined();
+      expect(curlLine).toContain(`Authorization: Bearer ${token!}`);
+      expect(curlLine).toContain(`https://localhost:${served.port}/v1/customers`);
+
+      const certificate = path.join(fresh.PRICEBOOK_DATA_DIR!, 'tls-cert.pem');
+      expect(curlLine).toContain(certificate);
+      const ca = fs.readFileSync(certificate, 'utf8');
+      const listed = await httpsGet(served, ca, '/v1/customers', `Bearer ${token!}`);
+      expect(listed.status).toBe(200);
+      const emails = (listed.body as Array<{ email: string; trade: boolean }>).map((customer) => customer.email);
+      expect(emails.length).toBeGreaterThanOrEqual(3);
+      expect((listed.body as Array<{ trade: boolean }>).some((customer) => customer.trade)).toBe(true);
+
+      if (curlAvailable()) {
+        // The printed line as pasted, pinned to 127.0.0.1.
+        const curled = execFileSync('sh', ['-c', `${curlLine!.trim()} -sS --max-time 10 --resolve localhost:${served.port}:127.0.0.1`], { encoding: 'utf8', timeout: 15_000 });
+        expect((JSON.parse(curled) as Array<{ email: string }>).map((customer) => customer.email)).toEqual(emails);
+      }
+
+      // The plain-HTTP listener refuses.
+      const plain = await rawPlainExchange(served.httpPort, 'GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      expect(plain.status).toBe(400);
+      expect(plain.body).toEqual({ code: 2, message: expect.stringMatching(/HTTPS/) });
+
+      // A request whose body is still arriving when SIGTERM comes is completed.
+      const socket = await connectTls(served.port, ca);
+      const answer = readUntilClosed(socket, 15_000);
+      const body = JSON.stringify({ email: 'in-flight@example.com' });
+      socket.write(
+        `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token!}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stopping = served.terminate();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(served.child.exitCode, 'still running while a request is in flight').toBeNull();
+      socket.write(body.slice(5));
+      const response = parseHttpResponse((await answer).data);
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ email: 'in-flight@example.com' });
+      stopped = await stopping;
+      expect(stopped).toMatchObject({ code: 0, signal: null });
+      expect(stopped.ms).toBeLessThan(5000);
+    } finally {
+      if (stopped === undefined) await served.terminate();
+    }
+  });
+
+  it('serve with PRICEBOOK_DEMO=0 on an empty data dir prints no token, and stops on SIGTERM', async () => {
+    const fresh = await emptyEnvironment();
+    const served = await startServe({ ...fresh, PRICEBOOK_DEMO: '0' });
+    const stopped = await served.terminate();
+    expect(served.output()).not.toMatch(/pk_|sk_|curl|token/i);
+    expect(stopped).toMatchObject({ code: 0, signal: null });
+    expect(stopped.ms).toBeLessThan(5000);
+  });
+});

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedClient, expectError, type CheckedClient } from '../support/conventions.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Contract §3 "Ids and values": a record of another store is indistinguishable from a missing
+ * one. Every operation of the OpenAPI document with an `{id}`-style path parameter is tried
+ * with store B's credential on store A's records: 404, and A's records unchanged.
+ */
+
+interface FixtureContext {
+  /** Unique per call, for fields that must be unique in a store. */
+  unique: string;
+  /** POST as store A; the created body. */
+  post(path: string, body: unknown): Promise<Record<string, unknown>>;
+  /** A webhook receiver on 127.0.0.1 that answers the verification handshake. */
+  receiverUrl: string;
+}
+
+interface Fixture {
+  /** Where the record is created; default the collection path. */
+  createPath?: string;
+  /** The POST body that creates one record. */
+  body(context: FixtureContext): unknown;
+  /** The created record's id in the POST answer; default `id`. */
+  idOf?(created: unknown): number;
+  /** A valid PUT body; default a new `body`. */
+  update?(context: FixtureContext): unknown;
+}
+
+/** Keyed by collection path as the document writes it; collections without one are listed as todo. */
+const FIXTURES: Record<string, Fixture> = {
+  '/v1/customers': { body: ({ unique }) => ({ email: `cross-${unique}@example.com`, trade: true }) },
+  '/v1/products': { body: () => ({ title: 'T', price: 1 }) },
+  '/v1/categories': { body: () => ({ title: 'C' }) },
+  '/v1/products/{id}/variations': { body: ({ unique }) => ({ sku: `CROSS-V-${unique}`, price: 2 }) },
+  '/v1/trade-customer-product-prices': {
+    createPath: '/v1/trade-customer-product-prices/bulk',
+    body: async ({ unique, post }) => {
+      const customer = await post('/v1/customers', { email: `cross-tp-${unique}@example.com`, trade: true });
+      const product = await post('/v1/products', { title: 'T', price: 1, sku: `CROSS-P-${unique}` });
+      return [{ customerId: customer.id, productId: product.id, sku: `CROSS-P-${unique}`, price: 3 }];
+    },
+    idOf: (created) => (created as Array<{ id: number }>)[0]!.id,
+  },
+  '/v1/webhooks': { body: ({ receiverUrl }) => ({ topic: 'customer.created', url: receiverUrl }) },
+  // An action under a record rather than a collection: only its body.
+  '/v1/webhooks/{id}/verify': { body: () => ({}) },
+  '/v1/orders': {
+    body: async ({ unique, post }) => {
+      const customer = await post('/v1/customers', { email: `cross-order-${unique}@example.com` });
+      await post('/v1/products', { title: 'T', price: 1, sku: `CROSS-O-${unique}` });
+      return { customerId: customer.id, lines: [{ sku: `CROSS-O-${unique}`, quantity: 2 }] };
+    },
+  },
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const MISSING_ID = '987654321098';
+
+interface Operation {
+  method: string;
+  template: string;
+  hasBody: boolean;
+  /** Collection templates, one per path parameter, outermost first. */
+  collections: string[];
+  /** The path also answers GET (a sub-collection whose list can be compared before and after). */
+  listable: boolean;
+}
+
+async function readOperations(): Promise<Operation[]> {
+  const server = await startTestServer('sqlite');
+  try {
+    const document = (await server.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const operations: Operation[] = [];
+    for (const [template, pathItem] of Object.entries(document.paths)) {
+      const segments = template.split('/');
+      const collections = segments.flatMap((segment, i) => (/^\{.+\}$/.test(segment) ? [segments.slice(0, i).join('/')] : []));
+      if (collections.length === 0) continue;
+      for (const [method, operation] of Object.entries(pathItem)) {
+        if (METHODS.includes(method)) {
+          operations.push({ method: method.toUpperCase(), template, hasBody: operation.requestBody !== undefined, collections, listable: pathItem.get !== undefined });
+        }
+      }
+    }
+    return operations;
+  } finally {
+    await server.close();
+  }
+}
+
+const operations = await readOperations();
+
+describe.each(await enginesUnderTest())('contract §3 other stores’ records on %s', (engine) => {
+  let server: TestServer;
+  let api: CheckedClient;
+  let storeA: Tenant;
+  let storeB: Tenant;
+  let receiver: WebhookReceiver;
+  let counter = 0;
+  /** Store A's records, by filled collection path. */
+  const records = new Map<string, { id: number; path: string }>();
+
+  const context = (): FixtureContext => ({
+    unique: `${Date.now().toString(36)}-${++counter}`,
+    receiverUrl: receiver.url,
+    async post(path, body) {
+      const response = await api.request('POST', path, { token: storeA.token, body });
+      expect(response.status, `${path}: ${response.text}`).toBe(201);
+      return response.body as Record<string, unknown>;
+    },
+  });
+
+  /** The path with each parameter replaced by the id of a record of store A (created on first use). */
+  async function fillWithRecordsOfA(operation: Operation): Promise<string> {
+    const filled: string[] = [];
+    let parameterIndex = 0;
+    for (const segment of operation.template.split('/')) {
+      if (!/^\{.+\}$/.test(segment)) {
+        filled.push(segment);
+        continue;
+      }
+      const collection = filled.join('/');
+      const fixture = FIXTURES[operation.collections[parameterIndex++]!]!;
+      let record = records.get(collection);
+      if (record === undefined) {
+        const created = await context().post(fixture.createPath ?? collection, await fixture.body(context()));
+        const id = fixture.idOf?.(created) ?? (created.id as number);
+        record = { id, path: `${collection}/${id}` };
+        records.set(collection, record);
+      }
+      filled.push(String(record.id));
+    }
+    return filled.join('/');
+  }
+
+  async function snapshotOfA(extraPaths: string[]): Promise<Record<string, unknown>> {
+    const snapshot: Record<string, unknown> = {};
+    for (const path of [...[...records.values()].map((record) => record.path), ...extraPaths]) {
+      const response = await api.request('GET', path, { token: storeA.token });
+      expect(response.status, path).toBe(200);
+      snapshot[path] = response.body;
+    }
+    return snapshot;
+  }
+
+  beforeAll(async () => {
+    // Webhook receivers on 127.0.0.1 are allowed for the test.
+    server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' });
+    receiver = await startReceiver();
+    api = checkedClient(server);
+    storeA = await server.createTenant();
+    storeB = await server.createTenant();
+  });
+  afterAll(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('finds the operations to try in the OpenAPI document', () => {
+    expect(operations.map((operation) => `${operation.method} ${operation.template}`)).toEqual(expect.arrayContaining(['GET /v1/customers/{id}', 'PUT /v1/customers/{id}', 'DELETE /v1/customers/{id}']));
+  });
+
+  for (const operation of operations) {
+    const missing = operation.collections.filter((collection) => FIXTURES[collection] === undefined);
+    const name = `${operation.method} ${operation.template}`;
+    if (missing.length > 0) {
+      it.todo(`${name}: no fixture yet for ${missing.join(', ')}`);
+      continue;
+    }
+    const bodyFixture = FIXTURES[operation.template] ?? FIXTURES[operation.collections.at(-1)!]!;
+    it(`${name} with another store's credential is a 404 and changes nothing`, async () => {
+      const path = await fillWithRecordsOfA(operation);
+      const body = operation.hasBody ? await (bodyFixture.update ?? bodyFixture.body)(context()) : undefined;
+      // Every record of A so far, and the sub-collection itself when the path is one (a product's variations).
+      const watched = operation.listable && !operation.template.endsWith('}') ? [path] : [];
+      const before = await snapshotOfA(watched);
+      const handshakes = receiver.handshakes.length;
+
+      const crossed = await api.request(operation.method, path, { token: storeB.token, body });
+      expectError(crossed, 404, 5);
+
+      // Indistinguishable from an id that names nothing at all.
+      const segments = path.split('/');
+      const lastId = segments.findLastIndex((segment) => /^\d+$/.test(segment));
+      const absent = await api.request(operation.method, segments.with(lastId, MISSING_ID).join('/'), { token: storeB.token, body });
+      expectError(absent, 404, 5);
+      const shape = (response: { body: unknown }) => (response.body as { message: string }).message.replace(/\d+/g, '#');
+      expect(shape(crossed)).toBe(shape(absent));
+
+      expect(await snapshotOfA(watched)).toEqual(before);
+      // Nor did it reach out to A's webhook receiver (a verification, say).
+      expect(receiver.handshakes.length).toBe(handshakes);
+    });
+  }
+});

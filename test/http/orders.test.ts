@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
+import { expectError } from '../support/conventions.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+
+interface OrderBody {
+  id: number;
+  customerId: number;
+  status: string;
+  lines: Array<{ sku: string; quantity: number; productId: number; variationId: number | null; unitPrice: number; lineTotal: number }>;
+  total: number;
+  createdAt: string;
+}
+
+interface ProblemBody {
+  code: number;
+  message: string;
+  errors: Array<{ index?: number; field: string | null; message: string }>;
+}
+
+const PATH = '/v1/orders';
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+let sequence = 0;
+
+describe.each(await enginesUnderTest())('orders on %s', (engine) => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let other: Tenant;
+  let catalog: CatalogFixture;
+  let foreign: CatalogFixture;
+  let inactiveCustomer: number;
+  let inactiveProductSku: string;
+  let tinySku: string;
+  let hugeSku: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+    tenant = await server.createTenant();
+    other = await server.createTenant();
+    catalog = await createCatalog(server, tenant);
+    foreign = await createCatalog(server, other);
+    inactiveCustomer = await post('/v1/customers', { email: 'gone@example.com', trade: true, active: false });
+    [inactiveProductSku, tinySku, hugeSku] = ['RETIRED', 'TINY', 'HUGE'].map((name) => `${name}-${engine}`) as [string, string, string];
+    await post('/v1/products', { title: 'Retired', sku: inactiveProductSku, price: 1, active: false });
+    await post('/v1/products', { title: 'Tiny', sku: tinySku, price: 0.0001 });
+    await post('/v1/products', { title: 'Huge', sku: hugeSku, price: 999_999_999.9999 });
+  });
+  afterAll(() => server.close());
+
+  async function post(path: string, body: unknown): Promise<number> {
+    const response = await server.request('POST', path, { token: tenant.token, body });
+    expect(response.status, response.text).toBe(201);
+    return (response.body as { id: number }).id;
+  }
+  const place = (body: unknown, headers: Record<string, string> = {}, token = tenant.token) => server.request('POST', PATH, { token, body, headers });
+  const placed = async (body: unknown): Promise<OrderBody> => {
+    const response = await place(body);
+    expect(response.status, response.text).toBe(201);
+    return response.body as OrderBody;
+  };
+  const get = (path: string, token = tenant.token) => server.request('GET', path, { token });
+  const count = async (query = '') => ((await get(`${PATH}/count${query}`)).body as { count: number }).count;
+  const addTradePrice = async (customerId: number, productId: number, sku: string, price: number): Promise<number> => {
+    const response = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: [{ customerId, productId, sku, price }] });
+    expect(response.status, response.text).toBe(201);
+    return (response.body as Array<{ id: number }>)[0]!.id;
+  };
+
+  it('prices at the newest trade price, captures it, and later price changes touch only new orders', async () => {
+    const fixture = await createCatalog(server, tenant);
+    await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 9);
+    const newer = await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 8.75);
+    const body = { customerId: fixture.tradeCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 2 }, { sku: fixture.skus.mug, quantity: 3 }] };
+
+    const first = await place(body);
+    expect(first.status).toBe(201);
+    const order = first.body as OrderBody;
+    expect(order).toEqual({
+      id: expect.any(Number),
+      customerId: fixture.tradeCustomer,
+      status: 'placed',
+      lines: [
+        { sku: fixture.skus.teeRedM, quantity: 2, productId: fixture.tee, variationId: expect.any(Number), unitPrice: 8.75, lineTotal: 17.5 },
+        { sku: fixture.skus.mug, quantity: 3, productId: fixture.mug, variationId: null, unitPrice: 4.2, lineTotal: 12.6 },
+      ],
+      total: 30.1,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
+    // 4.2 × 3 is 12.600000000000001 in binary floating point.
+    expect(first.text).toContain('"lineTotal":12.6}');
+    expect(first.text).toContain('"total":30.1,');
+
+    expect((await server.request('DELETE', `/v1/trade-customer-product-prices/${newer}`, { token: tenant.token })).status).toBe(204);
+    const second = await placed(body);
+    expect(second.lines.map((line) => line.unitPrice)).toEqual([9, 4.2]);
+    expect(second.total).toBe(30.6);
+
+    // More changes after both orders: a new trade price, a new catalog price.
+    await addTradePrice(fixture.tradeCustomer, fixture.mug, fixture.skus.mug, 1);
+    expect((await server.request('PUT', `/v1/products/${fixture.mug}`, { token: tenant.token, body: { price: 5 } })).status).toBe(200);
+    expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
+    expect((await get(`${PATH}/${second.id}`)).body).toEqual(second);
+  });
+
+  it('a regular customer pays the catalog price even with trade records: the variation’s, else the product’s', async () => {
+    const fixture = await createCatalog(server, tenant);
+    for (const sku of [fixture.skus.teeRedM, fixture.skus.teeRedL, fixture.skus.tee]) await addTradePrice(fixture.tradeCustomer, fixture.tee, sku, 1.5);
+    expect((await server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: tenant.token, body: { trade: false } })).status).toBe(200);
+    const order = await placed({
+      customerId: fixture.tradeCustomer,
+      lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.teeRedL, quantity: 1 }, { sku: fixture.skus.tee, quantity: 1 }],
+    });
+    expect(order.lines.map(({ unitPrice, variationId }) => [unitPrice, variationId === null])).toEqual([
+      [12.5, false],
+      [10, false],
+      [10, true],
+    ]);
+    expect(order.total).toBe(32.5);
+    const regular = await placed({ customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.teeRedL, quantity: 2 }] });
+    expect(regular.lines[0]).toMatchObject({ unitPrice: 10, lineTotal: 20 });
+  });
+
+  it('totals are exact decimals, up to just below 100 000 000 000', async () => {
+    const tiny = await place({ customerId: catalog.regularCustomer, lines: [{ sku: tinySku, quantity: 999_999 }] });
+    expect(tiny.text).toContain('"unitPrice":0.0001,"lineTotal":99.9999}');
+    expect(tiny.text).toContain('"total":99.9999,');
+    const huge = await place({ customerId: catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 3 }, { sku: tinySku, quantity: 999_999 }] });
+    expect(huge.text).toContain('"unitPrice":999999999.9999,"lineTotal":2999999999.9997}');
+    expect(huge.text).toContain('"total":3000000099.9996,');
+    expect((await get(`${PATH}/${(huge.body as OrderBody).id}`)).text).toBe(huge.text);
+    const largest = await place({ customerId: catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 100 }] });
+    expect(largest.status).toBe(201);
+    expect(largest.text).toContain('"total":99999999999.99,');
+  });
+
+  describe('validation: 422 code 10, every problem with its line index and field, nothing stored', () => {
+    const line = (sku: string, quantity: unknown = 1) => ({ sku, quantity });
+    const order = (lines: unknown[], customerId: unknown = catalog.tradeCustomer) => ({ customerId, lines });
+    type Expected = Array<[number | undefined, string | null]>;
+    const cases: Array<[string, () => unknown, Expected]> = [
+      ['unknown customer', () => order([line(catalog.skus.mug)], 999_999), [[undefined, 'customerId']]],
+      ['another store’s customer', () => order([line(catalog.skus.mug)], foreign.tradeCustomer), [[undefined, 'customerId']]],
+      ['inactive customer', () => order([line(catalog.skus.mug)], inactiveCustomer), [[undefined, 'customerId']]],
+      ['customerId as a string', () => order([line(catalog.skus.mug)], String(catalog.tradeCustomer)), [[undefined, 'customerId']]],
+      ['missing customerId', () => ({ lines: [line(catalog.skus.mug)] }), [[undefined, 'customerId']]],
+      ['unknown SKUs, each listed', () => order([line(catalog.skus.mug), line('NOPE-1'), line(catalog.skus.tee), line('NOPE-2')]), [[1, 'sku'], [3, 'sku']]],
+      ['another store’s SKU and a SKU in other case', () => order([line(foreign.skus.mug), line(catalog.skus.teeRedM.toLowerCase())]), [[0, 'sku'], [1, 'sku']]],
+      ['a SKU of an inactive product', () => order([line(catalog.skus.mug), line(inactiveProductSku)]), [[1, 'sku']]],
+      ['a SKU repeating an earlier line', () => order([line(catalog.skus.mug), line(catalog.skus.tee), line(catalog.skus.mug, 2)]), [[2, 'sku']]],
+      ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [`quantity ${JSON.stringify(quantity)}`, () => order([line(catalog.skus.mug, quantity)]), [[0, 'quantity']]]),
+      ['a missing quantity', () => order([{ sku: catalog.skus.mug }]), [[0, 'quantity']]],
+      ['a line that is not an object', () => order([line(catalog.skus.mug), 'mug']), [[1, null]]],
+      ['empty lines', () => order([]), [[undefined, 'lines']]],
+      ['lines not an array', () => order({ sku: catalog.skus.mug } as unknown as unknown[]), [[undefined, 'lines']]],
+      ['501 lines', () => order(Array.from({ length: 501 }, (_, i) => line(`SKU-${i}`))), [[undefined, 'lines']]],
+      ['an unknown order field', () => ({ ...order([line(catalog.skus.mug)]), note: 'x' }), [[undefined, 'note']]],
+      ['an unknown line field', () => order([{ ...line(catalog.skus.mug), colour: 'red' }]), [[0, 'colour']]],
+      ['a body that is not an object', () => [line(catalog.skus.mug)], [[undefined, null]]],
+      ['a line total of 100 000 000 000 or more', () => order([line(hugeSku, 101)]), [[0, 'quantity']]],
+      ['an order total of 100 000 000 000 or more', () => order([line(hugeSku, 100), line(tinySku, 999_999)]), [[undefined, 'lines']]],
+      [
+        'schema and store problems together',
+        () => order([line(catalog.skus.mug, 0), line('NOPE'), line(catalog.skus.tee, '3'), line(catalog.skus.teeRedM), line('NOPE')], 999_999),
+        [[undefined, 'customerId'], [0, 'quantity'], [1, 'sku'], [2, 'quantity'], [4, 'sku']],
+      ],
+    ];
+
+    it.each(cases)('%s', async (_name, body, expected) => {
+      const before = await count();
+      const response = await place(body());
+      expectError(response, 422, 10);
+      const problems = (response.body as ProblemBody).errors;
+      expect(problems.map((problem) => [problem.index, problem.field])).toEqual(expected);
+      for (const problem of problems) expect('index' in problem).toBe(problem.index !== undefined);
+      expect(await count()).toBe(before);
+    });
+
+    it('names the line a repeated SKU was first ordered on', async () => {
+      const response = await place(order([line(catalog.skus.tee), line(catalog.skus.mug), line(catalog.skus.mug)]));
+      expect((response.body as ProblemBody).errors).toEqual([{ index: 2, field: 'sku', message: expect.stringContaining('line 1') }]);
+    });
+  });
+
+  it('lists in id order with customerId, count, offset and fields; counts with the same filter', async () => {
+    const buyer = await post('/v1/customers', { email: `buyer-${++sequence}@example.com` });
+    const created: OrderBody[] = [];
+    for (let quantity = 1; quantity <= 4; quantity++) created.push(await placed({ customerId: buyer, lines: [{ sku: catalog.skus.mug, quantity }, { sku: catalog.skus.tee, quantity: 1 }] }));
+    await placed({ customerId: catalog.regularCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
+
+    expect((await get(`${PATH}?customerId=${buyer}`)).body).toEqual(created);
+    expect((await get(`${PATH}?customerId=${buyer}&count=2&offset=1`)).body).toEqual(created.slice(1, 3));
+    expect((await get(`${PATH}?customerId=${buyer}&fields=id,total`)).body).toEqual(created.map(({ id, total }) => ({ id, total })));
+    expect((await get(`${PATH}/${created[0]!.id}?fields=lines`)).body).toEqual({ lines: created[0]!.lines });
+    expect(await count(`?customerId=${buyer}`)).toBe(4);
+    expect(await count()).toBeGreaterThan(4);
+    expectError(await get(`${PATH}?fields=price`), 400, 9);
+    expectError(await get(`${PATH}?count=101`), 400, 9);
+    expectError(await get(`${PATH}/count?customerId=abc`), 400, 9);
+  });
+
+  it('another store’s orders are 404 and never listed', async () => {
+    const order = await placed({ customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
+    expectError(await get(`${PATH}/${order.id}`, other.token), 404, 5);
+    expect((await get(`${PATH}?customerId=${catalog.tradeCustomer}`, other.token)).body).toEqual([]);
+    expect(((await get(`${PATH}/count`, other.token)).body as { count: number }).count).toBe(0);
+    expectError(await get(`${PATH}/999999999`), 404, 5);
+    expectError(await get(`${PATH}/abc`), 404, 5);
+  });
+
+  it('has no PUT or DELETE: 405 with Allow', async () => {
+    const order = await placed({ customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
+    for (const [method, path, allowed] of [
+      ['PUT', `${PATH}/${order.id}`, 'GET'],
+      ['DELETE', `${PATH}/${order.id}`, 'GET'],
+      ['PUT', PATH, 'GET, POST'],
+      ['DELETE', PATH, 'GET, POST'],
+    ] as const) {
+      const response = await server.request(method, path, { token: tenant.token, body: method === 'PUT' ? { customerId: 1 } : undefined });
+      expectError(response, 405, 6);
+      expect(response.headers.allow, `${method} ${path}`).toBe(allowed);
+    }
+    expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
+  });
+
+  it('needs orders:write to place and orders:read to read', async () => {
+    const reader = await server.createTenant(['orders:read']);
+    const writer = await server.createTenant(['orders:write']);
+    expectError(await place({ customerId: 1, lines: [{ sku: 'X', quantity: 1 }] }, {}, reader.token), 403, 4);
+    expectError(await get(PATH, writer.token), 403, 4);
+    expect((await get(PATH, reader.token)).status).toBe(200);
+  });
+
+  it('replays an Idempotency-Key and places nothing more', async () => {
+    const key = `order-${engine}-${++sequence}`;
+    const body = { customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.tee, quantity: 2 }] };
+    const before = await count();
+    const first = await place(body, { 'idempotency-key': key });
+    const second = await place(body, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.text).toBe(first.text);
+    expect(await count()).toBe(before + 1);
+    const reused = await place({ ...body, lines: [{ sku: catalog.skus.tee, quantity: 3 }] }, { 'idempotency-key': key });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ code: 13 });
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('an order outlives the deletion of its customer and products', async () => {
+    const fixture = await createCatalog(server, tenant);
+    const order = await placed({ customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.mug, quantity: 1 }] });
+    expect((await server.request('DELETE', `/v1/products/${fixture.tee}`, { token: tenant.token })).status).toBe(204);
+    expect((await server.request('DELETE', `/v1/customers/${fixture.regularCustomer}`, { token: tenant.token })).status).toBe(204);
+    expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
+    expect(await count(`?customerId=${fixture.regularCustomer}`)).toBe(1);
+  });
+});
+
+describe('order cost', () => {
+  it('runs the same number of SQL statements for 1 line and 500, and for a page of 1 order and of 50', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      const tenant = await server.createTenant();
+      const catalog = await createCatalog(server, tenant);
+      const skus = Array.from({ length: 500 }, (_, i) => `BULK-${i}`);
+      const product = await server.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Many', price: 1, variations: skus.map((sku, i) => ({ sku, price: i / 10_000 })) } });
+      expect(product.status).toBe(201);
+      const statementsFor = async (method: string, path: string, body?: unknown) => {
+        server.statements.length = 0;
+        const response = await server.request(method, path, { token: tenant.token, body });
+        expect(response.status, response.text).toBeLessThan(300);
+        return server.statements.filter((sql) => !/^(begin|commit|rollback)/i.test(sql)).length;
+      };
+      const order = (lines: string[]) => ({ customerId: catalog.tradeCustomer, lines: lines.map((sku) => ({ sku, quantity: 1 })) });
+      const one = await statementsFor('POST', '/v1/orders', order(skus.slice(0, 1)));
+      expect(await statementsFor('POST', '/v1/orders', order(skus))).toBe(one);
+      // Authentication, the customer, two price queries, active products, two inserts.
+      expect(one).toBeLessThanOrEqual(8);
+      for (let i = 0; i < 48; i++) await statementsFor('POST', '/v1/orders', order(skus.slice(i, i + 3)));
+      const pageOfOne = await statementsFor('GET', '/v1/orders?count=1');
+      expect(await statementsFor('GET', '/v1/orders?count=50')).toBe(pageOfOne);
+    } finally {
+      await server.close();
+    }
+  });
+});

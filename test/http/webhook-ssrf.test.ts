@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostResolver, ResolvedAddress } from '../../src/webhooks/host-resolver.js';
+import type { OutgoingPost, ReceiverResponse, WebhookTransport } from '../../src/webhooks/http-transport.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { startWorker, waitForActive } from '../support/webhook-fixture.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+
+/** DNS answers from a table the test changes; no query leaves the process. */
+class StubResolver implements HostResolver {
+  readonly table = new Map<string, string[]>();
+  resolve(hostname: string): Promise<ResolvedAddress[]> {
+    const addresses = this.table.get(hostname);
+    if (addresses === undefined) return Promise.reject(new Error('ENOTFOUND'));
+    return Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+  }
+}
+
+/** Records what would have been sent and answers like a good receiver; opens no socket. */
+class RecordingTransport implements WebhookTransport {
+  readonly posts: OutgoingPost[] = [];
+  post(request: OutgoingPost): Promise<ReceiverResponse> {
+    this.posts.push(request);
+    const body = JSON.parse(request.body) as { verificationToken?: string };
+    return Promise.resolve({ status: 200, body: JSON.stringify(body.verificationToken === undefined ? {} : { verificationToken: body.verificationToken }) });
+  }
+  close(): void {}
+}
+
+describe.each(await enginesUnderTest())('webhook SSRF guard on %s', (engine) => {
+  let server: TestServer;
+  let tenant: Tenant;
+  const resolver = new StubResolver();
+  const transport = new RecordingTransport();
+
+  beforeAll(async () => {
+    server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' }, { services: { webhookResolver: resolver, webhookTransport: transport } });
+    tenant = await server.createTenant();
+    // 93.184.216.34 is only ever handed to the recording transport: nothing is sent to it.
+    resolver.table.set('hooks.example.com', ['93.184.216.34']);
+    resolver.table.set('internal.example.com', ['10.0.0.5']);
+    resolver.table.set('mixed.example.com', ['93.184.216.34', '192.168.1.20']);
+    resolver.table.set('metadata.example.com', ['169.254.169.254']);
+    resolver.table.set('metadata6.example.com', ['fd00:ec2::254']);
+    resolver.table.set('cgnat.example.com', ['100.64.3.4']);
+    resolver.table.set('mapped.example.com', ['::ffff:127.0.0.1']);
+  });
+  afterAll(() => server.close());
+
+  const create = (url: string) => server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'customer.created', url } });
+
+  it.each([
+    'https://internal.example.com/hook',
+    'https://mixed.example.com/hook',
+    'https://metadata.example.com/latest/meta-data',
+    'https://metadata6.example.com/',
+    'https://cgnat.example.com/',
+    'https://mapped.example.com/',
+    'https://127.0.0.1/hook',
+    'https://[::1]/hook',
+    'https://169.254.169.254/',
+    'https://nowhere.example.com/',
+    'http://hooks.example.com/hook',
+  ])('refuses %s with 422 on url, and opens no connection', async (url) => {
+    const before = transport.posts.length;
+    const refused = await create(url);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 10, errors: [{ field: 'url', message: expect.any(String) }] });
+    expect(transport.posts.length).toBe(before);
+  });
+
+  it('checks every delivery again: a host that now resolves privately gets nothing (DNS rebinding)', async () => {
+    resolver.table.set('rebinding.example.com', ['93.184.216.34']);
+    const created = await create('https://rebinding.example.com/hook');
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ verified: true });
+    const { id } = created.body as { id: number };
+    // The handshake went to the checked address, and only there.
+    expect(transport.posts.at(-1)!.target.address.address).toBe('93.184.216.34');
+    const postsAfterHandshake = transport.posts.length;
+
+    resolver.table.set('rebinding.example.com', ['127.0.0.1']);
+    const worker = startWorker(server);
+    try {
+      expect((await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'rebind@example.com' } })).status).toBe(201);
+      // Both attempts are refused before any connection, and the webhook is disabled.
+      await waitForActive(server, tenant, id, false);
+      expect(transport.posts.length).toBe(postsAfterHandshake);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe('webhook connections go to the checked address', () => {
+  it('pins the resolved address: a name the system cannot resolve still reaches it', async () => {
+    const resolver = new StubResolver();
+    const receiver = await startReceiver();
+    const server = await startTestServer('sqlite', { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' }, { services: { webhookResolver: resolver } });
+    try {
+      resolver.table.set('receiver.invalid', ['127.0.0.1']);
+      const tenant = await server.createTenant();
+      const url = receiver.url.replace('127.0.0.1', 'receiver.invalid');
+      const created = await server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'customer.created', url } });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ verified: true });
+      expect(receiver.handshakes).toHaveLength(1);
+      expect(receiver.handshakes[0]!.headers.host).toBe(new URL(url).host);
+    } finally {
+      await server.close();
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+/**
+ * The engines every storage and HTTP suite runs on. PostgreSQL is used when its server
+ * answers (`PRICEBOOK_TEST_POSTGRES_URL`, default the local one); without it the PostgreSQL
+ * runs are skipped with a notice, except under CI=true, where a missing server is a failure.
+ */
+export type EngineName = 'sqlite' | 'postgres';
+
+export const POSTGRES_ADMIN_URL = process.env.PRICEBOOK_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REQUIRED = process.env.CI === 'true';
+
+let available: Promise<boolean> | undefined;
+
+export function postgresAvailable(): Promise<boolean> {
+  available ??= (async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch (error) {
+      if (REQUIRED) throw new Error(`CI=true but PostgreSQL is not reachable at ${redact(POSTGRES_ADMIN_URL)}: ${String(error)}`);
+      process.stderr.write(`\n*** PostgreSQL not reachable at ${redact(POSTGRES_ADMIN_URL)}: PostgreSQL suites are SKIPPED ***\n\n`);
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return available;
+}
+
+export async function enginesUnderTest(): Promise<EngineName[]> {
+  return (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A database of its own for one test file, dropped by the returned function. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pricebook_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export const REDIS_TEST_URL = process.env.PRICEBOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let redisAnswers: Promise<boolean> | undefined;
+
+/** Whether the shared test Redis answers; as with PostgreSQL, required under CI=true, else skipped with a notice. */
+export function redisAvailable(): Promise<boolean> {
+  redisAnswers ??= (async () => {
+    const client = new Redis(REDIS_TEST_URL, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      return true;
+    } catch (error) {
+      if (REQUIRED) throw new Error(`CI=true but Redis is not reachable at ${redact(REDIS_TEST_URL)}: ${String(error)}`);
+      process.stderr.write(`\n*** Redis not reachable at ${redact(REDIS_TEST_URL)}: Redis suites are SKIPPED ***\n\n`);
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  })();
+  return redisAnswers;
+}
+
+/** A key prefix of its own for one test run, and a function that deletes every key under it. */
+export function createRedisPrefix(): { prefix: string; clear: () => Promise<void> } {
+  const prefix = `pricebook-test-${process.pid}-${randomBytes(4).toString('hex')}:`;
+  return {
+    prefix,
+    clear: async () => {
+      const client = new Redis(REDIS_TEST_URL, { maxRetriesPerRequest: 1 });
+      try {
+        // SCAN, not KEYS: the shared server is not blocked. Bounded by the keys a test makes.
+        for await (const keys of client.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+          if (keys.length > 0) await client.del(...keys);
+        }
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.toString();
+}

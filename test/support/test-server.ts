@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Agent, request as undiciRequest } from 'undici';
+import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/build-app.js';
+import { buildServices, type ServiceOptions, type Services } from '../../src/app/services.js';
+import { generateSelfSigned } from '../../src/app/tls.js';
+import { parseConfig, type Config } from '../../src/config/config.js';
+import type { App } from '../../src/http/app-types.js';
+import type { Scope } from '../../src/modules/stores/scopes.js';
+import { createPostgresDatabase, type EngineName } from './engines.js';
+
+let certificate: Promise<{ cert: string; key: string }> | undefined;
+/** One self-signed pair per test process. */
+export function testCertificate() {
+  certificate ??= generateSelfSigned();
+  return certificate;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string | string[]>;
+}
+
+export interface TestServerOptions {
+  /** Passed to `buildServices` (a clock, or stand-ins for the webhooks' resolver and HTTP client). */
+  services?: Pick<ServiceOptions, 'clock' | 'webhookResolver' | 'webhookTransport'>;
+  /** Also start the plain-HTTP listener, as `main/serve.ts` does, on a port of its own. */
+  plainHttp?: boolean;
+  /** Passed to `buildApp` (logger, timeouts); the TLS pair is the test one. */
+  app?: Omit<AppOptions, 'tls'>;
+}
+
+export interface TestServer {
+  engine: EngineName;
+  config: Config;
+  services: Services;
+  app: App;
+  /** `https://127.0.0.1:PORT` */
+  baseUrl: string;
+  port: number;
+  /** The CA that verifies the server's certificate (for raw TLS sockets; servername `localhost`). */
+  ca: string;
+  /** `http://127.0.0.1:PORT` of the plain-HTTP listener, with `plainHttp: true`. */
+  plainBaseUrl: string | undefined;
+  request(method: string, urlPath: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** SQL of every statement run so far; tests may empty it. */
+  statements: string[];
+  /** A request to the plain-HTTP listener (needs `plainHttp: true`). */
+  plainRequest(method: string, urlPath: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** A new store and a credential for it (all scopes unless given). */
+  createTenant(scopes?: Scope[]): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+export interface Tenant {
+  storeId: number;
+  keyId: number;
+  token: string;
+  key: string;
+  secret: string;
+}
+
+/**
+ * The real app over real HTTPS on 127.0.0.1, on a fresh SQLite data dir or a fresh PostgreSQL
+ * database. Rate limits are raised unless the test sets them.
+ */
+export async function startTestServer(engine: EngineName, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-test-'));
+  const postgres = engine === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = parseConfig(
+    {
+      PRICEBOOK_DATA_DIR: dataDir,
+      PRICEBOOK_RATE_LIMIT_BUCKET: '100000',
+      PRICEBOOK_RATE_LIMIT_LEAK: '1000',
+      PRICEBOOK_AUTH_FAILURE_BUCKET: '100000',
+      PRICEBOOK_DEMO: '0',
+      PRICEBOOK_LOG_LEVEL: 'silent',
+      ...(postgres && { DATABASE_URL: postgres.url }),
+    },
+    env,
+  );
+  const statements: string[] = [];
+  const services = await buildServices(config, { ...options.services, poolSize: 5, onQuery: (sql) => statements.push(sql) });
+  const tls = await testCertificate();
+  const app = await buildApp(config, services, { ...options.app, tls: { ...tls, source: 'test' } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  const baseUrl = `https://127.0.0.1:${port}`;
+  const agent = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, connections: 64 });
+
+  let plain: http.Server | undefined;
+  if (options.plainHttp === true) {
+    // As main/serve.ts builds it.
+    plain = createPlainHttpServer(app);
+    await new Promise<void>((resolve, reject) => plain?.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
+  }
+  const plainBaseUrl = plain === undefined ? undefined : `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  const plainAgent = new Agent({ connections: 16 });
+
+  const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
+    const headers: Record<string, string | string[]> = { ...requestOptions.headers };
+    if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
+    let payload: string | Buffer | undefined = requestOptions.rawBody;
+    if (payload === undefined && requestOptions.body !== undefined) {
+      payload = JSON.stringify(requestOptions.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await undiciRequest(`${base}${urlPath}`, { method: method as 'GET', headers, body: payload, dispatcher });
+    const text = await response.body.text();
+    let body: unknown;
+    if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+    return { status: response.statusCode, headers: response.headers, body, text };
+  };
+  const request = (method: string, urlPath: string, requestOptions?: RequestOptions) => send(baseUrl, agent, method, urlPath, requestOptions);
+  const plainRequest = (method: string, urlPath: string, requestOptions?: RequestOptions) => {
+    if (plainBaseUrl === undefined) throw new Error('start the test server with { plainHttp: true }');
+    return send(plainBaseUrl, plainAgent, method, urlPath, requestOptions);
+  };
+
+  return {
+    engine,
+    config,
+    services,
+    app,
+    baseUrl,
+    port,
+    statements,
+    ca: tls.cert,
+    plainBaseUrl,
+    request,
+    plainRequest,
+    async createTenant(scopes) {
+      const store = await services.credentials.createStore(`Test store ${Math.random().toString(36).slice(2, 8)}`);
+      const credential = await services.credentials.issueKey(store.id, scopes);
+      return { storeId: store.id, keyId: credential.id, token: credential.token, key: credential.key, secret: credential.secret };
+    },
+    async close() {
+      await agent.close();
+      await plainAgent.close();
+      if (plain !== undefined) {
+        plain.closeAllConnections();
+        await new Promise<void>((resolve) => plain?.close(() => resolve()));
+      }
+      await app.close();
+      await services.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
