@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import { systemClock } from '../src/modules/clock.js';
+import { toPriceUnits } from '../src/modules/money.js';
+import { CredentialService } from '../src/modules/stores/credential-service.js';
+import type { Database } from '../src/storage/database.js';
+import { KyselyUnitOfWork } from '../src/storage/kysely-unit-of-work.js';
+
+/** Trade customers of the bench store; seeded prices are spread evenly over them. */
+export const CUSTOMER_COUNT = 200;
+/** Products, each with its own SKU `BENCH-<n>`. */
+export const PRODUCT_COUNT = 200;
+/** Items in one bulk-create request (the contract's maximum). */
+export const BULK_ITEMS = 1000;
+/** Distinct customers referenced by one bulk request: the validation looks up each. */
+const CUSTOMERS_PER_BULK = 100;
+/** Rows per multi-row insert when seeding: 6 bound parameters each, under both engines' limits. */
+const SEED_ROWS_PER_INSERT = 1000;
+/** Seed inserts committed together. */
+const SEED_INSERTS_PER_TRANSACTION = 50;
+
+export interface Catalog {
+  storeId: number;
+  /** Bearer token of an all-scopes credential. */
+  token: string;
+  customerIds: number[];
+  productIds: number[];
+}
+
+export interface PriceItem {
+  customerId: number;
+  productId: number;
+  sku: string;
+  price: number;
+}
+
+/** One store with a credential, its trade customers and products (with their SKUs). */
+export async function seedCatalog(database: Database): Promise<Catalog> {
+  const credentials = new CredentialService(new KyselyUnitOfWork(database), systemClock);
+  const store = await credentials.createStore('bench');
+  const { token } = await credentials.issueKey(store.id);
+  const createdAt = new Date().toISOString();
+  return database.db.transaction().execute(async (trx) => {
+    const customers = await trx
+      .insertInto('customers')
+      .values(
+        Array.from({ length: CUSTOMER_COUNT }, (_, n) => ({
+          store_id: store.id,
+          email: `buyer${n}@bench.example`,
+          email_key: `buyer${n}@bench.example`,
+          first_name: 'Bench',
+          last_name: `Buyer ${n}`,
+          company_name: `Trade ${n} Ltd`,
+          trade: 1,
+          active: 1,
+          created_at: createdAt,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const products = await trx
+      .insertInto('products')
+      .values(Array.from({ length: PRODUCT_COUNT }, (_, n) => ({ store_id: store.id, title: `Bench product ${n}`, sku: skuOf(n), price: 100_000 + n, active: 1, created_at: createdAt })))
+      .returning('id')
+      .execute();
+    const productIds = products.map((row) => Number(row.id)).sort((a, b) => a - b);
+    await trx
+      .insertInto('skus')
+      .values(productIds.map((productId, n) => ({ store_id: store.id, sku: skuOf(n), product_id: productId, variation_id: null })))
+      .execute();
+    return { storeId: store.id, token, customerIds: customers.map((row) => Number(row.id)).sort((a, b) => a - b), productIds };
+  });
+}
+
+function skuOf(productIndex: number): string {
+  return `BENCH-${productIndex}`;
+}
+
+/** The k-th item the bench creates: customers and products in turn, prices with 2 decimals (one division, so exactly as JSON shows them). */
+export function itemAt(catalog: Catalog, k: number): PriceItem {
+  const productIndex = k % PRODUCT_COUNT;
+  return {
+    customerId: catalog.customerIds[k % CUSTOMER_COUNT]!,
+    productId: catalog.productIds[productIndex]!,
+    sku: skuOf(productIndex),
+    price: ((k % 100_000) * 100 + 25) / 100,
+  };
+}
+
+/** The body of every bulk-create request: 1000 items over 100 customers and all products. */
+export function bulkItems(catalog: Catalog): PriceItem[] {
+  return Array.from({ length: BULK_ITEMS }, (_, k) => {
+    const item = itemAt(catalog, k);
+    return { ...item, customerId: catalog.customerIds[k % CUSTOMERS_PER_BULK]! };
+  });
+}
+
+/** A trade_prices row as the service stores it. */
+export function rowOf(storeId: number, item: PriceItem, createdAt: string) {
+  return { store_id: storeId, customer_id: item.customerId, product_id: item.productId, sku: item.sku, price: toPriceUnits(item.price), created_at: createdAt };
+}
+
+/** How many trade prices the store holds. */
+export async function storedPrices(database: Database, storeId: number): Promise<number> {
+  const row = await database.db
+    .selectFrom('trade_prices')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('store_id', '=', storeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Tops the store up to `target` trade prices, straight into the database with multi-row
+ * inserts (never through HTTP). Returns the number stored afterwards.
+ */
+export async function seedPrices(database: Database, catalog: Catalog, target: number): Promise<number> {
+  let stored = await storedPrices(database, catalog.storeId);
+  const createdAt = new Date().toISOString();
+  while (stored < target) {
+    const inTransaction = Math.min(target - stored, SEED_ROWS_PER_INSERT * SEED_INSERTS_PER_TRANSACTION);
+    const from = stored;
+    await database.db.transaction().execute(async (trx) => {
+      for (let start = 0; start < inTransaction; start += SEED_ROWS_PER_INSERT) {
+        const size = Math.min(SEED_ROWS_PER_INSERT, inTransaction - start);
+        const rows = Array.from({ length: size }, (_, i) => rowOf(catalog.storeId, itemAt(catalog, from + start + i), createdAt));
+        await trx.insertInto('trade_prices').values(rows).execute();
+      }
+    });
+    stored += inTransaction;
+  }
+  await refreshStatistics(database);
+  return stored;
+}
+
+/**
+ * PostgreSQL: what autovacuum does after bulk changes (the local test server runs with it
+ * off). Without statistics the planner lists a customer's page with a bitmap scan and a sort
+ * of all their rows (36 ms at 1M records) instead of walking the customer index (1 ms).
+ */
+async function refreshStatistics(database: Database): Promise<void> {
+  if (database.engine.name !== 'postgres') return;
+  await sql`vacuum analyze trade_prices`.execute(database.db);
+  await sql`vacuum analyze events`.execute(database.db);
+}
+
+/**
+ * Puts the store back to what was seeded: drops the trade prices above `keepUpToId` and every
+ * event (seeding writes none; the bench's creates wrote them). Run while the server is idle, so
+ * every bulk-create slice starts with the stored count it is reported at.
+ */
+export async function trimPrices(database: Database, storeId: number, keepUpToId: number): Promise<void> {
+  await database.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', '>', keepUpToId).execute();
+  await database.db.deleteFrom('events').where('store_id', '=', storeId).execute();
+  await refreshStatistics(database);
+}
+
+/** The lowest and highest trade price id of the store (GET-one picks ids between them). */
+export async function priceIdRange(database: Database, storeId: number): Promise<{ min: number; max: number }> {
+  const row = await database.db
+    .selectFrom('trade_prices')
+    .select((eb) => [eb.fn.min<number>('id').as('min'), eb.fn.max<number>('id').as('max')])
+    .where('store_id', '=', storeId)
+    .executeTakeFirstOrThrow();
+  return { min: Number(row.min), max: Number(row.max) };
+}

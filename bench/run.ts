@@ -1,0 +1,278 @@
+/**
+ * `npm run bench [-- --quick | --smoke]`: our speed as ratios to ceilings measured in the same
+ * run on the same machine. The server runs as `node dist/main/cli.js serve` in its own
+ * process, the load comes from another (load.ts, autocannon), traffic stays on 127.0.0.1.
+ * DATABASE_URL (a PostgreSQL server) selects PostgreSQL; fresh databases are created on it.
+ *
+ * stdout: one line per scenario, `name: figure unit (x.xx of ceiling)`, and `#` detail lines.
+ * stderr: progress.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateSelfSigned } from '../src/app/tls.js';
+import { type BenchDatabase, createBenchDatabase } from './bench-database.js';
+import { BULK_CONNECTIONS, parseBenchOptions, READ_CONNECTIONS } from './bench-options.js';
+import { BULK_ITEMS, bulkItems, type Catalog, CUSTOMER_COUNT, priceIdRange, seedCatalog, seedPrices, trimPrices } from './bench-data.js';
+import { measureInsertCeiling } from './insert-ceiling.js';
+import type { LoadResult, LoadSpec } from './load-spec.js';
+import { killChildren, runLoad, type ServerProcess, startBareServer, startServer, type TlsFiles } from './processes.js';
+import { type Scenario, scenarioLine, verdict } from './report.js';
+import { Tally } from './tally.js';
+
+const options = parseBenchOptions(process.argv.slice(2), process.env);
+const { profile } = options;
+const startedAt = Date.now();
+const progress = (message: string) => process.stderr.write(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0)}s] ${message}\n`);
+const detail = (message: string) => process.stdout.write(`# ${message}\n`);
+
+// Every run is bounded: past the profile's limit everything is killed and the run fails.
+const watchdog = setTimeout(() => {
+  progress(`time limit of ${profile.limitSeconds} s reached: stopping`);
+  killChildren();
+  process.exit(3);
+}, profile.limitSeconds * 1000);
+process.on('exit', killChildren);
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-bench-'));
+const databases: BenchDatabase[] = [];
+let failed = false;
+
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+} finally {
+  killChildren();
+  for (const database of databases) await database.drop().catch(() => undefined);
+  fs.rmSync(workDir, { recursive: true, force: true });
+  clearTimeout(watchdog);
+}
+process.exitCode = failed ? 1 : 0;
+
+/** One stored size: its own database and server, with the bulk-create slices measured on it. */
+interface GrowthTarget {
+  seeded: number;
+  database: BenchDatabase;
+  catalog: Catalog;
+  ids: { min: number; max: number };
+  bodyFile: string;
+  server: ServerProcess;
+  bulk: Tally;
+  /** Most records one slice created (each slice starts from the seeded records again). */
+  created: number;
+}
+
+async function main(): Promise<void> {
+  const tls = await writeTls();
+  const engine = options.adminUrl === undefined ? 'sqlite' : 'postgres';
+  const [load1, load5, load15] = os.loadavg().map((value) => value.toFixed(2));
+  detail(
+    `pricebook bench (${profile.name}) on ${engine}, ${new Date().toISOString()}: node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${load1} ${load5} ${load15}`,
+  );
+
+  // One database and one server per stored size, all seeded before their server starts.
+  const targets: GrowthTarget[] = [];
+  for (const size of profile.storedSizes) {
+    const database = await track(createBenchDatabase(options.adminUrl, `s${size}`));
+    const opened = await database.open();
+    const catalog = await seedCatalog(opened);
+    const seeded = await seedPrices(opened, catalog, size);
+    const ids = await priceIdRange(opened, catalog.storeId);
+    await opened.close();
+    const bodyFile = path.join(workDir, `bulk-${size}.json`);
+    fs.writeFileSync(bodyFile, JSON.stringify(bulkItems(catalog)));
+    const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
+    targets.push({ seeded, database, catalog, ids, bodyFile, server, bulk: new Tally(), created: 0 });
+    progress(`seeded ${seeded} trade prices; server ${server.pid} up`);
+  }
+  const first = targets[0]!;
+  const largest = targets.at(-1)!;
+
+  // The insert ceiling's scratch database, seeded like the first target and open in this process.
+  const scratch = await track(createBenchDatabase(options.adminUrl, 'ceiling'));
+  const ceilingDb = await scratch.open();
+  const ceilingCatalog = await seedCatalog(ceilingDb);
+  await seedPrices(ceilingDb, ceilingCatalog, first.seeded);
+  const ceilingMaxId = (await priceIdRange(ceilingDb, ceilingCatalog.storeId)).max;
+  const ceilingItems = bulkItems(ceilingCatalog);
+  const ceiling = { records: 0, seconds: 0 };
+
+  const reads = readSpecs(largest);
+  const oneBody = await sample(largest.server, reads.one.paths[0]!, largest.catalog.token);
+  const listBody = await sample(largest.server, reads.list.paths[0]!, largest.catalog.token);
+  const bareSpecFile = path.join(workDir, 'bare.json');
+  fs.writeFileSync(bareSpecFile, JSON.stringify({ certFile: tls.certFile, keyFile: tls.keyFile, oneBody, listBody }));
+  const bare = await startBareServer(bareSpecFile);
+  const tallies = { one: new Tally(), bareOne: new Tally(), list: new Tally(), bareList: new Tally() };
+
+  try {
+    const bulk = async (target: GrowthTarget, seconds: number, tally?: Tally) => {
+      const result = await load(`bulk create at ${target.seeded} stored`, bulkSpec(target, seconds));
+      target.created = Math.max(target.created, result.ok * BULK_ITEMS);
+      tally?.add(result);
+      await target.server.settle();
+      const opened = await target.database.open();
+      await trimPrices(opened, target.catalog.storeId, target.ids.max);
+      await opened.close();
+    };
+    const insertCeiling = async (seconds: number) => {
+      const inserted = await measureInsertCeiling(ceilingDb, ceilingCatalog, ceilingItems, seconds, BULK_CONNECTIONS);
+      await trimPrices(ceilingDb, ceilingCatalog.storeId, ceilingMaxId);
+      return inserted;
+    };
+    if (profile.warmupSeconds > 0) {
+      progress('warming up');
+      await insertCeiling(profile.warmupSeconds);
+      for (const target of targets) await bulk(target, profile.warmupSeconds);
+      for (const spec of [reads.one, reads.list]) {
+        await load('warm-up', { ...spec, seconds: profile.warmupSeconds });
+        await load('warm-up', { ...spec, url: bare.baseUrl, seconds: profile.warmupSeconds });
+      }
+    }
+    const slice = profile.seconds / profile.rounds;
+    for (let round = 1; round <= profile.rounds; round++) {
+      const inserted = await insertCeiling(slice);
+      ceiling.records += inserted.records;
+      ceiling.seconds += inserted.seconds;
+      for (const target of targets) await bulk(target, slice, target.bulk);
+      tallies.one.add(await load('get one price', { ...reads.one, seconds: slice }));
+      tallies.bareOne.add(await load('bare get one', { ...reads.one, url: bare.baseUrl, seconds: slice }));
+      tallies.list.add(await load('list customer prices', { ...reads.list, seconds: slice }));
+      tallies.bareList.add(await load('bare list', { ...reads.list, url: bare.baseUrl, seconds: slice }));
+      progress(
+        `round ${round}/${profile.rounds}: bulk ${targets.map((target) => (target.bulk.perSecond() * BULK_ITEMS).toFixed(0)).join(' / ')} records/s ` +
+          `(ceiling ${(ceiling.records / ceiling.seconds).toFixed(0)}), get one ${tallies.one.perSecond().toFixed(0)} req/s (bare ${tallies.bareOne.perSecond().toFixed(0)}), ` +
+          `list ${tallies.list.perSecond().toFixed(0)} req/s (bare ${tallies.bareList.perSecond().toFixed(0)})`,
+      );
+    }
+  } finally {
+    await ceilingDb.close();
+    await bare.stop();
+  }
+  const peakRss: number[] = [];
+  for (const target of targets) {
+    const rss = target.server.peakRss();
+    if (rss !== undefined) peakRss.push(rss);
+    await target.server.stop();
+  }
+
+  const ceilingRate = ceiling.records / ceiling.seconds;
+  const bulkRate = (target: GrowthTarget) => target.bulk.perSecond() * BULK_ITEMS;
+  const rss = Math.max(...peakRss);
+  const scenarios: Scenario[] = [
+    { name: 'bulk create', figure: bulkRate(first), unit: 'records/s', ratio: bulkRate(first) / ceilingRate, target: { min: 0.5 } },
+    {
+      name: 'get one price',
+      figure: tallies.one.perSecond(),
+      unit: 'req/s',
+      extra: `, p50 ${tallies.one.p50Ms()} ms, p99 ${tallies.one.p99Ms()} ms`,
+      ratio: tallies.one.perSecond() / tallies.bareOne.perSecond(),
+      target: { min: 0.7, p99Ms: 10 },
+      p99Ms: tallies.one.p99Ms(),
+    },
+    {
+      name: 'list customer prices',
+      figure: tallies.list.perSecond(),
+      unit: 'req/s',
+      extra: `, p99 ${tallies.list.p99Ms()} ms`,
+      ratio: tallies.list.perSecond() / tallies.bareList.perSecond(),
+      target: { min: 0.5, p99Ms: 15 },
+      p99Ms: tallies.list.p99Ms(),
+    },
+    {
+      name: 'growth',
+      figure: bulkRate(largest),
+      unit: 'records/s',
+      extra: ` at ${largest.seeded} stored`,
+      ratio: bulkRate(largest) / bulkRate(first),
+      target: { min: 0.8 },
+    },
+    { name: 'server peak rss', figure: rss / 2 ** 20, unit: 'MB', ratio: rss / (200 * 2 ** 20), ratioOf: '200 MB budget', target: { max: 1 } },
+  ];
+  for (const scenario of scenarios) process.stdout.write(`${scenarioLine(scenario)}\n`);
+  detail(
+    `bulk create: ${BULK_CONNECTIONS} connections, ${BULK_ITEMS} items a request; ceiling ${ceilingRate.toFixed(0)} records/s inserted in-process ` +
+      `(${BULK_CONNECTIONS} loops, one multi-row insert per transaction of ${BULK_ITEMS}); p99 ${first.bulk.p99Ms()} ms a request`,
+  );
+  detail(
+    `read ceilings (bare Fastify HTTPS, same bodies, ${READ_CONNECTIONS} connections): get one ${tallies.bareOne.perSecond().toFixed(0)} req/s p99 ${tallies.bareOne.p99Ms()} ms, ` +
+      `list ${tallies.bareList.perSecond().toFixed(0)} req/s p99 ${tallies.bareList.p99Ms()} ms`,
+  );
+  detail(
+    `growth: ${targets.map((target) => `${bulkRate(target).toFixed(0)} records/s at ${target.seeded}`).join(', ')} stored; ` +
+      `every slice starts from the seeded records (a slice adds up to ${Math.max(...targets.map((target) => target.created))})`,
+  );
+  detail(`${profile.rounds} rounds; every slice ${(profile.seconds / profile.rounds).toFixed(1)} s; peak RSS by server: ${peakRss.map((bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`).join(', ')}`);
+  for (const scenario of scenarios) detail(`${scenario.name}: ${verdict(scenario)}`);
+  detail(`took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+}
+
+function serverEnv(database: BenchDatabase): Record<string, string> {
+  return { PRICEBOOK_DATA_DIR: database.dataDir, ...(database.databaseUrl !== undefined && { DATABASE_URL: database.databaseUrl }) };
+}
+
+function bulkSpec(target: GrowthTarget, seconds: number): LoadSpec {
+  return {
+    url: target.server.baseUrl,
+    method: 'POST',
+    paths: ['/v1/trade-customer-product-prices/bulk'],
+    headers: { authorization: `Bearer ${target.catalog.token}`, 'content-type': 'application/json' },
+    bodyFile: target.bodyFile,
+    connections: BULK_CONNECTIONS,
+    warmupSeconds: 0,
+    seconds,
+  };
+}
+
+/** GET one price by id (ids across the store) and customers' pages of 50, on the largest store. */
+function readSpecs(target: GrowthTarget): { one: LoadSpec; list: LoadSpec } {
+  const { ids, catalog } = target;
+  const base = { url: target.server.baseUrl, method: 'GET' as const, headers: { authorization: `Bearer ${catalog.token}` }, connections: READ_CONNECTIONS, warmupSeconds: 0, seconds: 0 };
+  return {
+    one: { ...base, paths: Array.from({ length: 1000 }, (_, j) => `/v1/trade-customer-product-prices/${ids.min + Math.floor((j * (ids.max - ids.min)) / 999)}`) },
+    // Customers in turn, each on one of their first five pages.
+    list: {
+      ...base,
+      paths: Array.from(
+        { length: 1000 },
+        (_, j) => `/v1/trade-customer-product-prices?customerId=${catalog.customerIds[j % CUSTOMER_COUNT]}&count=50&offset=${(Math.floor(j / CUSTOMER_COUNT) % 5) * 50}`,
+      ),
+    },
+  };
+}
+
+async function load(name: string, spec: LoadSpec): Promise<LoadResult> {
+  const result = await runLoad(spec, path.join(workDir, 'load.json'));
+  checkLoad(name, result);
+  return result;
+}
+
+async function track(created: Promise<BenchDatabase>): Promise<BenchDatabase> {
+  const database = await created;
+  databases.push(database);
+  return database;
+}
+
+async function writeTls(): Promise<TlsFiles> {
+  const pair = await generateSelfSigned();
+  const certFile = path.join(workDir, 'cert.pem');
+  const keyFile = path.join(workDir, 'key.pem');
+  fs.writeFileSync(certFile, pair.cert);
+  fs.writeFileSync(keyFile, pair.key, { mode: 0o600 });
+  return { certFile, keyFile, cert: pair.cert };
+}
+
+async function sample(server: ServerProcess, urlPath: string, token: string): Promise<string> {
+  const response = await server.get(urlPath, token);
+  if (response.status !== 200) throw new Error(`GET ${urlPath} answered ${response.status}: ${response.body}`);
+  return response.body;
+}
+
+/** Any answer but 2xx means the figure is not what it claims: the run fails. */
+function checkLoad(name: string, result: LoadResult): void {
+  if (result.non2xx > 0 || result.ok === 0) throw new Error(`${name}: ${result.ok} ok, ${result.non2xx} other statuses ${JSON.stringify(result.statusCodes)}`);
+  if (result.errors > 0) detail(`warning: ${name} had ${result.errors} connection errors or timeouts`);
+}

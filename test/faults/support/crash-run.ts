@@ -1,0 +1,176 @@
+import path from 'node:path';
+import { buildServices } from '../../../src/app/services.js';
+import { parseConfig } from '../../../src/config/config.js';
+import { type Database, openDatabase } from '../../../src/storage/database.js';
+import { createPostgresDatabase, type EngineName } from '../../support/engines.js';
+import { type Instance, startInstance, tlsFiles } from '../../support/instance-process.js';
+import type { HttpResponse } from '../../support/test-server.js';
+import { BATCH_SIZE, type CrashCheck, checkCrashRun, digestOf, type IdDigest, idempotencyKeyOf, priceUnitsOf } from './crash-check.js';
+import { seededRandom } from './report.js';
+
+const BULK = '/v1/trade-customer-product-prices/bulk';
+const SKU = 'CRASH-SKU';
+
+export interface CrashRunOptions {
+  engine: EngineName;
+  /** SIGKILL-and-restart cycles. */
+  cycles: number;
+  /** Bulk requests in flight at once. */
+  concurrency: number;
+  /** Each cycle's load lasts a random time in this range (ms) before the SIGKILL. */
+  killAfterMs: readonly [number, number];
+  seed: number;
+  /** PRICEBOOK_FAULT_ACK_BEFORE_COMMIT=1: the negative control. */
+  ackBeforeCommit?: boolean;
+  /** Retry the batches left unanswered by a kill after the last restart (default true). */
+  retryUnanswered?: boolean;
+  /** Runs on the database after the last stop, before the check (the controls damage it on purpose). */
+  beforeCheck?: (database: Database, storeId: number) => Promise<void>;
+}
+
+export interface CrashRun {
+  cycles: number;
+  /** Bulk requests sent, retries included. */
+  requests: number;
+  /** Batches answered 201 (during the cycles, or on the retry after the last restart). */
+  acked: number;
+  /** Batches whose answer the client never got (killed mid-request), retried after the last restart with their key. */
+  retried: number;
+  /** Of those, how many the server replayed (the first attempt had committed). */
+  replayedOnRetry: number;
+  /** Answers other than 201 and connection errors, by status (5xx would be defects). */
+  otherStatuses: Record<string, number>;
+  /** 201 answers whose records were not the items sent, in order. */
+  wrongAnswers: number;
+  /** Batches still without an answer after the retry (should be 0). */
+  unansweredAfterRetry: number;
+  check: CrashCheck;
+  elapsedMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Concurrent 1000-item bulk creates, each with an Idempotency-Key, against a real
+ * `pricebook serve` that is killed with SIGKILL at a random moment and restarted, `cycles`
+ * times; then unanswered batches are retried with their keys (as a client would) and the
+ * database is read back directly.
+ */
+export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun> {
+  const started = Date.now();
+  const random = seededRandom(options.seed);
+  const tls = await tlsFiles();
+  const postgres = options.engine === 'postgres' ? await createPostgresDatabase() : undefined;
+  const dataDir = path.join(tls.dir, 'data');
+  const storage = { PRICEBOOK_DATA_DIR: dataDir, ...(postgres && { DATABASE_URL: postgres.url }) };
+  const env = {
+    ...storage,
+    PRICEBOOK_RATE_LIMIT_BUCKET: '1000000',
+    PRICEBOOK_RATE_LIMIT_LEAK: '100000',
+    PRICEBOOK_AUTH_FAILURE_BUCKET: '100000',
+    // The fault delays every write transaction, the delivery worker's too, which would hold SQLite's one connection between requests.
+    ...(options.ackBeforeCommit === true && { PRICEBOOK_FAULT_ACK_BEFORE_COMMIT: '1', PRICEBOOK_WEBHOOK_WORKER: '0' }),
+  };
+  let instance: Instance | undefined;
+  try {
+    const setup = await buildServices(parseConfig({ ...storage, PRICEBOOK_DEMO: '0', PRICEBOOK_LOG_LEVEL: 'silent' }), { poolSize: 1 });
+    const store = await setup.credentials.createStore('Crash store');
+    const { token } = await setup.credentials.issueKey(store.id);
+    await setup.close();
+
+    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+    const customer = await instance.request('POST', '/v1/customers', { token, body: { email: 'crash@example.com', trade: true } });
+    const product = await instance.request('POST', '/v1/products', { token, body: { title: 'Crash', sku: SKU, price: 1 } });
+    if (customer.status !== 201 || product.status !== 201) throw new Error(`catalog setup failed: ${customer.text} ${product.text}`);
+    const customerId = (customer.body as { id: number }).id;
+    const productId = (product.body as { id: number }).id;
+
+    const bodies = new Map<number, string>();
+    const bodyOf = (batch: number) => {
+      let body = bodies.get(batch);
+      if (body === undefined) {
+        body = JSON.stringify(Array.from({ length: BATCH_SIZE }, (_, item) => ({ customerId, productId, sku: SKU, price: priceUnitsOf(batch, item) / 10_000 })));
+        bodies.set(batch, body);
+      }
+      return body;
+    };
+    const acked = new Map<number, IdDigest>();
+    const unanswered: number[] = [];
+    const otherStatuses: Record<string, number> = {};
+    let requests = 0;
+    let wrongAnswers = 0;
+    let nextBatch = 1;
+
+    /** Sends one batch; its answer, or undefined when the connection died first. */
+    const send = async (target: Instance, batch: number): Promise<HttpResponse | undefined> => {
+      requests += 1;
+      let response: HttpResponse;
+      try {
+        response = await target.request('POST', BULK, { token, rawBody: bodyOf(batch), headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKeyOf(batch) } });
+      } catch {
+        unanswered.push(batch);
+        return undefined;
+      }
+      if (response.status !== 201) {
+        otherStatuses[response.status] = (otherStatuses[response.status] ?? 0) + 1;
+        unanswered.push(batch);
+        return response;
+      }
+      const records = Array.isArray(response.body) ? (response.body as Array<{ id: number; price: number }>) : [];
+      if (records.length !== BATCH_SIZE || records.some((record, item) => Math.round(record.price * 10_000) !== priceUnitsOf(batch, item))) wrongAnswers += 1;
+      acked.set(batch, digestOf(records.map((record) => record.id)));
+      bodies.delete(batch);
+      return response;
+    };
+
+    for (let cycle = 1; cycle <= options.cycles; cycle++) {
+      if (cycle > 1) instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+      const target = instance;
+      let loading = true;
+      const workers = Array.from({ length: options.concurrency }, async () => {
+        while (loading) await send(target, nextBatch++);
+      });
+      const [low, high] = options.killAfterMs;
+      await sleep(low + random() * (high - low));
+      loading = false;
+      await target.kill();
+      await Promise.all(workers);
+    }
+
+    // The last restart: what a client does with the requests it never got an answer to.
+    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+    const retries = options.retryUnanswered === false ? [] : unanswered.splice(0);
+    let replayedOnRetry = 0;
+    for (const batch of retries) {
+      const response = await send(instance, batch);
+      if (response?.headers['idempotent-replayed'] === 'true') replayedOnRetry += 1;
+    }
+    // The control's last commits are still waiting out their delay.
+    if (options.ackBeforeCommit === true) await sleep(1500);
+    await instance.stop();
+    instance = undefined;
+
+    const database = await openDatabase({ databaseUrl: postgres?.url, dataDir, poolSize: 1 });
+    try {
+      await options.beforeCheck?.(database, store.id);
+      return {
+        cycles: options.cycles,
+        requests,
+        acked: acked.size,
+        retried: retries.length,
+        replayedOnRetry,
+        otherStatuses,
+        wrongAnswers,
+        unansweredAfterRetry: options.retryUnanswered === false ? 0 : unanswered.length,
+        check: await checkCrashRun(database, store.id, acked),
+        elapsedMs: Date.now() - started,
+      };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await instance?.kill();
+    await postgres?.drop();
+    tls.remove();
+  }
+}

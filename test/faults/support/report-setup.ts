@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The file every check of the fault suite appends its report line to. */
+    faultReportFile: string;
+    /** One seed for every random choice of the run: PRICEBOOK_FAULT_SEED replays a run. */
+    faultSeed: number;
+  }
+}
+
+/**
+ * Global setup of the fault suite: collects each check's one-line figure while the files run,
+ * then prints them together at the end, in the order the checks finished.
+ */
+export default function setup(project: TestProject): () => void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-faults-'));
+  const file = path.join(dir, 'report.txt');
+  fs.writeFileSync(file, '');
+  const seed = Number(process.env.PRICEBOOK_FAULT_SEED ?? Math.floor(Math.random() * 1_000_000));
+  project.provide('faultReportFile', file);
+  project.provide('faultSeed', seed);
+  return () => {
+    const lines = fs.readFileSync(file, 'utf8').trimEnd();
+    process.stdout.write(`\nFault suite report (seed ${seed}; PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n${lines === '' ? '(no checks ran)' : lines}\n\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}
