@@ -1,13 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites whose assertions depend on wall-clock time (a 200-request burst inside one leak
+ * interval, a fallback that must not wait for a hung Redis) run after all the others, one file
+ * at a time, so the load of the other suites on two cores cannot push them past their limits.
+ */
+const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: ['test/faults/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores: files in parallel would fight over them and PostgreSQL.
-    fileParallelism: true,
+    // Two cores: more workers would fight over them and PostgreSQL.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: ['test/faults/**', 'node_modules/**', ...timed],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timed',
+          include: timed,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -107,7 +107,8 @@ describe.skipIf(!hasRedis)('Redis unreachable: per-instance fallback', () => {
       const started = Date.now();
       expect(await limiter.take('key:1')).toMatchObject({ allowed: true, remaining: 39 });
       expect(await limiter.take('key:1')).toMatchObject({ allowed: true, remaining: 38 });
-      expect(Date.now() - started).toBeLessThan(100);
+      // A refused connection is known at once: nowhere near a command timeout.
+      expect(Date.now() - started).toBeLessThan(500);
       expect(connection.mode()).toBe('local-fallback');
       expect(changes.map((change) => change.mode)).toEqual(['local-fallback']);
     } finally {
