@@ -16,13 +16,14 @@ import type { HttpResponse } from '../support/test-server.js';
 const enabled = (await postgresAvailable()) && (await redisAvailable());
 if (!enabled) process.stderr.write('\n*** PostgreSQL or Redis missing: the multi-instance suite is SKIPPED ***\n\n');
 
+/** The defaults: bucket 40, leak 2 per second. */
+const LEAK_PER_SECOND = 2;
 /**
- * Bucket 40 (the default), but a leak of 1 per second instead of 2: "exactly 40 of a burst"
- * holds only while the whole burst lands within one leak interval, and on a 2-core machine
- * shared with other suites a 200-request burst over TLS took 200–450 ms, too close to the
- * default's 500 ms. At 1 per second the interval is 1 s.
+ * "Exactly 40 of a burst" holds while the whole burst lands within one leak interval (500 ms).
+ * On two cores a 200-request burst over TLS takes 100–450 ms; a burst that took longer proves
+ * nothing either way, so it is fired again (with a fresh credential), at most this often.
  */
-const LEAK_PER_SECOND = 1;
+const BURST_ATTEMPTS = 5;
 /** Failed authentications the pair tolerates per address (set explicitly, not the default). */
 const AUTH_FAILURE_BUCKET = 20;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,7 +53,7 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     const common = { DATABASE_URL: database.url };
     // 20 failed authentications per address, none forgiven during the test.
     const throttle = { PRICEBOOK_AUTH_FAILURE_BUCKET: String(AUTH_FAILURE_BUCKET), PRICEBOOK_AUTH_FAILURE_LEAK: '0.001' };
-    const shared = { ...common, ...throttle, REDIS_URL: REDIS_TEST_URL, PRICEBOOK_REDIS_PREFIX: redisKeys.prefix, PRICEBOOK_RATE_LIMIT_LEAK: String(LEAK_PER_SECOND) };
+    const shared = { ...common, ...throttle, REDIS_URL: REDIS_TEST_URL, PRICEBOOK_REDIS_PREFIX: redisKeys.prefix };
     // Info level for the outage pair: the test reads the limiter's warning and info lines.
     const own = { ...common, REDIS_URL: privateRedis.url, PRICEBOOK_LOG_LEVEL: 'info' };
     // All four start together on an empty database: the migrations run once, under Kysely's lock.
@@ -95,14 +96,20 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     let token: string;
 
     it('admits exactly 40 of 200 concurrent requests spread over both; the 160 others get 429 with remaining 0 and Retry-After ≥ 1', async () => {
-      token = await freshToken();
       // Open the connections first (healthz takes no place), so the burst is requests, not TLS handshakes.
       await Promise.all(Array.from({ length: 200 }, (_, i) => instanceOf(i).request('GET', '/healthz')));
-      burstStartedAt = Date.now();
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => instanceOf(i).request('GET', '/v1/customers?count=1', { token })));
-      const burstMs = Date.now() - burstStartedAt;
-      // Exactly 40 holds while the burst ends before a place leaks.
-      expect(burstMs, 'the burst took longer than one leak interval').toBeLessThan(1000 / LEAK_PER_SECOND);
+      let answers: HttpResponse[] = [];
+      const burstMs: number[] = [];
+      while (burstMs.length < BURST_ATTEMPTS) {
+        token = await freshToken();
+        burstStartedAt = Date.now();
+        answers = await Promise.all(Array.from({ length: 200 }, (_, i) => instanceOf(i).request('GET', '/v1/customers?count=1', { token })));
+        const took = Date.now() - burstStartedAt;
+        burstMs.push(took);
+        if (took < 1000 / LEAK_PER_SECOND) break;
+      }
+      console.log(`burst of 200 over two instances: ${burstMs.join(' ms, ')} ms`);
+      expect(Math.min(...burstMs), 'no burst landed within one leak interval').toBeLessThan(1000 / LEAK_PER_SECOND);
 
       const admitted = answers.filter((response) => response.status === 200);
       const refused = answers.filter((response) => response.status !== 200);
@@ -124,10 +131,12 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     it('then admits leak × elapsed seconds (± 1) of 20 requests per second for 10 s over both', async () => {
       const statuses: Array<Promise<number>> = [];
       let lastSentAt = 0;
-      // The last request goes out 10.5 s after the burst began: half a place from either whole
-      // number of places, so the few milliseconds between sending and the first take do not matter.
+      // The last request goes out 10.75 s after the burst began, 21.5 places: half a place from
+      // either whole number, so the milliseconds between sending and a take (the burst's first,
+      // this one's) cannot move the count by a whole place.
+      const lastDue = 10_000 + 1.5 * (1000 / LEAK_PER_SECOND);
       for (let i = 0; i < 200; i++) {
-        const due = burstStartedAt + 550 + i * 50;
+        const due = burstStartedAt + lastDue - (199 - i) * 50;
         await sleep(Math.max(0, due - Date.now()));
         lastSentAt = Date.now();
         statuses.push(instanceOf(i).request('GET', '/v1/customers?count=1', { token }).then((response) => response.status));
