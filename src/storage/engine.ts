@@ -15,6 +15,12 @@ export interface Engine {
   readonly supportsSkipLocked: boolean;
   /** Bound parameters allowed in one statement. */
   readonly maxBoundParameters: number;
+  /**
+   * Many rows go in as one array per column (`insert … select … from unnest(…)`): a handful
+   * of parameters instead of one per value, cheaper to build, send and plan. SQLite has no
+   * arrays, and its multi-row insert costs no round trip.
+   */
+  readonly insertsRowsFromArrays: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -24,6 +30,7 @@ export const SQLITE: Engine = Object.freeze({
   idAutoIncrement: 'autoincrement',
   supportsSkipLocked: false,
   maxBoundParameters: 32_766,
+  insertsRowsFromArrays: false,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -33,4 +40,5 @@ export const POSTGRES: Engine = Object.freeze({
   idAutoIncrement: 'identity',
   supportsSkipLocked: true,
   maxBoundParameters: 65_535,
+  insertsRowsFromArrays: true,
 });

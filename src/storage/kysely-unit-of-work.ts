@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { type AppError, invalidField } from '../modules/errors.js';
 import type { Repositories, UnitOfWork } from '../modules/unit-of-work.js';
 import type { Database } from './database.js';
+import type { Engine } from './engine.js';
 import { KyselyCustomerRepository } from './repositories/customer-repository.js';
 import { KyselyCategoryRepository } from './repositories/category-repository.js';
 import { KyselyProductRepository } from './repositories/product-repository.js';
@@ -16,7 +17,7 @@ import { KyselyWebhookRepository } from './repositories/webhook-repository.js';
 import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/store-repository.js';
 import type { Tables } from './tables.js';
 
-function createRepositories(db: Kysely<Tables>): Repositories {
+function createRepositories(db: Kysely<Tables>, engine: Engine): Repositories {
   return {
     stores: new KyselyStoreRepository(db),
     apiKeys: new KyselyApiKeyRepository(db),
@@ -25,10 +26,10 @@ function createRepositories(db: Kysely<Tables>): Repositories {
     variations: new KyselyVariationRepository(db),
     skus: new KyselySkuRepository(db),
     categories: new KyselyCategoryRepository(db),
-    tradePrices: new KyselyTradePriceRepository(db),
+    tradePrices: new KyselyTradePriceRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
-    events: new KyselyEventRepository(db),
+    events: new KyselyEventRepository(db, engine),
     webhooks: new KyselyWebhookRepository(db),
   };
 }
@@ -42,7 +43,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
     private readonly database: Database,
     private readonly faults: UnitOfWorkFaults = {},
   ) {
-    this.outside = createRepositories(database.db);
+    this.outside = createRepositories(database.db, database.engine);
   }
 
   /** Inside a transaction, its repositories: a read there must not wait for its own connection. */
@@ -71,7 +72,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
     return this.database.db.connection().execute(async (connection) => {
       await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
       try {
-        const repos = createRepositories(connection);
+        const repos = createRepositories(connection, this.database.engine);
         const result = await this.current.run(repos, () => work(repos));
         await beforeCommit?.(result);
         await sql`commit`.execute(connection);

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Engine } from '../engine.js';
+import { insertFromArrays } from './array-insert.js';
 import type { Event, EventTopic } from '../../contract/events.js';
 import type { EventRepository, NewEvent } from '../../modules/events/event-repository.js';
 import type { EventsTable, Tables } from '../tables.js';
@@ -7,9 +9,23 @@ import type { EventsTable, Tables } from '../tables.js';
 const ROWS_PER_INSERT = 5000;
 
 export class KyselyEventRepository implements EventRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
 
   async append(events: readonly NewEvent[], createdAt: string): Promise<void> {
+    if (events.length === 0) return;
+    if (this.engine.insertsRowsFromArrays) {
+      await insertFromArrays('events', {
+        store_id: { type: 'bigint', values: events.map((event) => event.storeId) },
+        topic: { type: 'text', values: events.map((event) => event.topic) },
+        subject_id: { type: 'bigint', values: events.map((event) => event.subjectId) },
+        data: { type: 'text', values: events.map((event) => JSON.stringify(event.data)) },
+        created_at: { type: 'text', values: events.map(() => createdAt) },
+      }).execute(this.db);
+      return;
+    }
     for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
       await this.db
         .insertInto('events')

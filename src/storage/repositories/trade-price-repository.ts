@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
@@ -9,19 +9,35 @@ import type {
   TradePriceFilter,
   TradePriceRepository,
 } from '../../modules/trade-prices/trade-price-repository.js';
+import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
+import { insertFromArrays } from './array-insert.js';
 import { fromFlag } from './values.js';
 
 export class KyselyTradePriceRepository implements TradePriceRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
     if (items.length === 0) return [];
-    const rows = await this.db
-      .insertInto('trade_prices')
-      .values(items.map((item) => ({ store_id: storeId, customer_id: item.customerId, product_id: item.productId, sku: item.sku, price: toPriceUnits(item.price), created_at: createdAt })))
-      .returning('id')
-      .execute();
+    const rows = this.engine.insertsRowsFromArrays
+      ? (
+          await sql<{ id: number }>`${insertFromArrays('trade_prices', {
+            store_id: { type: 'bigint', values: items.map(() => storeId) },
+            customer_id: { type: 'bigint', values: items.map((item) => item.customerId) },
+            product_id: { type: 'bigint', values: items.map((item) => item.productId) },
+            sku: { type: 'text', values: items.map((item) => item.sku) },
+            price: { type: 'bigint', values: items.map((item) => toPriceUnits(item.price)) },
+            created_at: { type: 'text', values: items.map(() => createdAt) },
+          })} returning id`.execute(this.db)
+        ).rows
+      : await this.db
+          .insertInto('trade_prices')
+          .values(items.map((item) => ({ store_id: storeId, customer_id: item.customerId, product_id: item.productId, sku: item.sku, price: toPriceUnits(item.price), created_at: createdAt })))
+          .returning('id')
+          .execute();
     // Ids of one statement are assigned in the order of its rows; RETURNING's order is not promised.
     const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
     return items.map((item, index) => ({ id: ids[index]!, customerId: item.customerId, productId: item.productId, sku: item.sku, price: item.price, createdAt }));

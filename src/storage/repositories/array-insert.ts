@@ -1,0 +1,20 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/** One column of rows to insert: its SQL element type and a value for every row. */
+export interface ArrayColumn {
+  type: 'bigint' | 'text';
+  values: ReadonlyArray<number | string>;
+}
+
+/**
+ * `insert into <table> (…) select … from unnest(<one array per column>)`, for PostgreSQL
+ * (`Engine.insertsRowsFromArrays`): one parameter per column however many rows, where a
+ * multi-row `values` list takes one per value. Rows go in in array order, so identity ids
+ * follow it. Table and column names are ours, never input.
+ */
+export function insertFromArrays(table: string, columns: Readonly<Record<string, ArrayColumn>>): RawBuilder<unknown> {
+  const names = Object.keys(columns);
+  const arrays = Object.values(columns).map((column) => sql`${column.values}::${sql.raw(column.type)}[]`);
+  const refs = sql.join(names.map((name) => sql.ref(name)));
+  return sql`insert into ${sql.table(table)} (${refs}) select ${refs} from unnest(${sql.join(arrays)}) with ordinality as row_values (${refs}, row_position) order by row_position`;
+}
