@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 interface CategoryBody {
   id: number;
@@ -10,31 +11,20 @@ interface CategoryBody {
   parents?: CategoryBody[];
 }
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
 describe.each(await enginesUnderTest())('categories on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
+  const suite = suiteServer(engine);
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    other = await server.createTenant();
-  });
-  afterAll(() => server.close());
-
-  async function createCategory(title: string, parentId: number | null = null, owner = tenant): Promise<CategoryBody> {
-    const response = await server.request('POST', '/v1/categories', { token: owner.token, body: { title, parentId } });
+  async function createCategory(title: string, parentId: number | null = null, owner = suite.tenant): Promise<CategoryBody> {
+    const response = await suite.server.request('POST', '/v1/categories', { token: owner.token, body: { title, parentId } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as CategoryBody;
   }
 
-  const get = (path: string, owner = tenant) => server.request('GET', path, { token: owner.token });
-  const put = (id: number, body: unknown, owner = tenant) => server.request('PUT', `/v1/categories/${id}`, { token: owner.token, body });
+  const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
+  const put = (id: number, body: unknown, owner = suite.tenant) => suite.server.request('PUT', `/v1/categories/${id}`, { token: owner.token, body });
 
   it('creates, reads, updates, lists, counts and deletes', async () => {
-    const created = await server.request('POST', '/v1/categories', { token: tenant.token, body: { title: 'Apparel' } });
+    const created = await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { title: 'Apparel' } });
     expect(created.status).toBe(201);
     const apparel = created.body as CategoryBody;
     expect(apparel).toEqual({ id: expect.any(Number), title: 'Apparel', parentId: null, createdAt: expect.stringMatching(TIMESTAMP) });
@@ -53,7 +43,7 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
     expect((await get('/v1/categories?fields=title&count=100')).body).toEqual(listed.map(({ title }) => ({ title })));
     expect((await get('/v1/categories/count')).body).toEqual({ count: listed.length });
 
-    const deleted = await server.request('DELETE', `/v1/categories/${shirts.id}`, { token: tenant.token });
+    const deleted = await suite.server.request('DELETE', `/v1/categories/${shirts.id}`, { token: suite.tenant.token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     expect((await get(`/v1/categories/${shirts.id}`)).status).toBe(404);
@@ -90,13 +80,13 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
   }
 
   it('refuses a parent that is missing, another store’s, the category itself or a descendant', async () => {
-    const foreign = await createCategory('Foreign', null, other);
+    const foreign = await createCategory('Foreign', null, suite.other);
     const top = await createCategory('Top');
     const middle = await createCategory('Middle', top.id);
     const bottom = await createCategory('Bottom', middle.id);
 
     for (const parentId of [999_999, foreign.id]) {
-      const response = await server.request('POST', '/v1/categories', { token: tenant.token, body: { title: 'Orphan', parentId } });
+      const response = await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { title: 'Orphan', parentId } });
       expect(response).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'parentId', message: `Category ${parentId} does not exist in this store` }] } });
       expect(await put(middle.id, { parentId })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'parentId' }] } });
     }
@@ -106,7 +96,7 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
     expect((await get(`/v1/categories/${top.id}`)).body).toEqual(top);
     expect(await put(top.id, { parentId: '1' })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'parentId' }] } });
     expect(await put(top.id, {})).toMatchObject({ status: 422, body: { code: 10 } });
-    expect(await server.request('POST', '/v1/categories', { token: tenant.token, body: { parentId: null } })).toMatchObject({
+    expect(await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { parentId: null } })).toMatchObject({
       status: 422,
       body: { code: 10, errors: [{ field: 'title', message: 'is required' }] },
     });
@@ -125,8 +115,8 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let moved!: () => void;
     const hasMoved = new Promise<void>((resolve) => (moved = resolve));
-    const holder = server.services.uow.transaction(async () => {
-      await server.services.categories.update(tenant.storeId, first.id, { parentId: second.id });
+    const holder = suite.server.services.uow.transaction(async () => {
+      await suite.server.services.categories.update(suite.tenant.storeId, first.id, { parentId: second.id });
       moved();
       await released;
     });
@@ -142,26 +132,26 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
   it('refuses to delete a category with subcategories, and unlinks products when deleting', async () => {
     const parent = await createCategory('Parent');
     const child = await createCategory('Child', parent.id);
-    const refused = await server.request('DELETE', `/v1/categories/${parent.id}`, { token: tenant.token });
+    const refused = await suite.server.request('DELETE', `/v1/categories/${parent.id}`, { token: suite.tenant.token });
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual({ code: 10, message: expect.any(String), errors: [{ field: null, message: expect.stringContaining('has subcategories') }] });
     expect((await get(`/v1/categories/${parent.id}`)).body).toEqual(parent);
 
-    const product = await server.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Linked', price: 1, categoryIds: [parent.id, child.id] } });
+    const product = await suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body: { title: 'Linked', price: 1, categoryIds: [parent.id, child.id] } });
     const productId = (product.body as { id: number }).id;
-    expect((await server.request('DELETE', `/v1/categories/${child.id}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/categories/${child.id}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`/v1/products/${productId}`)).body).toMatchObject({ categoryIds: [parent.id] });
     expect((await get(`/v1/products/count?categoryId=${child.id}`)).body).toEqual({ count: 0 });
-    expect((await server.request('DELETE', `/v1/categories/${parent.id}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/categories/${parent.id}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`/v1/products/${productId}`)).body).toMatchObject({ categoryIds: [] });
   });
 
   it('hides other stores’ categories and changes nothing for them', async () => {
     const mine = await createCategory('Private');
-    expect((await get(`/v1/categories/${mine.id}`, other)).status).toBe(404);
-    expect((await get(`/v1/categories/${mine.id}?embed=parents`, other)).status).toBe(404);
-    expect((await put(mine.id, { title: 'Taken' }, other)).status).toBe(404);
-    expect((await server.request('DELETE', `/v1/categories/${mine.id}`, { token: other.token })).status).toBe(404);
+    expect((await get(`/v1/categories/${mine.id}`, suite.other)).status).toBe(404);
+    expect((await get(`/v1/categories/${mine.id}?embed=parents`, suite.other)).status).toBe(404);
+    expect((await put(mine.id, { title: 'Taken' }, suite.other)).status).toBe(404);
+    expect((await suite.server.request('DELETE', `/v1/categories/${mine.id}`, { token: suite.other.token })).status).toBe(404);
     expect((await get('/v1/categories/-1')).status).toBe(404);
     expect((await get(`/v1/categories/${mine.id}`)).body).toEqual(mine);
   });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, checkedClient, customerCount, expectError, type CheckedClient } from '../support/conventions.js';
+import { describe, expect, it } from 'vitest';
+import { basic, customerCount, expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { rawPlainExchange } from '../support/raw-http.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const require = createRequire(import.meta.url);
 
@@ -14,22 +14,13 @@ const PATHS = ['/v1/customers', '/v1/customers/1', '/v1/customers/count', '/v1/n
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 
 describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine) => {
-  let server: TestServer;
-  let api: CheckedClient;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer(engine, {}, { plainHttp: true });
-    api = checkedClient(server);
-    tenant = await server.createTenant();
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(engine, { plainHttp: true, tenants: 1 });
 
   it('answers every plain-HTTP request with 400 code 2, whatever the path, method and credentials', async () => {
     const credentials: Array<[string, Record<string, string>]> = [
       ['none', {}],
-      ['valid Bearer', { authorization: `Bearer ${tenant.token}` }],
-      ['valid Basic', { authorization: basic(tenant.key, tenant.secret) }],
+      ['valid Bearer', { authorization: `Bearer ${suite.tenant.token}` }],
+      ['valid Basic', { authorization: basic(suite.tenant.key, suite.tenant.secret) }],
       ['invalid', { authorization: 'Bearer pk_nope.sk_nope' }],
     ];
     let checked = 0;
@@ -37,7 +28,7 @@ describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine
       for (const method of METHODS) {
         for (const [label, headers] of credentials) {
           const withBody = method === 'POST' || method === 'PUT';
-          const response = await server.plainRequest(method, urlPath, { headers, ...(withBody && { body: { email: `plain-${checked}@example.com` } }) });
+          const response = await suite.server.plainRequest(method, urlPath, { headers, ...(withBody && { body: { email: `plain-${checked}@example.com` } }) });
           const what = `${method} ${urlPath} with ${label} credentials`;
           expect(response.status, what).toBe(400);
           if (method === 'HEAD') continue;
@@ -49,16 +40,16 @@ describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine
     }
     expect(checked).toBe(PATHS.length * (METHODS.length - 1) * credentials.length);
     // Not one of those POSTs created anything.
-    expect(await customerCount(server, tenant.token)).toBe(0);
+    expect(await customerCount(suite.server, suite.tenant.token)).toBe(0);
   });
 
   it('does not believe X-Forwarded-Proto from an address that is not a trusted proxy', async () => {
-    const response = await server.plainRequest('GET', '/v1/customers', { token: tenant.token, headers: { 'x-forwarded-proto': 'https' } });
+    const response = await suite.server.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https' } });
     expectError(response, 400, 2, HTTPS_REQUIRED);
   });
 
   it('answers a request Node cannot parse, on the plain listener, in the same error shape', async () => {
-    const port = Number(new URL(server.plainBaseUrl!).port);
+    const port = Number(new URL(suite.server.plainBaseUrl!).port);
     for (const request of ['FOO /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n', 'GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n', '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n']) {
       const response = await rawPlainExchange(port, request);
       expect(response.timedOut).toBe(false);
@@ -69,27 +60,18 @@ describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine
   });
 
   it('serves the same requests over HTTPS', async () => {
-    expect((await api.request('GET', '/v1/customers', { token: tenant.token })).status).toBe(200);
-    expect((await api.request('GET', '/healthz')).body).toEqual({ status: 'ok', database: 'ok', rateLimiter: 'memory' });
+    expect((await suite.api.request('GET', '/v1/customers', { token: suite.tenant.token })).status).toBe(200);
+    expect((await suite.api.request('GET', '/healthz')).body).toEqual({ status: 'ok', database: 'ok', rateLimiter: 'memory' });
   });
 });
 
 describe.each(await enginesUnderTest())('contract §3.1 trusted proxy on %s', (engine) => {
-  let server: TestServer;
-  let api: CheckedClient;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer(engine, { PRICEBOOK_TRUST_PROXY: '127.0.0.1' }, { plainHttp: true });
-    api = checkedClient(server);
-    tenant = await server.createTenant();
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '127.0.0.1' }, plainHttp: true, tenants: 1 });
 
   it('serves a plain request from a trusted proxy that says https', async () => {
-    const created = await api.plainRequest('POST', '/v1/customers', { token: tenant.token, headers: { 'x-forwarded-proto': 'https' }, body: { email: 'proxied@example.com' } });
+    const created = await suite.api.plainRequest('POST', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https' }, body: { email: 'proxied@example.com' } });
     expect(created.status).toBe(201);
-    const listed = await api.plainRequest('GET', '/v1/customers', { token: tenant.token, headers: { 'x-forwarded-proto': 'https' } });
+    const listed = await suite.api.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https' } });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([created.body]);
     expect(listed.headers['x-rate-limit-limit']).toBeDefined();
@@ -98,60 +80,44 @@ describe.each(await enginesUnderTest())('contract §3.1 trusted proxy on %s', (e
   it('refuses a plain request from the trusted proxy without X-Forwarded-Proto: https', async () => {
     const attempts: Array<Record<string, string>> = [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'https, http' }, { 'x-forwarded-proto': 'ftp' }];
     for (const headers of attempts) {
-      const response = await api.plainRequest('GET', '/v1/customers', { token: tenant.token, headers });
+      const response = await suite.api.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers });
       expectError(response, 400, 2, HTTPS_REQUIRED);
     }
   });
 });
 
 describe.each(await enginesUnderTest())('contract §3.1 proxy trusted elsewhere on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer(engine, { PRICEBOOK_TRUST_PROXY: '10.0.0.0/8,::2' }, { plainHttp: true });
-    tenant = await server.createTenant();
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '10.0.0.0/8,::2' }, plainHttp: true, tenants: 1 });
 
   it('refuses X-Forwarded-Proto: https from 127.0.0.1 when only other addresses are trusted', async () => {
-    const response = await server.plainRequest('GET', '/v1/customers', { token: tenant.token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.1.2.3' } });
+    const response = await suite.server.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.1.2.3' } });
     expectError(response, 400, 2, HTTPS_REQUIRED);
   });
 });
 
 describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine) => {
-  let server: TestServer;
-  let api: CheckedClient;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    api = checkedClient(server);
-    tenant = await server.createTenant();
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(engine, { tenants: 1 });
 
   it.each(['/v2/customers', '/customers', '/', '/v1', '/V1/customers', '/v1customers', '/%zz', '/v0/customers/1?count=5'])('answers %s with 404 code 5 naming v1, with or without credentials', async (urlPath) => {
     for (const method of ['GET', 'POST', 'DELETE']) {
-      for (const token of [undefined, tenant.token]) {
-        const response = await api.request(method, urlPath, { token, ...(method === 'POST' && { body: { email: 'v@example.com' } }) });
+      for (const token of [undefined, suite.tenant.token]) {
+        const response = await suite.api.request(method, urlPath, { token, ...(method === 'POST' && { body: { email: 'v@example.com' } }) });
         expectError(response, 404, 5, /\bv1\b/);
         // Before authentication: no rate-limit headers, no challenge.
         expect(response.headers['www-authenticate']).toBeUndefined();
       }
     }
-    expect(await customerCount(server, tenant.token)).toBe(0);
+    expect(await customerCount(suite.server, suite.tenant.token)).toBe(0);
   });
 
   it('serves /healthz over HTTPS without credentials', async () => {
-    const response = await api.request('GET', '/healthz');
+    const response = await suite.api.request('GET', '/healthz');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: 'ok', database: 'ok', rateLimiter: 'memory' });
   });
 
   it('serves /openapi.json: an OpenAPI 3.1 document of our paths whose references all resolve', async () => {
-    const response = await api.request('GET', '/openapi.json');
+    const response = await suite.api.request('GET', '/openapi.json');
     expect(response.status).toBe(200);
     const document = response.body as { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
@@ -174,14 +140,14 @@ describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine)
   });
 
   it('serves /docs: the swagger-ui of the installed package, nothing from a CDN', async () => {
-    const page = await server.request('GET', '/docs');
+    const page = await suite.server.request('GET', '/docs');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toMatch(/swagger-ui/i);
     expect(page.text).not.toMatch(/(src|href)=["']https?:\/\//);
     const bundleSource = /src="([^"]*swagger-ui-bundle\.js)"/.exec(page.text)?.[1];
     expect(bundleSource).toBeDefined();
-    const bundle = await server.request('GET', new URL(bundleSource!, `${server.baseUrl}/docs`).pathname);
+    const bundle = await suite.server.request('GET', new URL(bundleSource!, `${suite.server.baseUrl}/docs`).pathname);
     expect(bundle.status).toBe(200);
     const installed = path.join(path.dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static', 'swagger-ui-bundle.js');
     expect(bundle.text).toBe(fs.readFileSync(installed, 'utf8'));
@@ -189,7 +155,7 @@ describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine)
 
   it('requires no credentials for the public paths, and ignores bad ones there', async () => {
     for (const urlPath of ['/healthz', '/openapi.json', '/docs']) {
-      const response = await server.request('GET', urlPath, { headers: { authorization: 'Bearer nonsense' } });
+      const response = await suite.server.request('GET', urlPath, { headers: { authorization: 'Bearer nonsense' } });
       expect(response.status, urlPath).toBe(200);
     }
   });

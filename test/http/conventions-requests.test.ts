@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkedClient, customerCount, expectError, type CheckedClient } from '../support/conventions.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { customerCount, expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -11,23 +11,17 @@ function nestedObject(depth: number): string {
 }
 
 describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) => {
-  let server: TestServer;
-  let api: CheckedClient;
-  let tenant: Tenant;
+  const suite = suiteServer(engine, { tenants: 1 });
   let token: string;
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    api = checkedClient(server);
-    tenant = await server.createTenant();
-    token = tenant.token;
+  beforeAll(() => {
+    token = suite.tenant.token;
   });
-  afterAll(() => server.close());
 
   describe('§3.5 route and method', () => {
     it('answers an unknown path under /v1/ with 404 code 5', async () => {
       for (const urlPath of ['/v1/nope', '/v1/', '/v1/customers/1/nope', '/v1/customer', '/v1/CUSTOMERS', '/v1/%zz', '/v1/customers%2F1']) {
-        expectError(await api.request('GET', urlPath, { token }), 404, 5);
+        expectError(await suite.api.request('GET', urlPath, { token }), 404, 5);
       }
     });
 
@@ -45,7 +39,7 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
         ['HEAD', '/v1/customers', ['GET', 'POST']],
       ];
       for (const [method, urlPath, allowed] of cases) {
-        const response = await api.request(method, urlPath, { token });
+        const response = await suite.api.request(method, urlPath, { token });
         expect(response.status, `${method} ${urlPath}`).toBe(405);
         if (method !== 'HEAD') expectError(response, 405, 6);
         expect(String(response.headers.allow).split(/,\s*/).sort(), `${method} ${urlPath}`).toEqual(allowed);
@@ -55,60 +49,60 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
     it('answers a malformed id with 404 code 5, on every method of the record', async () => {
       for (const id of ['abc', '0', '-1', '1.5', '1e3', '01', '+1', '0x10', '%20', '99999999999999999999', '9007199254740993', '1%00']) {
         for (const method of ['GET', 'PUT', 'DELETE']) {
-          const response = await api.request(method, `/v1/customers/${id}`, { token, ...(method === 'PUT' && { body: { firstName: 'X' } }) });
+          const response = await suite.api.request(method, `/v1/customers/${id}`, { token, ...(method === 'PUT' && { body: { firstName: 'X' } }) });
           expectError(response, 404, 5);
         }
       }
     });
 
     it('answers a well-formed id that names nothing with 404 code 5', async () => {
-      expectError(await api.request('GET', '/v1/customers/4242424242', { token }), 404, 5);
-      expectError(await api.request('DELETE', '/v1/customers/9007199254740991', { token }), 404, 5);
+      expectError(await suite.api.request('GET', '/v1/customers/4242424242', { token }), 404, 5);
+      expectError(await suite.api.request('DELETE', '/v1/customers/9007199254740991', { token }), 404, 5);
     });
   });
 
   describe('§3.6 scope', () => {
     it('refuses a write to a credential with catalog:read only (403 code 4) and serves its reads', async () => {
-      const reader = await server.services.credentials.issueKey(tenant.storeId, ['catalog:read']);
-      const before = await customerCount(server, token);
-      expectError(await api.request('POST', '/v1/customers', { token: reader.token, body: { email: 'scoped@example.com' } }), 403, 4, /catalog:write/);
-      expect((await api.request('GET', '/v1/customers', { token: reader.token })).status).toBe(200);
-      expect((await api.request('GET', '/v1/customers/count', { token: reader.token })).body).toEqual({ count: before });
-      expect(await customerCount(server, token)).toBe(before);
+      const reader = await suite.server.services.credentials.issueKey(suite.tenant.storeId, ['catalog:read']);
+      const before = await customerCount(suite.server, token);
+      expectError(await suite.api.request('POST', '/v1/customers', { token: reader.token, body: { email: 'scoped@example.com' } }), 403, 4, /catalog:write/);
+      expect((await suite.api.request('GET', '/v1/customers', { token: reader.token })).status).toBe(200);
+      expect((await suite.api.request('GET', '/v1/customers/count', { token: reader.token })).body).toEqual({ count: before });
+      expect(await customerCount(suite.server, token)).toBe(before);
     });
 
     it('refuses reads to a credential without catalog:read', async () => {
-      const writer = await server.services.credentials.issueKey(tenant.storeId, ['orders:read']);
-      expectError(await api.request('GET', '/v1/customers', { token: writer.token }), 403, 4);
+      const writer = await suite.server.services.credentials.issueKey(suite.tenant.storeId, ['orders:read']);
+      expectError(await suite.api.request('GET', '/v1/customers', { token: writer.token }), 403, 4);
     });
 
     it('checks scope before content type and body (contract order)', async () => {
-      const reader = await server.services.credentials.issueKey(tenant.storeId, ['catalog:read']);
-      expectError(await api.request('POST', '/v1/customers', { token: reader.token, rawBody: '{', headers: { 'content-type': 'text/plain' } }), 403, 4);
+      const reader = await suite.server.services.credentials.issueKey(suite.tenant.storeId, ['catalog:read']);
+      expectError(await suite.api.request('POST', '/v1/customers', { token: reader.token, rawBody: '{', headers: { 'content-type': 'text/plain' } }), 403, 4);
     });
   });
 
   describe('§3.7 content type', () => {
     it('answers POST and PUT without application/json with 415 code 7 and stores nothing', async () => {
-      const created = await api.request('POST', '/v1/customers', { token, body: { email: 'ct@example.com' } });
+      const created = await suite.api.request('POST', '/v1/customers', { token, body: { email: 'ct@example.com' } });
       const id = (created.body as { id: number }).id;
-      const before = await customerCount(server, token);
+      const before = await customerCount(suite.server, token);
       const contentTypes: Array<string | undefined> = [undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/json-patch+json', 'text/json', 'application/json; charset=latin1', 'json', ''];
       for (const contentType of contentTypes) {
         const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
         const rawBody = JSON.stringify({ email: 'not-stored@example.com', firstName: 'Changed' });
-        expectError(await api.request('POST', '/v1/customers', { token, rawBody, headers }), 415, 7);
-        expectError(await api.request('PUT', `/v1/customers/${id}`, { token, rawBody, headers }), 415, 7);
+        expectError(await suite.api.request('POST', '/v1/customers', { token, rawBody, headers }), 415, 7);
+        expectError(await suite.api.request('PUT', `/v1/customers/${id}`, { token, rawBody, headers }), 415, 7);
       }
       // No body and no Content-Type at all.
-      expectError(await api.request('POST', '/v1/customers', { token }), 415, 7);
-      expect(await customerCount(server, token)).toBe(before);
-      expect((await api.request('GET', `/v1/customers/${id}`, { token })).body).toEqual(created.body);
+      expectError(await suite.api.request('POST', '/v1/customers', { token }), 415, 7);
+      expect(await customerCount(suite.server, token)).toBe(before);
+      expect((await suite.api.request('GET', `/v1/customers/${id}`, { token })).body).toEqual(created.body);
     });
 
     it('accepts application/json with parameters and in any case', async () => {
       for (const [i, contentType] of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON', 'application/json; charset="utf-8"'].entries()) {
-        const response = await api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: `typed${i}@example.com` }), headers: { 'content-type': contentType } });
+        const response = await suite.api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: `typed${i}@example.com` }), headers: { 'content-type': contentType } });
         expect(response.status, contentType).toBe(201);
       }
     });
@@ -116,21 +110,21 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
 
   describe('§3.8 body', () => {
     it('answers a body over 1 MiB with 413 code 12', async () => {
-      const before = await customerCount(server, token);
+      const before = await customerCount(suite.server, token);
       const padding = ' '.repeat(1024 * 1024);
-      const response = await api.request('POST', '/v1/customers', { token, rawBody: `{"email":"big@example.com"}${padding}`, headers: JSON_TYPE });
+      const response = await suite.api.request('POST', '/v1/customers', { token, rawBody: `{"email":"big@example.com"}${padding}`, headers: JSON_TYPE });
       expectError(response, 413, 12);
-      expect(await customerCount(server, token)).toBe(before);
+      expect(await customerCount(suite.server, token)).toBe(before);
     });
 
     it('accepts a body of just under 1 MiB (then judges its shape)', async () => {
       const rawBody = `{"email":"almost@example.com"}${' '.repeat(1024 * 1024 - 40)}`;
-      const response = await api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
+      const response = await suite.api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
       expect(response.status).toBe(201);
     });
 
     it('answers a body that is not JSON with 400 code 8 and stores nothing', async () => {
-      const before = await customerCount(server, token);
+      const before = await customerCount(suite.server, token);
       const bodies: Array<[string, string | Buffer]> = [
         ['invalid JSON', '{"email": "a@example.com",}'],
         ['truncated JSON', '{"email": "a@example.com"'],
@@ -151,22 +145,22 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
         ['__proto__ in an array item', '[{"__proto__":{}}]'],
       ];
       for (const [what, rawBody] of bodies) {
-        const response = await api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
+        const response = await suite.api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
         expect(response.status, what).toBe(400);
         expectError(response, 400, 8);
       }
-      expect(await customerCount(server, token)).toBe(before);
+      expect(await customerCount(suite.server, token)).toBe(before);
     });
 
     it('does not refuse 32 levels as too deep: the shape is judged instead (422)', async () => {
       for (const rawBody of [nestedObject(32), '['.repeat(32) + ']'.repeat(32), `{"email":"deep@example.com","firstName":${nestedObject(31)}}`]) {
-        const response = await api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
+        const response = await suite.api.request('POST', '/v1/customers', { token, rawBody, headers: JSON_TYPE });
         expectError(response, 422, 10);
       }
     });
 
     it('counts brackets inside strings as text, not nesting', async () => {
-      const response = await api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: 'brackets@example.com', firstName: `${'['.repeat(100)}\\"{`, lastName: 'constructor __proto__' }), headers: JSON_TYPE });
+      const response = await suite.api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: 'brackets@example.com', firstName: `${'['.repeat(100)}\\"{`, lastName: 'constructor __proto__' }), headers: JSON_TYPE });
       expect(response.status).toBe(201);
     });
   });
@@ -197,58 +191,58 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
         ['__proto__=1', '__proto__'],
       ];
       for (const [query, parameter] of cases) {
-        const response = await api.request('GET', `/v1/customers?${query}`, { token });
+        const response = await suite.api.request('GET', `/v1/customers?${query}`, { token });
         expect(response.status, query).toBe(400);
         expectError(response, 400, 9);
         expect((response.body as { message: string }).message, query).toContain(`'${parameter}'`);
       }
-      expectError(await api.request('GET', '/v1/customers/count?count=5', { token }), 400, 9, /'count'/);
-      expectError(await api.request('GET', '/v1/customers/1?offset=1', { token }), 400, 9, /'offset'/);
+      expectError(await suite.api.request('GET', '/v1/customers/count?count=5', { token }), 400, 9, /'count'/);
+      expectError(await suite.api.request('GET', '/v1/customers/1?offset=1', { token }), 400, 9, /'offset'/);
     });
 
     it('lists by id ascending with count default 50 and maximum 100, offset skipping', async () => {
-      const store = await server.createTenant();
+      const store = await suite.server.createTenant();
       for (let i = 0; i < 105; i++) {
-        const created = await api.request('POST', '/v1/customers', { token: store.token, body: { email: `list${String(i).padStart(3, '0')}@example.com`, trade: i % 2 === 0 } });
+        const created = await suite.api.request('POST', '/v1/customers', { token: store.token, body: { email: `list${String(i).padStart(3, '0')}@example.com`, trade: i % 2 === 0 } });
         expect(created.status).toBe(201);
       }
-      const all = await api.request('GET', '/v1/customers?count=100', { token: store.token });
+      const all = await suite.api.request('GET', '/v1/customers?count=100', { token: store.token });
       const ids = (all.body as Array<{ id: number }>).map((customer) => customer.id);
       expect(ids).toHaveLength(100);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       expect(new Set(ids).size).toBe(100);
 
-      const defaults = await api.request('GET', '/v1/customers', { token: store.token });
+      const defaults = await suite.api.request('GET', '/v1/customers', { token: store.token });
       expect((defaults.body as unknown[]).length).toBe(50);
       expect((defaults.body as Array<{ id: number }>).map((c) => c.id)).toEqual(ids.slice(0, 50));
 
-      const page = await api.request('GET', '/v1/customers?count=10&offset=95', { token: store.token });
+      const page = await suite.api.request('GET', '/v1/customers?count=10&offset=95', { token: store.token });
       const pageIds = (page.body as Array<{ id: number }>).map((c) => c.id);
       expect(pageIds).toHaveLength(10);
       expect(pageIds.slice(0, 5)).toEqual(ids.slice(95, 100));
-      expect((await api.request('GET', '/v1/customers?offset=105', { token: store.token })).body).toEqual([]);
+      expect((await suite.api.request('GET', '/v1/customers?offset=105', { token: store.token })).body).toEqual([]);
 
-      expect((await api.request('GET', '/v1/customers/count', { token: store.token })).body).toEqual({ count: 105 });
-      expect((await api.request('GET', '/v1/customers/count?trade=true', { token: store.token })).body).toEqual({ count: 53 });
-      const trade = await api.request('GET', '/v1/customers?trade=true&count=100', { token: store.token });
+      expect((await suite.api.request('GET', '/v1/customers/count', { token: store.token })).body).toEqual({ count: 105 });
+      expect((await suite.api.request('GET', '/v1/customers/count?trade=true', { token: store.token })).body).toEqual({ count: 53 });
+      const trade = await suite.api.request('GET', '/v1/customers?trade=true&count=100', { token: store.token });
       expect((trade.body as unknown[]).length).toBe(53);
     });
 
     it('returns exactly the fields asked for, on lists and single records', async () => {
-      const created = await api.request('POST', '/v1/customers', { token, body: { email: 'fields@example.com', firstName: 'F' } });
+      const created = await suite.api.request('POST', '/v1/customers', { token, body: { email: 'fields@example.com', firstName: 'F' } });
       const id = (created.body as { id: number }).id;
-      const list = await api.request('GET', '/v1/customers?fields=id,email', { token });
+      const list = await suite.api.request('GET', '/v1/customers?fields=id,email', { token });
       expect(list.status).toBe(200);
       expect((list.body as unknown[]).length).toBeGreaterThan(0);
       for (const item of list.body as Array<Record<string, unknown>>) expect(Object.keys(item).sort()).toEqual(['email', 'id']);
-      const one = await api.request('GET', `/v1/customers/${id}?fields=firstName`, { token });
+      const one = await suite.api.request('GET', `/v1/customers/${id}?fields=firstName`, { token });
       expect(one.body).toEqual({ firstName: 'F' });
     });
   });
 
   describe('§3.10 validation', () => {
     it('answers wrong shapes with 422 code 10 naming each field, and stores nothing', async () => {
-      const store = await server.createTenant();
+      const store = await suite.server.createTenant();
       const cases: Array<[string, string, Array<string | null>]> = [
         ['email as a number', '{"email":5}', ['email']],
         ['trade as a string', '{"email":"t@example.com","trade":"true"}', ['trade']],
@@ -267,18 +261,18 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
         ['number body', '42', [null]],
       ];
       for (const [what, rawBody, fields] of cases) {
-        const response = await api.request('POST', '/v1/customers', { token: store.token, rawBody, headers: JSON_TYPE });
+        const response = await suite.api.request('POST', '/v1/customers', { token: store.token, rawBody, headers: JSON_TYPE });
         expect(response.status, what).toBe(422);
         expectError(response, 422, 10);
         const errors = (response.body as { errors: Array<{ field: string | null; index?: number }> }).errors;
         expect([...new Set(errors.map((problem) => problem.field))].sort(), what).toEqual(fields);
         for (const problem of errors) expect(problem.index, `${what}: no index on a single-object body`).toBeUndefined();
       }
-      expect((await api.request('GET', '/v1/customers/count', { token: store.token })).body).toEqual({ count: 0 });
+      expect((await suite.api.request('GET', '/v1/customers/count', { token: store.token })).body).toEqual({ count: 0 });
     });
 
     it('validates updates the same way, and leaves the record as it was', async () => {
-      const created = await api.request('POST', '/v1/customers', { token, body: { email: 'update@example.com' } });
+      const created = await suite.api.request('POST', '/v1/customers', { token, body: { email: 'update@example.com' } });
       const id = (created.body as { id: number }).id;
       for (const [rawBody, field] of [
         ['{"trade":"true"}', 'trade'],
@@ -287,11 +281,11 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
         ['{}', null],
         ['[]', null],
       ] as const) {
-        const response = await api.request('PUT', `/v1/customers/${id}`, { token, rawBody, headers: JSON_TYPE });
+        const response = await suite.api.request('PUT', `/v1/customers/${id}`, { token, rawBody, headers: JSON_TYPE });
         expectError(response, 422, 10);
         expect((response.body as { errors: Array<{ field: string | null }> }).errors.map((problem) => problem.field)).toContain(field);
       }
-      expect((await api.request('GET', `/v1/customers/${id}`, { token })).body).toEqual(created.body);
+      expect((await suite.api.request('GET', `/v1/customers/${id}`, { token })).body).toEqual(created.body);
     });
   });
 });

@@ -1,10 +1,11 @@
 import type { TLSSocket } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../src/app/build-app.js';
 import { customerCount } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { connectTls, parseHttpResponse, readUntilClosed } from '../support/raw-http.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
  * Contract §3 "Strict input": headers within 10 s, the whole request within 30 s, else 408 and
@@ -72,17 +73,10 @@ describe('contract §3 slow clients, with the default limits', () => {
 describe.concurrent.each(engines)('contract §3 slow clients, with shortened limits, on %s', (engine) => {
   const HEADERS_MS = 1000;
   const REQUEST_MS = 2000;
-  let server: TestServer;
-  let tenant: Tenant;
-
-  beforeAll(async () => {
-    server = await startTestServer(engine, {}, { app: { timeouts: { headersTimeout: HEADERS_MS, requestTimeout: REQUEST_MS } } });
-    tenant = await server.createTenant();
-  });
-  afterAll(() => server.close());
+  const suite = suiteServer(engine, { app: { timeouts: { headersTimeout: HEADERS_MS, requestTimeout: REQUEST_MS } }, tenants: 1 });
 
   it('cuts off stalled headers after the headers limit', async () => {
-    const socket = await connectTls(server.port, server.ca);
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, HEADERS_MS + 4000);
     socket.write('GET /v1/customers HTTP/1.1\r\nHost: local');
     const result = await outcome;
@@ -92,8 +86,8 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
   });
 
   it('cuts off a stalled body after the whole-request limit, and stores nothing', async () => {
-    const own = await server.createTenant();
-    const socket = await connectTls(server.port, server.ca);
+    const own = await suite.server.createTenant();
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, REQUEST_MS + 4000);
     const body = JSON.stringify({ email: 'slow-body@example.com' });
     socket.write(
@@ -104,7 +98,7 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_MS - 600);
     expect(result.closedAfterMs).toBeLessThanOrEqual(REQUEST_MS + SLACK_MS);
     expectTimedOutAnswer(result.data);
-    expect(await customerCount(server, own.token)).toBe(0);
+    expect(await customerCount(suite.server, own.token)).toBe(0);
   });
 
   /** Writes `text` a byte every 100 ms from `from` on, until the server closes the connection (bounded by the text's length). */
@@ -116,7 +110,7 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
   }
 
   it('cuts off a client that trickles its headers past the headers limit', async () => {
-    const socket = await connectTls(server.port, server.ca);
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     let closed = false;
     const outcome = readUntilClosed(socket, HEADERS_MS + 4000).finally(() => (closed = true));
     await drip(socket, `GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'p'.repeat(100)}\r\n\r\n`, 0, () => closed);
@@ -127,8 +121,8 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
   });
 
   it('cuts off a client that trickles its body past the whole-request limit, and stores nothing', async () => {
-    const own = await server.createTenant();
-    const socket = await connectTls(server.port, server.ca);
+    const own = await suite.server.createTenant();
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     let closed = false;
     const outcome = readUntilClosed(socket, REQUEST_MS + 4000).finally(() => (closed = true));
     const body = JSON.stringify({ email: 'trickle@example.com', firstName: 'T'.repeat(20) });
@@ -140,13 +134,13 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_MS - 600);
     expect(result.closedAfterMs).toBeLessThanOrEqual(REQUEST_MS + SLACK_MS);
     expectTimedOutAnswer(result.data);
-    expect(await customerCount(server, own.token)).toBe(0);
+    expect(await customerCount(suite.server, own.token)).toBe(0);
   });
 
   it('answers a stalled second request of a kept-alive connection with 408 too', async () => {
-    const socket = await connectTls(server.port, server.ca);
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, HEADERS_MS + 5000);
-    socket.write(`GET /v1/customers/count HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.token}\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: loc`);
+    socket.write(`GET /v1/customers/count HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: loc`);
     const result = await outcome;
     expect(result.timedOut).toBe(false);
     const text = result.data.toString('utf8');
@@ -157,10 +151,10 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
   });
 
   it('does not add a 408 after an answer already sent when the rest of the body never comes', async () => {
-    const socket = await connectTls(server.port, server.ca);
+    const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, REQUEST_MS + 4000);
     // Refused on its Content-Type before the body is read; the body then stalls.
-    socket.write(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.token}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`);
+    socket.write(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`);
     const result = await outcome;
     expect(result.timedOut).toBe(false);
     const text = result.data.toString('utf8');

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import type { Tenant } from '../support/test-server.js';
 
 interface FeedEvent {
   id: number;
@@ -14,22 +15,18 @@ interface FeedEvent {
 }
 
 describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engine) => {
-  let server: TestServer;
+  const suite = suiteServer(engine, { tenants: 0 });
   let tenant: Tenant;
   /** The last event id seen: each test reads only what its own changes added. */
   let seen = 0;
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-  });
-  afterAll(() => server.close());
   beforeEach(async () => {
-    tenant = await server.createTenant();
+    tenant = await suite.server.createTenant();
     seen = 0;
   });
 
   const call = async (method: string, path: string, body?: unknown, status?: number) => {
-    const response = await server.request(method, path, { token: tenant.token, body });
+    const response = await suite.server.request(method, path, { token: tenant.token, body });
     if (status !== undefined) expect(response.status, response.text).toBe(status);
     return response.body as Record<string, unknown> & { id: number };
   };
@@ -37,7 +34,7 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
   const newEvents = async (): Promise<FeedEvent[]> => {
     const events: FeedEvent[] = [];
     for (let page = 0; page < 100; page += 1) {
-      const response = await server.request('GET', `/v1/events?after=${seen}&count=100`, { token: tenant.token });
+      const response = await suite.server.request('GET', `/v1/events?after=${seen}&count=100`, { token: tenant.token });
       expect(response.status).toBe(200);
       const batch = response.body as FeedEvent[];
       events.push(...batch);
@@ -89,10 +86,10 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
   });
 
   it('announces each trade price created in bulk and deleted, one by one and by cascade', async () => {
-    const catalog = await createCatalog(server, tenant);
+    const catalog = await createCatalog(suite.server, tenant);
     await newEvents();
     const item = (sku: string, productId: number) => ({ customerId: catalog.tradeCustomer, productId, sku, price: 2.5 });
-    const created = (await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+    const created = (await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: tenant.token,
       body: [item(catalog.skus.tee, catalog.tee), item(catalog.skus.teeRedM, catalog.tee), item(catalog.skus.mug, catalog.mug)],
     })).body as Array<{ id: number }>;
@@ -114,14 +111,14 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
   });
 
   it('announces orders', async () => {
-    const catalog = await createCatalog(server, tenant);
+    const catalog = await createCatalog(suite.server, tenant);
     await newEvents();
     const order = await call('POST', '/v1/orders', { customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 2 }] }, 201);
     expect(await newEvents()).toEqual([expect.objectContaining({ topic: 'order.created', subjectId: order.id, data: order })]);
   });
 
   it('announces nothing for a change that fails', async () => {
-    const catalog = await createCatalog(server, tenant);
+    const catalog = await createCatalog(suite.server, tenant);
     await call('POST', '/v1/customers', { email: 'taken@example.com' }, 201);
     await newEvents();
     await call('POST', '/v1/customers', { email: 'TAKEN@example.com' }, 422);
@@ -136,7 +133,7 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
   it('writes the event in the transaction of the change: no event stored, no change stored', async () => {
     const customer = await call('POST', '/v1/customers', { email: 'atomic@example.com' }, 201);
     await newEvents();
-    const { db } = server.services.database;
+    const { db } = suite.server.services.database;
     // Make the outbox refuse one topic, as a failing disk or constraint would.
     if (engine === 'postgres') {
       await sql`alter table events add constraint refuse_customer_updated check (topic <> 'customer.updated') not valid`.execute(db);
@@ -144,7 +141,7 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
       await sql`create trigger refuse_customer_updated before insert on events when new.topic = 'customer.updated' begin select raise(abort, 'refused'); end`.execute(db);
     }
     try {
-      const failed = await server.request('PUT', `/v1/customers/${customer.id}`, { token: tenant.token, body: { lastName: 'Changed' } });
+      const failed = await suite.server.request('PUT', `/v1/customers/${customer.id}`, { token: tenant.token, body: { lastName: 'Changed' } });
       expect(failed.status).toBe(500);
       expect((await call('GET', `/v1/customers/${customer.id}`, undefined, 200)).lastName).toBeNull();
       expect(await newEvents()).toEqual([]);
@@ -164,12 +161,12 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     expect(await call('GET', `/v1/events?after=${all[4]!.id}`, undefined, 200)).toEqual([]);
     expect(await call('GET', '/v1/events?fields=id,topic&count=1', undefined, 200)).toEqual([{ id: all[0]!.id, topic: 'customer.created' }]);
 
-    const other = await server.createTenant();
-    const theirs = await server.request('GET', '/v1/events', { token: other.token });
+    const other = await suite.server.createTenant();
+    const theirs = await suite.server.request('GET', '/v1/events', { token: other.token });
     expect(theirs.body).toEqual([]);
 
     for (const query of ['count=0', 'count=101', 'count=x', 'after=-1', 'after=1.5', 'offset=2', 'topic=customer.created']) {
-      const refused = await server.request('GET', `/v1/events?${query}`, { token: tenant.token });
+      const refused = await suite.server.request('GET', `/v1/events?${query}`, { token: tenant.token });
       expect(refused.status, query).toBe(400);
       expect(refused.body).toMatchObject({ code: 9 });
     }

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ProblemBody, TIMESTAMP } from '../support/bodies.js';
+import { createCatalog } from '../support/catalog-fixture.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import { startTestServer } from '../support/test-server.js';
 
 interface OrderBody {
   id: number;
@@ -13,62 +15,45 @@ interface OrderBody {
   createdAt: string;
 }
 
-interface ProblemBody {
-  code: number;
-  message: string;
-  errors: Array<{ index?: number; field: string | null; message: string }>;
-}
-
 const PATH = '/v1/orders';
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 let sequence = 0;
 
 describe.each(await enginesUnderTest())('orders on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
-  let catalog: CatalogFixture;
-  let foreign: CatalogFixture;
+  const suite = suiteServer(engine, { catalogs: true });
   let inactiveCustomer: number;
   let inactiveProductSku: string;
   let tinySku: string;
   let hugeSku: string;
 
   beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    other = await server.createTenant();
-    catalog = await createCatalog(server, tenant);
-    foreign = await createCatalog(server, other);
     inactiveCustomer = await post('/v1/customers', { email: 'gone@example.com', trade: true, active: false });
     [inactiveProductSku, tinySku, hugeSku] = ['RETIRED', 'TINY', 'HUGE'].map((name) => `${name}-${engine}`) as [string, string, string];
     await post('/v1/products', { title: 'Retired', sku: inactiveProductSku, price: 1, active: false });
     await post('/v1/products', { title: 'Tiny', sku: tinySku, price: 0.0001 });
     await post('/v1/products', { title: 'Huge', sku: hugeSku, price: 999_999_999.9999 });
   });
-  afterAll(() => server.close());
 
   async function post(path: string, body: unknown): Promise<number> {
-    const response = await server.request('POST', path, { token: tenant.token, body });
+    const response = await suite.server.request('POST', path, { token: suite.tenant.token, body });
     expect(response.status, response.text).toBe(201);
     return (response.body as { id: number }).id;
   }
-  const place = (body: unknown, headers: Record<string, string> = {}, token = tenant.token) => server.request('POST', PATH, { token, body, headers });
+  const place = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) => suite.server.request('POST', PATH, { token, body, headers });
   const placed = async (body: unknown): Promise<OrderBody> => {
     const response = await place(body);
     expect(response.status, response.text).toBe(201);
     return response.body as OrderBody;
   };
-  const get = (path: string, token = tenant.token) => server.request('GET', path, { token });
+  const get = (path: string, token = suite.tenant.token) => suite.server.request('GET', path, { token });
   const count = async (query = '') => ((await get(`${PATH}/count${query}`)).body as { count: number }).count;
   const addTradePrice = async (customerId: number, productId: number, sku: string, price: number): Promise<number> => {
-    const response = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: [{ customerId, productId, sku, price }] });
+    const response = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: [{ customerId, productId, sku, price }] });
     expect(response.status, response.text).toBe(201);
     return (response.body as Array<{ id: number }>)[0]!.id;
   };
 
   it('prices at the newest trade price, captures it, and later price changes touch only new orders', async () => {
-    const fixture = await createCatalog(server, tenant);
+    const fixture = await createCatalog(suite.server, suite.tenant);
     await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 9);
     const newer = await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 8.75);
     const body = { customerId: fixture.tradeCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 2 }, { sku: fixture.skus.mug, quantity: 3 }] };
@@ -91,22 +76,22 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     expect(first.text).toContain('"lineTotal":12.6}');
     expect(first.text).toContain('"total":30.1,');
 
-    expect((await server.request('DELETE', `/v1/trade-customer-product-prices/${newer}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/trade-customer-product-prices/${newer}`, { token: suite.tenant.token })).status).toBe(204);
     const second = await placed(body);
     expect(second.lines.map((line) => line.unitPrice)).toEqual([9, 4.2]);
     expect(second.total).toBe(30.6);
 
     // More changes after both orders: a new trade price, a new catalog price.
     await addTradePrice(fixture.tradeCustomer, fixture.mug, fixture.skus.mug, 1);
-    expect((await server.request('PUT', `/v1/products/${fixture.mug}`, { token: tenant.token, body: { price: 5 } })).status).toBe(200);
+    expect((await suite.server.request('PUT', `/v1/products/${fixture.mug}`, { token: suite.tenant.token, body: { price: 5 } })).status).toBe(200);
     expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
     expect((await get(`${PATH}/${second.id}`)).body).toEqual(second);
   });
 
   it('a regular customer pays the catalog price even with trade records: the variation’s, else the product’s', async () => {
-    const fixture = await createCatalog(server, tenant);
+    const fixture = await createCatalog(suite.server, suite.tenant);
     for (const sku of [fixture.skus.teeRedM, fixture.skus.teeRedL, fixture.skus.tee]) await addTradePrice(fixture.tradeCustomer, fixture.tee, sku, 1.5);
-    expect((await server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: tenant.token, body: { trade: false } })).status).toBe(200);
+    expect((await suite.server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token, body: { trade: false } })).status).toBe(200);
     const order = await placed({
       customerId: fixture.tradeCustomer,
       lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.teeRedL, quantity: 1 }, { sku: fixture.skus.tee, quantity: 1 }],
@@ -122,46 +107,46 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
   });
 
   it('totals are exact decimals, up to just below 100 000 000 000', async () => {
-    const tiny = await place({ customerId: catalog.regularCustomer, lines: [{ sku: tinySku, quantity: 999_999 }] });
+    const tiny = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: tinySku, quantity: 999_999 }] });
     expect(tiny.text).toContain('"unitPrice":0.0001,"lineTotal":99.9999}');
     expect(tiny.text).toContain('"total":99.9999,');
-    const huge = await place({ customerId: catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 3 }, { sku: tinySku, quantity: 999_999 }] });
+    const huge = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 3 }, { sku: tinySku, quantity: 999_999 }] });
     expect(huge.text).toContain('"unitPrice":999999999.9999,"lineTotal":2999999999.9997}');
     expect(huge.text).toContain('"total":3000000099.9996,');
     expect((await get(`${PATH}/${(huge.body as OrderBody).id}`)).text).toBe(huge.text);
-    const largest = await place({ customerId: catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 100 }] });
+    const largest = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 100 }] });
     expect(largest.status).toBe(201);
     expect(largest.text).toContain('"total":99999999999.99,');
   });
 
   describe('validation: 422 code 10, every problem with its line index and field, nothing stored', () => {
     const line = (sku: string, quantity: unknown = 1) => ({ sku, quantity });
-    const order = (lines: unknown[], customerId: unknown = catalog.tradeCustomer) => ({ customerId, lines });
+    const order = (lines: unknown[], customerId: unknown = suite.catalog.tradeCustomer) => ({ customerId, lines });
     type Expected = Array<[number | undefined, string | null]>;
     const cases: Array<[string, () => unknown, Expected]> = [
-      ['unknown customer', () => order([line(catalog.skus.mug)], 999_999), [[undefined, 'customerId']]],
-      ['another store’s customer', () => order([line(catalog.skus.mug)], foreign.tradeCustomer), [[undefined, 'customerId']]],
-      ['inactive customer', () => order([line(catalog.skus.mug)], inactiveCustomer), [[undefined, 'customerId']]],
-      ['customerId as a string', () => order([line(catalog.skus.mug)], String(catalog.tradeCustomer)), [[undefined, 'customerId']]],
-      ['missing customerId', () => ({ lines: [line(catalog.skus.mug)] }), [[undefined, 'customerId']]],
-      ['unknown SKUs, each listed', () => order([line(catalog.skus.mug), line('NOPE-1'), line(catalog.skus.tee), line('NOPE-2')]), [[1, 'sku'], [3, 'sku']]],
-      ['another store’s SKU and a SKU in other case', () => order([line(foreign.skus.mug), line(catalog.skus.teeRedM.toLowerCase())]), [[0, 'sku'], [1, 'sku']]],
-      ['a SKU of an inactive product', () => order([line(catalog.skus.mug), line(inactiveProductSku)]), [[1, 'sku']]],
-      ['a SKU repeating an earlier line', () => order([line(catalog.skus.mug), line(catalog.skus.tee), line(catalog.skus.mug, 2)]), [[2, 'sku']]],
-      ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [`quantity ${JSON.stringify(quantity)}`, () => order([line(catalog.skus.mug, quantity)]), [[0, 'quantity']]]),
-      ['a missing quantity', () => order([{ sku: catalog.skus.mug }]), [[0, 'quantity']]],
-      ['a line that is not an object', () => order([line(catalog.skus.mug), 'mug']), [[1, null]]],
+      ['unknown customer', () => order([line(suite.catalog.skus.mug)], 999_999), [[undefined, 'customerId']]],
+      ['another store’s customer', () => order([line(suite.catalog.skus.mug)], suite.foreign.tradeCustomer), [[undefined, 'customerId']]],
+      ['inactive customer', () => order([line(suite.catalog.skus.mug)], inactiveCustomer), [[undefined, 'customerId']]],
+      ['customerId as a string', () => order([line(suite.catalog.skus.mug)], String(suite.catalog.tradeCustomer)), [[undefined, 'customerId']]],
+      ['missing customerId', () => ({ lines: [line(suite.catalog.skus.mug)] }), [[undefined, 'customerId']]],
+      ['unknown SKUs, each listed', () => order([line(suite.catalog.skus.mug), line('NOPE-1'), line(suite.catalog.skus.tee), line('NOPE-2')]), [[1, 'sku'], [3, 'sku']]],
+      ['another store’s SKU and a SKU in other case', () => order([line(suite.foreign.skus.mug), line(suite.catalog.skus.teeRedM.toLowerCase())]), [[0, 'sku'], [1, 'sku']]],
+      ['a SKU of an inactive product', () => order([line(suite.catalog.skus.mug), line(inactiveProductSku)]), [[1, 'sku']]],
+      ['a SKU repeating an earlier line', () => order([line(suite.catalog.skus.mug), line(suite.catalog.skus.tee), line(suite.catalog.skus.mug, 2)]), [[2, 'sku']]],
+      ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [`quantity ${JSON.stringify(quantity)}`, () => order([line(suite.catalog.skus.mug, quantity)]), [[0, 'quantity']]]),
+      ['a missing quantity', () => order([{ sku: suite.catalog.skus.mug }]), [[0, 'quantity']]],
+      ['a line that is not an object', () => order([line(suite.catalog.skus.mug), 'mug']), [[1, null]]],
       ['empty lines', () => order([]), [[undefined, 'lines']]],
-      ['lines not an array', () => order({ sku: catalog.skus.mug } as unknown as unknown[]), [[undefined, 'lines']]],
+      ['lines not an array', () => order({ sku: suite.catalog.skus.mug } as unknown as unknown[]), [[undefined, 'lines']]],
       ['501 lines', () => order(Array.from({ length: 501 }, (_, i) => line(`SKU-${i}`))), [[undefined, 'lines']]],
-      ['an unknown order field', () => ({ ...order([line(catalog.skus.mug)]), note: 'x' }), [[undefined, 'note']]],
-      ['an unknown line field', () => order([{ ...line(catalog.skus.mug), colour: 'red' }]), [[0, 'colour']]],
-      ['a body that is not an object', () => [line(catalog.skus.mug)], [[undefined, null]]],
+      ['an unknown order field', () => ({ ...order([line(suite.catalog.skus.mug)]), note: 'x' }), [[undefined, 'note']]],
+      ['an unknown line field', () => order([{ ...line(suite.catalog.skus.mug), colour: 'red' }]), [[0, 'colour']]],
+      ['a body that is not an object', () => [line(suite.catalog.skus.mug)], [[undefined, null]]],
       ['a line total of 100 000 000 000 or more', () => order([line(hugeSku, 101)]), [[0, 'quantity']]],
       ['an order total of 100 000 000 000 or more', () => order([line(hugeSku, 100), line(tinySku, 999_999)]), [[undefined, 'lines']]],
       [
         'schema and store problems together',
-        () => order([line(catalog.skus.mug, 0), line('NOPE'), line(catalog.skus.tee, '3'), line(catalog.skus.teeRedM), line('NOPE')], 999_999),
+        () => order([line(suite.catalog.skus.mug, 0), line('NOPE'), line(suite.catalog.skus.tee, '3'), line(suite.catalog.skus.teeRedM), line('NOPE')], 999_999),
         [[undefined, 'customerId'], [0, 'quantity'], [1, 'sku'], [2, 'quantity'], [4, 'sku']],
       ],
     ];
@@ -177,7 +162,7 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     });
 
     it('names the line a repeated SKU was first ordered on', async () => {
-      const response = await place(order([line(catalog.skus.tee), line(catalog.skus.mug), line(catalog.skus.mug)]));
+      const response = await place(order([line(suite.catalog.skus.tee), line(suite.catalog.skus.mug), line(suite.catalog.skus.mug)]));
       expect((response.body as ProblemBody).errors).toEqual([{ index: 2, field: 'sku', message: expect.stringContaining('line 1') }]);
     });
   });
@@ -185,8 +170,8 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
   it('lists in id order with customerId, count, offset and fields; counts with the same filter', async () => {
     const buyer = await post('/v1/customers', { email: `buyer-${++sequence}@example.com` });
     const created: OrderBody[] = [];
-    for (let quantity = 1; quantity <= 4; quantity++) created.push(await placed({ customerId: buyer, lines: [{ sku: catalog.skus.mug, quantity }, { sku: catalog.skus.tee, quantity: 1 }] }));
-    await placed({ customerId: catalog.regularCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
+    for (let quantity = 1; quantity <= 4; quantity++) created.push(await placed({ customerId: buyer, lines: [{ sku: suite.catalog.skus.mug, quantity }, { sku: suite.catalog.skus.tee, quantity: 1 }] }));
+    await placed({ customerId: suite.catalog.regularCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] });
 
     expect((await get(`${PATH}?customerId=${buyer}`)).body).toEqual(created);
     expect((await get(`${PATH}?customerId=${buyer}&count=2&offset=1`)).body).toEqual(created.slice(1, 3));
@@ -200,23 +185,23 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
   });
 
   it('another store’s orders are 404 and never listed', async () => {
-    const order = await placed({ customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
-    expectError(await get(`${PATH}/${order.id}`, other.token), 404, 5);
-    expect((await get(`${PATH}?customerId=${catalog.tradeCustomer}`, other.token)).body).toEqual([]);
-    expect(((await get(`${PATH}/count`, other.token)).body as { count: number }).count).toBe(0);
+    const order = await placed({ customerId: suite.catalog.tradeCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] });
+    expectError(await get(`${PATH}/${order.id}`, suite.other.token), 404, 5);
+    expect((await get(`${PATH}?customerId=${suite.catalog.tradeCustomer}`, suite.other.token)).body).toEqual([]);
+    expect(((await get(`${PATH}/count`, suite.other.token)).body as { count: number }).count).toBe(0);
     expectError(await get(`${PATH}/999999999`), 404, 5);
     expectError(await get(`${PATH}/abc`), 404, 5);
   });
 
   it('has no PUT or DELETE: 405 with Allow', async () => {
-    const order = await placed({ customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] });
+    const order = await placed({ customerId: suite.catalog.tradeCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] });
     for (const [method, path, allowed] of [
       ['PUT', `${PATH}/${order.id}`, 'GET'],
       ['DELETE', `${PATH}/${order.id}`, 'GET'],
       ['PUT', PATH, 'GET, POST'],
       ['DELETE', PATH, 'GET, POST'],
     ] as const) {
-      const response = await server.request(method, path, { token: tenant.token, body: method === 'PUT' ? { customerId: 1 } : undefined });
+      const response = await suite.server.request(method, path, { token: suite.tenant.token, body: method === 'PUT' ? { customerId: 1 } : undefined });
       expectError(response, 405, 6);
       expect(response.headers.allow, `${method} ${path}`).toBe(allowed);
     }
@@ -224,8 +209,8 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
   });
 
   it('needs orders:write to place and orders:read to read', async () => {
-    const reader = await server.createTenant(['orders:read']);
-    const writer = await server.createTenant(['orders:write']);
+    const reader = await suite.server.createTenant(['orders:read']);
+    const writer = await suite.server.createTenant(['orders:write']);
     expectError(await place({ customerId: 1, lines: [{ sku: 'X', quantity: 1 }] }, {}, reader.token), 403, 4);
     expectError(await get(PATH, writer.token), 403, 4);
     expect((await get(PATH, reader.token)).status).toBe(200);
@@ -233,7 +218,7 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
 
   it('replays an Idempotency-Key and places nothing more', async () => {
     const key = `order-${engine}-${++sequence}`;
-    const body = { customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.tee, quantity: 2 }] };
+    const body = { customerId: suite.catalog.tradeCustomer, lines: [{ sku: suite.catalog.skus.tee, quantity: 2 }] };
     const before = await count();
     const first = await place(body, { 'idempotency-key': key });
     const second = await place(body, { 'idempotency-key': key });
@@ -242,17 +227,17 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.text).toBe(first.text);
     expect(await count()).toBe(before + 1);
-    const reused = await place({ ...body, lines: [{ sku: catalog.skus.tee, quantity: 3 }] }, { 'idempotency-key': key });
+    const reused = await place({ ...body, lines: [{ sku: suite.catalog.skus.tee, quantity: 3 }] }, { 'idempotency-key': key });
     expect(reused.status).toBe(422);
     expect(reused.body).toMatchObject({ code: 13 });
     expect(await count()).toBe(before + 1);
   });
 
   it('an order outlives the deletion of its customer and products', async () => {
-    const fixture = await createCatalog(server, tenant);
+    const fixture = await createCatalog(suite.server, suite.tenant);
     const order = await placed({ customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.mug, quantity: 1 }] });
-    expect((await server.request('DELETE', `/v1/products/${fixture.tee}`, { token: tenant.token })).status).toBe(204);
-    expect((await server.request('DELETE', `/v1/customers/${fixture.regularCustomer}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/products/${fixture.tee}`, { token: suite.tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/customers/${fixture.regularCustomer}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
     expect(await count(`?customerId=${fixture.regularCustomer}`)).toBe(1);
   });

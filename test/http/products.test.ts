@@ -1,57 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ProductBody, TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import type { Tenant } from '../support/test-server.js';
 
-interface ProductBody {
-  id: number;
-  title: string;
-  sku: string | null;
-  price: number;
-  active: boolean;
-  categoryIds: number[];
-  variations: { id: number; sku: string; price: number | null; stock: number | null }[];
-  createdAt: string;
-}
-
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 let sequence = 0;
 /** SKUs unique per test run, so tests sharing a store do not collide. */
 const sku = (name: string) => `${name}-${++sequence}`;
 
 describe.each(await enginesUnderTest())('products on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
+  const suite = suiteServer(engine);
   let apparel: number;
   let workwear: number;
 
   beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    other = await server.createTenant();
-    apparel = await createCategory(tenant, 'Apparel');
-    workwear = await createCategory(tenant, 'Workwear');
+    apparel = await createCategory(suite.tenant, 'Apparel');
+    workwear = await createCategory(suite.tenant, 'Workwear');
   });
-  afterAll(() => server.close());
 
   async function createCategory(owner: Tenant, title: string): Promise<number> {
-    const response = await server.request('POST', '/v1/categories', { token: owner.token, body: { title } });
+    const response = await suite.server.request('POST', '/v1/categories', { token: owner.token, body: { title } });
     expect(response.status).toBe(201);
     return (response.body as { id: number }).id;
   }
 
-  async function createProduct(body: object, owner = tenant): Promise<ProductBody> {
-    const response = await server.request('POST', '/v1/products', { token: owner.token, body });
+  async function createProduct(body: object, owner = suite.tenant): Promise<ProductBody> {
+    const response = await suite.server.request('POST', '/v1/products', { token: owner.token, body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as ProductBody;
   }
 
-  const get = (path: string, owner = tenant) => server.request('GET', path, { token: owner.token });
+  const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
 
   it('creates a product with variations and categories, and reads it back', async () => {
     const [tee, red, blue] = [sku('TEE'), sku('TEE-RED-M'), sku('TEE-BLUE-M')];
-    const created = await server.request('POST', '/v1/products', {
-      token: tenant.token,
+    const created = await suite.server.request('POST', '/v1/products', {
+      token: suite.tenant.token,
       body: {
         title: 'Classic T-shirt',
         sku: tee,
@@ -95,7 +79,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     expect((await get(`/v1/products?sku=${variation}`)).body).toEqual([mug]);
     expect((await get(`/v1/products/count?sku=${variation}`)).body).toEqual({ count: 1 });
     expect((await get('/v1/products?sku=NOPE')).body).toEqual([]);
-    expect((await get(`/v1/products?sku=${variation}`, other)).body).toEqual([]);
+    expect((await get(`/v1/products?sku=${variation}`, suite.other)).body).toEqual([]);
 
     const inApparel = (await get(`/v1/products?categoryId=${apparel}&count=100`)).body as ProductBody[];
     expect(inApparel.map((product) => product.id)).toContain(mug.id);
@@ -125,12 +109,12 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     const product = await createProduct({ title: 'Hoodie', price: 30, categoryIds: [apparel], variations: [{ sku: keep, stock: 5 }, { sku: drop, price: 31 }] });
     const [kept, dropped] = product.variations;
 
-    const titled = await server.request('PUT', `/v1/products/${product.id}`, { token: tenant.token, body: { title: 'Zip hoodie', active: false } });
+    const titled = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { title: 'Zip hoodie', active: false } });
     expect(titled.status).toBe(200);
     expect(titled.body).toEqual({ ...product, title: 'Zip hoodie', active: false });
 
-    const replaced = await server.request('PUT', `/v1/products/${product.id}`, {
-      token: tenant.token,
+    const replaced = await suite.server.request('PUT', `/v1/products/${product.id}`, {
+      token: suite.tenant.token,
       body: { sku: own, categoryIds: [workwear], variations: [{ sku: add, price: 33.3 }, { sku: keep, price: 29.99 }] },
     });
     expect(replaced.status).toBe(200);
@@ -154,7 +138,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     await createProduct({ title: 'Reuses a freed SKU', sku: drop, price: 1 });
     expect((await get(`/v1/products?sku=${add}`)).body).toEqual([body]);
 
-    const cleared = await server.request('PUT', `/v1/products/${product.id}`, { token: tenant.token, body: { sku: null, variations: [], categoryIds: [] } });
+    const cleared = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { sku: null, variations: [], categoryIds: [] } });
     expect(cleared.body).toMatchObject({ sku: null, variations: [], categoryIds: [] });
     await createProduct({ title: 'Reuses the old own SKU', sku: own, price: 1, variations: [{ sku: keep }] });
   });
@@ -162,7 +146,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
   it('lets a product move a SKU between itself and its variations', async () => {
     const [first, second] = [sku('MOVE-A'), sku('MOVE-B')];
     const product = await createProduct({ title: 'Mover', sku: first, price: 2, variations: [{ sku: second }] });
-    const swapped = await server.request('PUT', `/v1/products/${product.id}`, { token: tenant.token, body: { sku: second, variations: [{ sku: first }] } });
+    const swapped = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { sku: second, variations: [{ sku: first }] } });
     expect(swapped.status).toBe(200);
     expect(swapped.body).toMatchObject({ sku: second, variations: [{ sku: first, price: null, stock: null }] });
     expect((await get(`/v1/products?sku=${first}`)).body).toEqual([swapped.body]);
@@ -171,30 +155,30 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
   it('deletes a product with its variations and frees its SKUs', async () => {
     const [own, variation] = [sku('GONE'), sku('GONE-S')];
     const product = await createProduct({ title: 'Short-lived', sku: own, price: 1, categoryIds: [apparel], variations: [{ sku: variation }] });
-    const deleted = await server.request('DELETE', `/v1/products/${product.id}`, { token: tenant.token });
+    const deleted = await suite.server.request('DELETE', `/v1/products/${product.id}`, { token: suite.tenant.token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     expect((await get(`/v1/products/${product.id}`)).status).toBe(404);
-    expect((await server.request('DELETE', `/v1/products/${product.id}`, { token: tenant.token })).status).toBe(404);
+    expect((await suite.server.request('DELETE', `/v1/products/${product.id}`, { token: suite.tenant.token })).status).toBe(404);
     await createProduct({ title: 'Takes the SKUs', sku: variation, price: 1, variations: [{ sku: own }] });
   });
 
   it('deletes the product’s trade prices with it', async () => {
     const product = await createProduct({ title: 'Priced', price: 10, variations: [{ sku: sku('PRICED-M') }] });
-    const customer = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: `buyer-${++sequence}@example.com`, trade: true } });
+    const customer = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `buyer-${++sequence}@example.com`, trade: true } });
     const customerId = (customer.body as { id: number }).id;
-    const prices = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
-      token: tenant.token,
+    const prices = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: suite.tenant.token,
       body: [{ customerId, productId: product.id, sku: product.variations[0]!.sku, price: 8 }],
     });
     expect(prices.status).toBe(201);
     const [price] = prices.body as { id: number }[];
-    expect((await server.request('DELETE', `/v1/products/${product.id}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/products/${product.id}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`/v1/trade-customer-product-prices/${price!.id}`)).status).toBe(404);
   });
 
   describe('validation', () => {
-    const post = (body: unknown) => server.request('POST', '/v1/products', { token: tenant.token, body });
+    const post = (body: unknown) => suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body });
 
     it('reports missing, unknown and malformed fields', async () => {
       expect(await post({ price: 1 })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'title', message: 'is required' }] } });
@@ -205,7 +189,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       expect(await post({ title: 'X', price: 1, variations: [{ price: 2 }] })).toMatchObject({ status: 422, body: { errors: [{ field: 'variations[0].sku', message: 'is required' }] } });
       expect(await post({ title: 'X', price: 1, variations: [{ sku: 'V', stock: -1 }] })).toMatchObject({ status: 422, body: { errors: [{ field: 'variations[0].stock' }] } });
       expect(await post({ title: 'X', price: 1, categoryIds: [apparel, apparel] })).toMatchObject({ status: 422, body: { errors: [{ field: 'categoryIds' }] } });
-      const update = await server.request('PUT', '/v1/products/1', { token: tenant.token, body: {} });
+      const update = await suite.server.request('PUT', '/v1/products/1', { token: suite.tenant.token, body: {} });
       expect(update).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: null }] } });
     });
 
@@ -232,17 +216,17 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
         ],
       });
       const update = await createProduct({ title: 'Other', price: 1 });
-      const put = await server.request('PUT', `/v1/products/${update.id}`, { token: tenant.token, body: { variations: [{ sku: variation }] } });
+      const put = await suite.server.request('PUT', `/v1/products/${update.id}`, { token: suite.tenant.token, body: { variations: [{ sku: variation }] } });
       expect(put).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'variations[0].sku', message: `SKU '${variation}' is already in use in this store` }] } });
       expect((await get(`/v1/products/${update.id}`)).body).toEqual(update);
       expect((await get(`/v1/products?sku=${variation}`)).body).toEqual([existing]);
       // SKUs are compared exactly and are per store.
       await createProduct({ title: 'Lower case', sku: own.toLowerCase(), price: 1 });
-      await createProduct({ title: 'Elsewhere', sku: own, price: 1, variations: [{ sku: variation }] }, other);
+      await createProduct({ title: 'Elsewhere', sku: own, price: 1, variations: [{ sku: variation }] }, suite.other);
     });
 
     it('refuses categories that are missing or another store’s', async () => {
-      const foreign = await createCategory(other, 'Foreign');
+      const foreign = await createCategory(suite.other, 'Foreign');
       const response = await post({ title: 'X', price: 1, categoryIds: [apparel, foreign, 999_999] });
       expect(response).toMatchObject({
         status: 422,
@@ -256,8 +240,8 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       const contested = sku('RACE');
       const attempts = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
-          server.request('POST', '/v1/products', {
-            token: tenant.token,
+          suite.server.request('POST', '/v1/products', {
+            token: suite.tenant.token,
             body: index % 2 === 0 ? { title: `Racer ${index}`, sku: contested, price: 1 } : { title: `Racer ${index}`, price: 1, variations: [{ sku: contested }] },
           }),
         ),
@@ -276,14 +260,14 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       const released = new Promise<void>((resolve) => (release = resolve));
       let claimed!: () => void;
       const hasClaimed = new Promise<void>((resolve) => (claimed = resolve));
-      const holder = server.services.uow.transaction(async (repos) => {
-        const productId = await repos.products.insert(tenant.storeId, { title: 'Holder', sku: contested, price: 1, active: true }, new Date().toISOString());
-        await repos.skus.claim(tenant.storeId, [{ sku: contested, productId, variationId: null }]);
+      const holder = suite.server.services.uow.transaction(async (repos) => {
+        const productId = await repos.products.insert(suite.tenant.storeId, { title: 'Holder', sku: contested, price: 1, active: true }, new Date().toISOString());
+        await repos.skus.claim(suite.tenant.storeId, [{ sku: contested, productId, variationId: null }]);
         claimed();
         await released;
       });
       await hasClaimed;
-      const racing = server.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Late', price: 1, variations: [{ sku: contested }] } });
+      const racing = suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body: { title: 'Late', price: 1, variations: [{ sku: contested }] } });
       await new Promise((resolve) => setTimeout(resolve, 200));
       release();
       await holder;
@@ -294,9 +278,9 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
 
   it('hides other stores’ products and changes nothing for them', async () => {
     const product = await createProduct({ title: 'Private', sku: sku('PRIV'), price: 5, variations: [{ sku: sku('PRIV-V') }] });
-    expect((await get(`/v1/products/${product.id}`, other)).status).toBe(404);
-    expect((await server.request('PUT', `/v1/products/${product.id}`, { token: other.token, body: { title: 'Mine now' } })).status).toBe(404);
-    expect((await server.request('DELETE', `/v1/products/${product.id}`, { token: other.token })).status).toBe(404);
+    expect((await get(`/v1/products/${product.id}`, suite.other)).status).toBe(404);
+    expect((await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.other.token, body: { title: 'Mine now' } })).status).toBe(404);
+    expect((await suite.server.request('DELETE', `/v1/products/${product.id}`, { token: suite.other.token })).status).toBe(404);
     expect((await get('/v1/products/abc')).status).toBe(404);
     expect((await get(`/v1/products/${product.id}`)).body).toEqual(product);
   });

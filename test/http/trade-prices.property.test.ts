@@ -1,8 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
+import { describe, expect, it } from 'vitest';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const PATH = '/v1/trade-customer-product-prices';
 
@@ -10,27 +9,15 @@ type Cause = 'customerId' | 'productId' | 'sku' | 'missing' | 'structure';
 const CAUSES: readonly Cause[] = ['customerId', 'productId', 'sku', 'missing', 'structure'];
 
 describe.each(await enginesUnderTest())('bulk create properties on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let catalog: CatalogFixture;
-  let foreign: CatalogFixture;
+  const suite = suiteServer(engine, { catalogs: true });
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    const other = await server.createTenant();
-    catalog = await createCatalog(server, tenant);
-    foreign = await createCatalog(server, other);
-  });
-  afterAll(() => server.close());
-
-  const count = async () => ((await server.request('GET', `${PATH}/count`, { token: tenant.token })).body as { count: number }).count;
+  const count = async () => ((await suite.server.request('GET', `${PATH}/count`, { token: suite.tenant.token })).body as { count: number }).count;
 
   /** A valid item: a trade customer, and a SKU that belongs to the product. */
   const validItem = () =>
     fc.record({
-      customerId: fc.constantFrom(catalog.tradeCustomer, catalog.otherTradeCustomer),
-      pair: fc.constantFrom<[number, string]>([catalog.tee, catalog.skus.tee], [catalog.tee, catalog.skus.teeRedM], [catalog.tee, catalog.skus.teeRedL], [catalog.mug, catalog.skus.mug]),
+      customerId: fc.constantFrom(suite.catalog.tradeCustomer, suite.catalog.otherTradeCustomer),
+      pair: fc.constantFrom<[number, string]>([suite.catalog.tee, suite.catalog.skus.tee], [suite.catalog.tee, suite.catalog.skus.teeRedM], [suite.catalog.tee, suite.catalog.skus.teeRedL], [suite.catalog.mug, suite.catalog.skus.mug]),
       // Any price with at most 4 decimals below 1e9, as integer ten-thousandths.
       units: fc.oneof(fc.integer({ min: 0, max: 9_999_999_999_999 }), fc.integer({ min: 0, max: 100_000 })),
     }).map(({ customerId, pair: [productId, sku], units }) => ({ customerId, productId, sku, price: units / 10_000 }));
@@ -39,11 +26,11 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
     validItem().chain((item): fc.Arbitrary<unknown> => {
       switch (cause) {
         case 'customerId':
-          return fc.constantFrom(catalog.regularCustomer, foreign.tradeCustomer, 987_654_321).map((customerId) => ({ ...item, customerId }));
+          return fc.constantFrom(suite.catalog.regularCustomer, suite.foreign.tradeCustomer, 987_654_321).map((customerId) => ({ ...item, customerId }));
         case 'productId':
-          return fc.constantFrom(foreign.tee, 987_654_321).map((productId) => ({ ...item, productId }));
+          return fc.constantFrom(suite.foreign.tee, 987_654_321).map((productId) => ({ ...item, productId }));
         case 'sku':
-          return fc.constantFrom(foreign.skus.tee, item.productId === catalog.mug ? catalog.skus.tee : catalog.skus.mug, 'NO-SUCH-SKU', item.sku.toLowerCase()).map((sku) => ({ ...item, sku }));
+          return fc.constantFrom(suite.foreign.skus.tee, item.productId === suite.catalog.mug ? suite.catalog.skus.tee : suite.catalog.skus.mug, 'NO-SUCH-SKU', item.sku.toLowerCase()).map((sku) => ({ ...item, sku }));
         case 'missing':
           return fc.constantFrom('customerId', 'productId', 'sku', 'price').map((field) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== field)));
         case 'structure':
@@ -58,7 +45,7 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
     await fc.assert(
       fc.asyncProperty(batch, async (entries) => {
         const before = await count();
-        const response = await server.request('POST', `${PATH}/bulk`, { token: tenant.token, body: entries.map((entry) => entry.item) });
+        const response = await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, body: entries.map((entry) => entry.item) });
         expect(response.status).toBe(422);
         const body = response.body as { code: number; errors: Array<{ index: number }> };
         expect(body.code).toBe(10);
@@ -74,14 +61,14 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
     await fc.assert(
       fc.asyncProperty(fc.array(validItem(), { minLength: 1, maxLength: 60 }), async (items) => {
         const before = await count();
-        const response = await server.request('POST', `${PATH}/bulk`, { token: tenant.token, body: items });
+        const response = await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, body: items });
         expect(response.status).toBe(201);
         const records = response.body as Array<{ id: number; customerId: number; productId: number; sku: string; price: number }>;
         expect(records.map(({ customerId, productId, sku, price }) => ({ customerId, productId, sku, price }))).toEqual(items);
         // Exact on the wire too: each price's JSON text is the one JSON.stringify gives for it.
         for (const record of records) expect(response.text).toContain(`"id":${record.id},`);
         expect(await count()).toBe(before + items.length);
-        const stored = await server.request('GET', `${PATH}/${records[records.length - 1]!.id}`, { token: tenant.token });
+        const stored = await suite.server.request('GET', `${PATH}/${records[records.length - 1]!.id}`, { token: suite.tenant.token });
         expect(stored.body).toEqual(records[records.length - 1]);
       }),
       { numRuns: 40 },

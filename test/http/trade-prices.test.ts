@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import { startTestServer } from '../support/test-server.js';
 
 const PATH = '/v1/trade-customer-product-prices';
 
@@ -15,31 +16,18 @@ interface PriceRecord {
 }
 
 describe.each(await enginesUnderTest())('trade customer product prices on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
-  let catalog: CatalogFixture;
-  let foreign: CatalogFixture;
+  const suite = suiteServer(engine, { catalogs: true });
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    other = await server.createTenant();
-    catalog = await createCatalog(server, tenant);
-    foreign = await createCatalog(server, other);
-  });
-  afterAll(() => server.close());
-
-  const bulk = (body: unknown, headers: Record<string, string> = {}, token = tenant.token) => server.request('POST', `${PATH}/bulk`, { token, body, headers });
-  const count = async (query = '') => ((await server.request('GET', `${PATH}/count${query}`, { token: tenant.token })).body as { count: number }).count;
+  const bulk = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) => suite.server.request('POST', `${PATH}/bulk`, { token, body, headers });
+  const count = async (query = '') => ((await suite.server.request('GET', `${PATH}/count${query}`, { token: suite.tenant.token })).body as { count: number }).count;
 
   it('creates records in request order and returns every value exactly as sent', async () => {
     const items = [
-      { customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 12.5 },
-      { customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 0.1 },
-      { customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 1234.5678 },
-      { customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 999_999_999.9999 },
-      { customerId: catalog.otherTradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 0 },
+      { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.teeRedM, price: 12.5 },
+      { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 0.1 },
+      { customerId: suite.catalog.otherTradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.tee, price: 1234.5678 },
+      { customerId: suite.catalog.otherTradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.teeRedL, price: 999_999_999.9999 },
+      { customerId: suite.catalog.otherTradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 0 },
     ];
     const response = await bulk(items);
     expect(response.status).toBe(201);
@@ -52,34 +40,34 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     const ids = records.map((record) => record.id);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
     for (const record of records) {
-      const fetched = await server.request('GET', `${PATH}/${record.id}`, { token: tenant.token });
+      const fetched = await suite.server.request('GET', `${PATH}/${record.id}`, { token: suite.tenant.token });
       expect(fetched.status).toBe(200);
       expect(fetched.body).toEqual(record);
     }
   });
 
   it('never de-duplicates: the same item twice makes two records', async () => {
-    const item = { customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3 };
-    const before = await count(`?customerId=${catalog.tradeCustomer}&sku=${catalog.skus.mug}`);
+    const item = { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 3 };
+    const before = await count(`?customerId=${suite.catalog.tradeCustomer}&sku=${suite.catalog.skus.mug}`);
     const first = await bulk([item, item]);
     const second = await bulk([item]);
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
-    expect(await count(`?customerId=${catalog.tradeCustomer}&sku=${catalog.skus.mug}`)).toBe(before + 3);
+    expect(await count(`?customerId=${suite.catalog.tradeCustomer}&sku=${suite.catalog.skus.mug}`)).toBe(before + 3);
   });
 
   it('reports each stated cause with its index and field, and creates nothing', async () => {
-    const valid = { customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 5 };
+    const valid = { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.tee, price: 5 };
     const before = await count();
     const response = await bulk([
       valid,
       { ...valid, customerId: 999_999 },
-      { ...valid, customerId: foreign.tradeCustomer },
-      { ...valid, customerId: catalog.regularCustomer },
+      { ...valid, customerId: suite.foreign.tradeCustomer },
+      { ...valid, customerId: suite.catalog.regularCustomer },
       { ...valid, productId: 999_999 },
-      { ...valid, productId: foreign.tee },
-      { ...valid, sku: catalog.skus.mug },
-      { ...valid, sku: catalog.skus.teeRedM.toLowerCase() },
+      { ...valid, productId: suite.foreign.tee },
+      { ...valid, sku: suite.catalog.skus.mug },
+      { ...valid, sku: suite.catalog.skus.teeRedM.toLowerCase() },
       { customerId: valid.customerId, productId: valid.productId, sku: valid.sku },
       { productId: valid.productId, sku: valid.sku, price: 1 },
       'not an object',
@@ -143,37 +131,37 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
   });
 
   it('lists by customer in id order with count, offset, fields and embeds', async () => {
-    const customer = (await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'lister@example.com', trade: true } })).body as { id: number };
-    const items = Array.from({ length: 7 }, (_, i) => ({ customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: i + 0.25 }));
+    const customer = (await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'lister@example.com', trade: true } })).body as { id: number };
+    const items = Array.from({ length: 7 }, (_, i) => ({ customerId: customer.id, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: i + 0.25 }));
     const created = (await bulk(items)).body as PriceRecord[];
-    const page = await server.request('GET', `${PATH}?customerId=${customer.id}&count=3&offset=2`, { token: tenant.token });
+    const page = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&count=3&offset=2`, { token: suite.tenant.token });
     expect(page.status).toBe(200);
     expect(page.body).toEqual(created.slice(2, 5));
     expect(await count(`?customerId=${customer.id}`)).toBe(7);
-    const narrow = await server.request('GET', `${PATH}?customerId=${customer.id}&fields=id,price&count=2`, { token: tenant.token });
+    const narrow = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&fields=id,price&count=2`, { token: suite.tenant.token });
     expect(narrow.body).toEqual(created.slice(0, 2).map(({ id, price }) => ({ id, price })));
-    const embedded = await server.request('GET', `${PATH}/${created[0]!.id}?embed=customer,product`, { token: tenant.token });
-    expect(embedded.body).toMatchObject({ id: created[0]!.id, customer: { id: customer.id, email: 'lister@example.com' }, product: { id: catalog.mug, title: 'Mug', sku: catalog.skus.mug, price: 4.2 } });
-    const embeddedList = await server.request('GET', `${PATH}?customerId=${customer.id}&embed=product&fields=id`, { token: tenant.token });
-    expect((embeddedList.body as Array<{ id: number; product: { id: number } }>).map((record) => [Object.keys(record), record.product.id])).toEqual(created.map(() => [['id', 'product'], catalog.mug]));
-    const other = await server.request('GET', `${PATH}?customerId=${customer.id}`, { token: (await server.createTenant()).token });
+    const embedded = await suite.server.request('GET', `${PATH}/${created[0]!.id}?embed=customer,product`, { token: suite.tenant.token });
+    expect(embedded.body).toMatchObject({ id: created[0]!.id, customer: { id: customer.id, email: 'lister@example.com' }, product: { id: suite.catalog.mug, title: 'Mug', sku: suite.catalog.skus.mug, price: 4.2 } });
+    const embeddedList = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&embed=product&fields=id`, { token: suite.tenant.token });
+    expect((embeddedList.body as Array<{ id: number; product: { id: number } }>).map((record) => [Object.keys(record), record.product.id])).toEqual(created.map(() => [['id', 'product'], suite.catalog.mug]));
+    const other = await suite.server.request('GET', `${PATH}?customerId=${customer.id}`, { token: (await suite.server.createTenant()).token });
     expect(other.body).toEqual([]);
   });
 
   it('deletes one record; another store cannot see or delete it', async () => {
-    const [record] = (await bulk([{ customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 2 }])).body as PriceRecord[];
-    expect((await server.request('GET', `${PATH}/${record!.id}`, { token: other.token })).status).toBe(404);
-    expect((await server.request('DELETE', `${PATH}/${record!.id}`, { token: other.token })).status).toBe(404);
-    const deleted = await server.request('DELETE', `${PATH}/${record!.id}`, { token: tenant.token });
+    const [record] = (await bulk([{ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 2 }])).body as PriceRecord[];
+    expect((await suite.server.request('GET', `${PATH}/${record!.id}`, { token: suite.other.token })).status).toBe(404);
+    expect((await suite.server.request('DELETE', `${PATH}/${record!.id}`, { token: suite.other.token })).status).toBe(404);
+    const deleted = await suite.server.request('DELETE', `${PATH}/${record!.id}`, { token: suite.tenant.token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    expect((await server.request('GET', `${PATH}/${record!.id}`, { token: tenant.token })).status).toBe(404);
-    expect((await server.request('DELETE', `${PATH}/${record!.id}`, { token: tenant.token })).status).toBe(404);
+    expect((await suite.server.request('GET', `${PATH}/${record!.id}`, { token: suite.tenant.token })).status).toBe(404);
+    expect((await suite.server.request('DELETE', `${PATH}/${record!.id}`, { token: suite.tenant.token })).status).toBe(404);
   });
 
   it('explains the effective price: newest trade price wins, older ones are shadowed', async () => {
-    const fixture = await createCatalog(server, tenant);
-    const effective = (customerId: number, sku: string) => server.request('GET', `${PATH}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}`, { token: tenant.token });
+    const fixture = await createCatalog(suite.server, suite.tenant);
+    const effective = (customerId: number, sku: string) => suite.server.request('GET', `${PATH}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}`, { token: suite.tenant.token });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toEqual({
       customerId: fixture.tradeCustomer,
       sku: fixture.skus.teeRedM,
@@ -196,32 +184,32 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       tradePriceId: newer!.id,
       shadowedTradePriceIds: [older!.id],
     });
-    await server.request('DELETE', `${PATH}/${newer!.id}`, { token: tenant.token });
+    await suite.server.request('DELETE', `${PATH}/${newer!.id}`, { token: suite.tenant.token });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({ price: 9, source: 'trade', tradePriceId: older!.id, shadowedTradePriceIds: [] });
 
     // Trade prices apply only while the customer is a trade customer.
-    await server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: tenant.token, body: { trade: false } });
+    await suite.server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token, body: { trade: false } });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({ price: 12.5, source: 'variation', tradePriceId: null, shadowedTradePriceIds: [older!.id] });
 
     expect((await effective(fixture.tradeCustomer, 'NO-SUCH-SKU')).status).toBe(404);
     expect((await effective(999_999, fixture.skus.tee)).status).toBe(404);
-    expect((await effective(foreign.tradeCustomer, foreign.skus.tee)).status).toBe(404);
-    const missing = await server.request('GET', `${PATH}/effective?sku=${fixture.skus.tee}`, { token: tenant.token });
+    expect((await effective(suite.foreign.tradeCustomer, suite.foreign.skus.tee)).status).toBe(404);
+    const missing = await suite.server.request('GET', `${PATH}/effective?sku=${fixture.skus.tee}`, { token: suite.tenant.token });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ code: 9 });
     expect((missing.body as { message: string }).message).toContain('customerId');
   });
 
   it('deleting a customer deletes its trade prices in the same transaction', async () => {
-    const fixture = await createCatalog(server, tenant);
+    const fixture = await createCatalog(suite.server, suite.tenant);
     await bulk([{ customerId: fixture.tradeCustomer, productId: fixture.mug, sku: fixture.skus.mug, price: 1 }]);
     expect(await count(`?customerId=${fixture.tradeCustomer}`)).toBe(1);
-    expect((await server.request('DELETE', `/v1/customers/${fixture.tradeCustomer}`, { token: tenant.token })).status).toBe(204);
+    expect((await suite.server.request('DELETE', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token })).status).toBe(204);
     expect(await count(`?customerId=${fixture.tradeCustomer}`)).toBe(0);
   });
 
   describe('Idempotency-Key', () => {
-    const item = () => ({ customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 6.5 });
+    const item = () => ({ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 6.5 });
 
     it('replays the first response for the same key and body, and creates nothing more', async () => {
       const key = `replay-${engine}-${Date.now()}`;
@@ -235,7 +223,7 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       expect(second.text).toBe(first.text);
       expect(await count()).toBe(before + 2);
       // The key belongs to the store: another store's identical request is its own.
-      expect((await bulk([{ customerId: foreign.tradeCustomer, productId: foreign.mug, sku: foreign.skus.mug, price: 1 }], { 'idempotency-key': key }, other.token)).headers['idempotent-replayed']).toBeUndefined();
+      expect((await bulk([{ customerId: suite.foreign.tradeCustomer, productId: suite.foreign.mug, sku: suite.foreign.skus.mug, price: 1 }], { 'idempotency-key': key }, suite.other.token)).headers['idempotent-replayed']).toBeUndefined();
     });
 
     it('refuses the same key with another body (422, code 13)', async () => {
@@ -251,8 +239,8 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     it('the fingerprint is the raw bytes: the same JSON written differently is another body', async () => {
       const key = `bytes-${engine}-${Date.now()}`;
       const body = JSON.stringify([item()]);
-      expect((await server.request('POST', `${PATH}/bulk`, { token: tenant.token, rawBody: body, headers: { 'content-type': 'application/json', 'idempotency-key': key } })).status).toBe(201);
-      const spaced = await server.request('POST', `${PATH}/bulk`, { token: tenant.token, rawBody: ` ${body}`, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      expect((await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, rawBody: body, headers: { 'content-type': 'application/json', 'idempotency-key': key } })).status).toBe(201);
+      const spaced = await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, rawBody: ` ${body}`, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
       expect(spaced.status).toBe(422);
       expect(spaced.body).toMatchObject({ code: 13 });
     });
@@ -284,8 +272,8 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
   });
 
   it('20 concurrent 1000-item bulk creates: all 201, ids distinct, exact count', async () => {
-    const customer = (await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: `bulk-${engine}@example.com`, trade: true } })).body as { id: number };
-    const batch = (n: number) => Array.from({ length: 1000 }, (_, i) => ({ customerId: customer.id, productId: catalog.tee, sku: catalog.skus.teeRedM, price: (n * 10_000 + i) / 10_000 }));
+    const customer = (await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `bulk-${engine}@example.com`, trade: true } })).body as { id: number };
+    const batch = (n: number) => Array.from({ length: 1000 }, (_, i) => ({ customerId: customer.id, productId: suite.catalog.tee, sku: suite.catalog.skus.teeRedM, price: (n * 10_000 + i) / 10_000 }));
     const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => bulk(batch(n))));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
     const ids = responses.flatMap((response) => (response.body as PriceRecord[]).map((record) => record.id));

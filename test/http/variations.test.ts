@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type ProductBody, TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 interface VariationBody {
   id: number;
@@ -11,38 +12,22 @@ interface VariationBody {
   createdAt: string;
 }
 
-interface ProductBody {
-  id: number;
-  sku: string | null;
-  variations: { id: number; sku: string; price: number | null; stock: number | null }[];
-}
-
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 let sequence = 0;
 const sku = (name: string) => `${name}-${++sequence}`;
 
 describe.each(await enginesUnderTest())('product variations on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
-  let other: Tenant;
+  const suite = suiteServer(engine);
 
-  beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    other = await server.createTenant();
-  });
-  afterAll(() => server.close());
-
-  async function createProduct(body: object, owner = tenant): Promise<ProductBody> {
-    const response = await server.request('POST', '/v1/products', { token: owner.token, body });
+  async function createProduct(body: object, owner = suite.tenant): Promise<ProductBody> {
+    const response = await suite.server.request('POST', '/v1/products', { token: owner.token, body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as ProductBody;
   }
 
-  const get = (path: string, owner = tenant) => server.request('GET', path, { token: owner.token });
-  const post = (productId: number, body: unknown, owner = tenant) => server.request('POST', `/v1/products/${productId}/variations`, { token: owner.token, body });
-  const put = (productId: number, id: number, body: unknown, owner = tenant) =>
-    server.request('PUT', `/v1/products/${productId}/variations/${id}`, { token: owner.token, body });
+  const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
+  const post = (productId: number, body: unknown, owner = suite.tenant) => suite.server.request('POST', `/v1/products/${productId}/variations`, { token: owner.token, body });
+  const put = (productId: number, id: number, body: unknown, owner = suite.tenant) =>
+    suite.server.request('PUT', `/v1/products/${productId}/variations/${id}`, { token: owner.token, body });
 
   it('creates, reads, lists, counts, updates and deletes variations', async () => {
     const product = await createProduct({ title: 'Polo shirt', sku: sku('POLO'), price: 18 });
@@ -80,7 +65,7 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
     // Sending its own SKU again is no change, not a conflict.
     expect((await put(product.id, variation.id, { sku: renamed, stock: 3 })).body).toMatchObject({ sku: renamed, stock: 3 });
 
-    const deleted = await server.request('DELETE', `/v1/products/${product.id}/variations/${variation.id}`, { token: tenant.token });
+    const deleted = await suite.server.request('DELETE', `/v1/products/${product.id}/variations/${variation.id}`, { token: suite.tenant.token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     expect((await get(`/v1/products/${product.id}/variations/${variation.id}`)).status).toBe(404);
@@ -131,12 +116,12 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
     const sibling = await createProduct({ title: 'Sibling', price: 5 });
     const path = `/v1/products/${product.id}/variations/${variation.id}`;
 
-    expect((await get(`/v1/products/${product.id}/variations`, other)).status).toBe(404);
-    expect((await get(`/v1/products/${product.id}/variations/count`, other)).status).toBe(404);
-    expect((await get(path, other)).status).toBe(404);
-    expect((await post(product.id, { sku: sku('INTRUDER') }, other)).status).toBe(404);
-    expect((await put(product.id, variation.id, { stock: 1 }, other)).status).toBe(404);
-    expect((await server.request('DELETE', path, { token: other.token })).status).toBe(404);
+    expect((await get(`/v1/products/${product.id}/variations`, suite.other)).status).toBe(404);
+    expect((await get(`/v1/products/${product.id}/variations/count`, suite.other)).status).toBe(404);
+    expect((await get(path, suite.other)).status).toBe(404);
+    expect((await post(product.id, { sku: sku('INTRUDER') }, suite.other)).status).toBe(404);
+    expect((await put(product.id, variation.id, { stock: 1 }, suite.other)).status).toBe(404);
+    expect((await suite.server.request('DELETE', path, { token: suite.other.token })).status).toBe(404);
     expect((await get(`/v1/products/${sibling.id}/variations/${variation.id}`)).status).toBe(404);
     expect((await put(sibling.id, variation.id, { stock: 1 })).status).toBe(404);
     expect((await get(`/v1/products/${product.id}/variations/x1`)).status).toBe(404);

@@ -5,7 +5,8 @@ import { buildServices } from '../../src/app/services.js';
 import type { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import { startTestServer, type Tenant } from '../support/test-server.js';
 import { sleep, startWorker, subscribe, testWorkerLog, waitForActive } from '../support/webhook-fixture.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -13,40 +14,36 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 const SCHEDULE = '0.2,0.2,0.2';
 
 describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
-  let server: TestServer;
+  const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1', PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: SCHEDULE }, tenants: 0 });
   let worker: DeliveryWorker;
   let tenant: Tenant;
   let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1', PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: SCHEDULE });
-    worker = startWorker(server);
+  beforeAll(() => {
+    worker = startWorker(suite.server);
   });
-  afterAll(async () => {
-    await worker.stop();
-    await server.close();
-  });
+  afterAll(() => worker.stop());
   beforeEach(async () => {
-    tenant = await server.createTenant();
+    tenant = await suite.server.createTenant();
     receiver = await startReceiver();
     return () => receiver.close();
   });
 
   const createCustomer = async (email: string) => {
-    const created = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email } });
+    const created = await suite.server.request('POST', '/v1/customers', { token: tenant.token, body: { email } });
     expect(created.status).toBe(201);
     return created.body as { id: number };
   };
 
   it('posts the event signed per Standard Webhooks, with the event id as webhook-id', async () => {
-    const { secret } = await subscribe(server, tenant, 'customer.created', receiver.url);
+    const { secret } = await subscribe(suite.server, tenant, 'customer.created', receiver.url);
     const customer = await createCustomer('signed@example.com');
     await receiver.waitFor(() => receiver.deliveries.length === 1);
 
     const delivery = receiver.deliveries[0]!;
     expect(delivery.headers['content-type']).toBe('application/json');
     const payload = new StandardWebhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
-    const [event] = (await server.request('GET', '/v1/events', { token: tenant.token })).body as Array<{ id: number }>;
+    const [event] = (await suite.server.request('GET', '/v1/events', { token: tenant.token })).body as Array<{ id: number }>;
     expect(payload).toEqual({ timestamp: expect.any(String), event });
     expect(event).toMatchObject({ topic: 'customer.created', subjectId: customer.id, storeId: tenant.storeId, data: customer });
     expect(delivery.headers['webhook-id']).toBe(String(event!.id));
@@ -56,11 +53,11 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
   });
 
   it('delivers each of 1000 prices created in one bulk call exactly once', async () => {
-    const catalog = await createCatalog(server, tenant);
-    await subscribe(server, tenant, 'trade_customer_product_price.created', receiver.url);
+    const catalog = await createCatalog(suite.server, tenant);
+    await subscribe(suite.server, tenant, 'trade_customer_product_price.created', receiver.url);
     const items = Array.from({ length: 1000 }, (_item, index) => ({ customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: index / 100 }));
     const started = Date.now();
-    const bulk = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: items });
+    const bulk = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: items });
     expect(bulk.status).toBe(201);
     await receiver.waitFor(() => receiver.deliveries.length >= 1000, 60_000);
     const seconds = (Date.now() - started) / 1000;
@@ -74,7 +71,7 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
   });
 
   it('retries a failing receiver on the schedule with the same webhook-id until it succeeds', async () => {
-    const { id } = await subscribe(server, tenant, 'customer.created', receiver.url);
+    const { id } = await subscribe(suite.server, tenant, 'customer.created', receiver.url);
     receiver.answer = (_request, attempt) => ({ status: attempt <= 2 ? 503 : 200 });
     await createCustomer('flaky@example.com');
     await receiver.waitFor(() => receiver.deliveries.length === 3);
@@ -86,14 +83,14 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
     expect(receiver.deliveries[0]!.headers['webhook-signature']).not.toBe(receiver.deliveries[2]!.headers['webhook-signature']);
     await sleep(600);
     expect(receiver.deliveries.length).toBe(3);
-    expect((await server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token })).body).toMatchObject({ active: true });
+    expect((await suite.server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token })).body).toMatchObject({ active: true });
   });
 
   it('disables a webhook whose receiver fails every attempt of the schedule, and sends it nothing more', async () => {
-    const { id } = await subscribe(server, tenant, 'customer.created', receiver.url);
+    const { id } = await subscribe(suite.server, tenant, 'customer.created', receiver.url);
     receiver.answer = () => ({ status: 500 });
     await createCustomer('down@example.com');
-    await waitForActive(server, tenant, id, false);
+    await waitForActive(suite.server, tenant, id, false);
     expect(receiver.deliveries.length).toBe(3);
     await createCustomer('after@example.com');
     await sleep(600);
@@ -101,17 +98,17 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
 
     // Re-activation clears the failures; events from then on are delivered.
     receiver.answer = () => ({ status: 200 });
-    expect((await server.request('PUT', `/v1/webhooks/${id}`, { token: tenant.token, body: { active: true } })).body).toMatchObject({ active: true });
+    expect((await suite.server.request('PUT', `/v1/webhooks/${id}`, { token: tenant.token, body: { active: true } })).body).toMatchObject({ active: true });
     await createCustomer('back@example.com');
     await receiver.waitFor(() => receiver.deliveries.length === 4);
     expect(JSON.parse(receiver.deliveries[3]!.body)).toMatchObject({ event: { data: { email: 'back@example.com' } } });
   });
 
   it('disables a webhook at once when the receiver answers 410 Gone', async () => {
-    const { id } = await subscribe(server, tenant, 'customer.created', receiver.url);
+    const { id } = await subscribe(suite.server, tenant, 'customer.created', receiver.url);
     receiver.answer = () => ({ status: 410 });
     await createCustomer('gone@example.com');
-    await waitForActive(server, tenant, id, false);
+    await waitForActive(suite.server, tenant, id, false);
     await sleep(500);
     expect(receiver.deliveries.length).toBe(1);
   });
@@ -119,7 +116,7 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
   it('does not follow a redirect: it is a failed attempt', async () => {
     const elsewhere = await startReceiver();
     try {
-      await subscribe(server, tenant, 'customer.created', receiver.url);
+      await subscribe(suite.server, tenant, 'customer.created', receiver.url);
       receiver.answer = (_request, attempt) => (attempt === 1 ? { status: 307, headers: { location: elsewhere.url } } : { status: 200 });
       await createCustomer('redirected@example.com');
       await receiver.waitFor(() => receiver.deliveries.length === 2);
@@ -132,7 +129,7 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
 
   it('sends nothing to an unverified or inactive webhook, not even later', async () => {
     receiver.echoHandshake = false;
-    const created = await server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'customer.created', url: receiver.url } });
+    const created = await suite.server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'customer.created', url: receiver.url } });
     const { id } = created.body as { id: number };
     expect(created.body).toMatchObject({ verified: false });
     await createCustomer('unverified@example.com');
@@ -140,7 +137,7 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
     expect(receiver.deliveries.length).toBe(0);
 
     receiver.echoHandshake = true;
-    expect((await server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} })).body).toMatchObject({ verified: true });
+    expect((await suite.server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} })).body).toMatchObject({ verified: true });
     await createCustomer('verified@example.com');
     await receiver.waitFor(() => receiver.deliveries.length === 1);
     await sleep(300);

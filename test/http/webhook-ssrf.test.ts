@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver, ResolvedAddress } from '../../src/webhooks/host-resolver.js';
 import type { OutgoingPost, ReceiverResponse, WebhookTransport } from '../../src/webhooks/http-transport.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import { startTestServer } from '../support/test-server.js';
 import { startWorker, waitForActive } from '../support/webhook-fixture.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -28,14 +29,11 @@ class RecordingTransport implements WebhookTransport {
 }
 
 describe.each(await enginesUnderTest())('webhook SSRF guard on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
   const resolver = new StubResolver();
   const transport = new RecordingTransport();
+  const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' }, services: { webhookResolver: resolver, webhookTransport: transport }, tenants: 1 });
 
-  beforeAll(async () => {
-    server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' }, { services: { webhookResolver: resolver, webhookTransport: transport } });
-    tenant = await server.createTenant();
+  beforeAll(() => {
     // 93.184.216.34 is only ever handed to the recording transport: nothing is sent to it.
     resolver.table.set('hooks.example.com', ['93.184.216.34']);
     resolver.table.set('internal.example.com', ['10.0.0.5']);
@@ -45,9 +43,8 @@ describe.each(await enginesUnderTest())('webhook SSRF guard on %s', (engine) => 
     resolver.table.set('cgnat.example.com', ['100.64.3.4']);
     resolver.table.set('mapped.example.com', ['::ffff:127.0.0.1']);
   });
-  afterAll(() => server.close());
 
-  const create = (url: string) => server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'customer.created', url } });
+  const create = (url: string) => suite.server.request('POST', '/v1/webhooks', { token: suite.tenant.token, body: { topic: 'customer.created', url } });
 
   it.each([
     'https://internal.example.com/hook',
@@ -80,11 +77,11 @@ describe.each(await enginesUnderTest())('webhook SSRF guard on %s', (engine) => 
     const postsAfterHandshake = transport.posts.length;
 
     resolver.table.set('rebinding.example.com', ['127.0.0.1']);
-    const worker = startWorker(server);
+    const worker = startWorker(suite.server);
     try {
-      expect((await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'rebind@example.com' } })).status).toBe(201);
+      expect((await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'rebind@example.com' } })).status).toBe(201);
       // Both attempts are refused before any connection, and the webhook is disabled.
-      await waitForActive(server, tenant, id, false);
+      await waitForActive(suite.server, suite.tenant, id, false);
       expect(transport.posts.length).toBe(postsAfterHandshake);
     } finally {
       await worker.stop();

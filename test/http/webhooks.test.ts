@@ -1,30 +1,26 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
+import type { Tenant } from '../support/test-server.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
 describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) => {
-  let server: TestServer;
+  const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' }, tenants: 0 });
   let tenant: Tenant;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' });
     receiver = await startReceiver();
   });
-  afterAll(async () => {
-    await receiver.close();
-    await server.close();
-  });
+  afterAll(() => receiver.close());
   beforeEach(async () => {
-    tenant = await server.createTenant();
+    tenant = await suite.server.createTenant();
     receiver.echoHandshake = true;
   });
 
-  const create = (body: unknown, token = tenant.token, headers: Record<string, string> = {}) => server.request('POST', '/v1/webhooks', { token, body, headers });
+  const create = (body: unknown, token = tenant.token, headers: Record<string, string> = {}) => suite.server.request('POST', '/v1/webhooks', { token, body, headers });
 
   it('verifies the receiver before answering, and shows the secret only in the creation answer', async () => {
     const handshakesBefore = receiver.handshakes.length;
@@ -48,14 +44,14 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     expect(payload).toEqual({ timestamp: expect.stringMatching(TIMESTAMP), verificationToken: expect.any(String) });
 
     const stored = Object.fromEntries(Object.entries(created.body as Record<string, unknown>).filter(([field]) => field !== 'secret'));
-    const fetched = await server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token });
+    const fetched = await suite.server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token });
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(stored);
-    const listed = await server.request('GET', '/v1/webhooks?topic=customer.created', { token: tenant.token });
+    const listed = await suite.server.request('GET', '/v1/webhooks?topic=customer.created', { token: tenant.token });
     expect(listed.body).toEqual([stored]);
     expect(listed.text).not.toContain('whsec_');
-    expect((await server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 1 });
-    expect((await server.request('GET', '/v1/webhooks/count?topic=order.created', { token: tenant.token })).body).toEqual({ count: 0 });
+    expect((await suite.server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 1 });
+    expect((await suite.server.request('GET', '/v1/webhooks/count?topic=order.created', { token: tenant.token })).body).toEqual({ count: 0 });
   });
 
   it('keeps a webhook unverified while the receiver does not echo, until POST /verify succeeds', async () => {
@@ -65,12 +61,12 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     expect(created.body).toMatchObject({ verified: false, active: true });
     const { id } = created.body as { id: number };
 
-    const stillNot = await server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} });
+    const stillNot = await suite.server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} });
     expect(stillNot.status).toBe(200);
     expect(stillNot.body).toMatchObject({ id, verified: false });
 
     receiver.echoHandshake = true;
-    const verified = await server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} });
+    const verified = await suite.server.request('POST', `/v1/webhooks/${id}/verify`, { token: tenant.token, body: {} });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ id, verified: true });
     expect(verified.text).not.toContain('secret');
@@ -85,7 +81,7 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     expect(missingUrl.body).toMatchObject({ code: 10, errors: [{ field: 'url', message: 'is required' }] });
     const extra = await create({ topic: 'customer.created', url: receiver.url, secret: 'whsec_mine' });
     expect(extra.status).toBe(422);
-    expect((await server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 0 });
+    expect((await suite.server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 0 });
   });
 
   it('allows 10 webhooks per topic and store, not 11', async () => {
@@ -97,13 +93,13 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     expect(eleventh.body).toMatchObject({ code: 10, errors: [expect.objectContaining({ field: 'topic' })] });
     // Other topics and other stores have their own room.
     expect((await create({ topic: 'customer.deleted', url: receiver.url })).status).toBe(201);
-    const other = await server.createTenant();
+    const other = await suite.server.createTenant();
     expect((await create({ topic: 'order.created', url: receiver.url }, other.token)).status).toBe(201);
   });
 
   it('updates topic, url and active; a new url is verified again', async () => {
     const { id } = (await create({ topic: 'category.created', url: receiver.url })).body as { id: number };
-    const put = (body: unknown) => server.request('PUT', `/v1/webhooks/${id}`, { token: tenant.token, body });
+    const put = (body: unknown) => suite.server.request('PUT', `/v1/webhooks/${id}`, { token: tenant.token, body });
 
     expect((await put({ active: false })).body).toMatchObject({ id, active: false, verified: true });
     expect((await put({ active: true })).body).toMatchObject({ id, active: true });
@@ -123,14 +119,14 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
 
   it('deletes a webhook; another store cannot see or touch it', async () => {
     const { id } = (await create({ topic: 'customer.updated', url: receiver.url })).body as { id: number };
-    const other = await server.createTenant();
-    expect((await server.request('GET', `/v1/webhooks/${id}`, { token: other.token })).status).toBe(404);
-    expect((await server.request('DELETE', `/v1/webhooks/${id}`, { token: other.token })).status).toBe(404);
-    expect((await server.request('POST', `/v1/webhooks/${id}/verify`, { token: other.token, body: {} })).status).toBe(404);
-    const deleted = await server.request('DELETE', `/v1/webhooks/${id}`, { token: tenant.token });
+    const other = await suite.server.createTenant();
+    expect((await suite.server.request('GET', `/v1/webhooks/${id}`, { token: other.token })).status).toBe(404);
+    expect((await suite.server.request('DELETE', `/v1/webhooks/${id}`, { token: other.token })).status).toBe(404);
+    expect((await suite.server.request('POST', `/v1/webhooks/${id}/verify`, { token: other.token, body: {} })).status).toBe(404);
+    const deleted = await suite.server.request('DELETE', `/v1/webhooks/${id}`, { token: tenant.token });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
-    expect((await server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token })).status).toBe(404);
+    expect((await suite.server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token })).status).toBe(404);
   });
 
   it('replays an idempotent create without a second handshake or a second webhook', async () => {
@@ -143,13 +139,13 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(receiver.handshakes.length).toBe(handshakesBefore + 1);
-    expect((await server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 1 });
+    expect((await suite.server.request('GET', '/v1/webhooks/count', { token: tenant.token })).body).toEqual({ count: 1 });
   });
 
   it('needs the webhooks scope', async () => {
-    const limited = await server.createTenant(['catalog:read', 'catalog:write']);
-    expect((await server.request('GET', '/v1/webhooks', { token: limited.token })).status).toBe(403);
+    const limited = await suite.server.createTenant(['catalog:read', 'catalog:write']);
+    expect((await suite.server.request('GET', '/v1/webhooks', { token: limited.token })).status).toBe(403);
     expect((await create({ topic: 'customer.created', url: receiver.url }, limited.token)).status).toBe(403);
-    expect((await server.request('GET', '/v1/events', { token: limited.token })).status).toBe(403);
+    expect((await suite.server.request('GET', '/v1/events', { token: limited.token })).status).toBe(403);
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/config.js';
 import { expectError } from '../support/conventions.js';
 import { createRedisPrefix, enginesUnderTest, redisAvailable, REDIS_TEST_URL } from '../support/engines.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 const hasRedis = await redisAvailable();
 
@@ -19,31 +19,28 @@ describe('PRICEBOOK_REDIS_PREFIX', () => {
 
 describe.skipIf(!hasRedis).each(await enginesUnderTest())('contract §3.4 rate limit with REDIS_URL on %s', (engine) => {
   const keys = createRedisPrefix();
-  let server: TestServer;
-
-  beforeAll(async () => {
-    // Bucket of 3; one place leaks every 1000 s.
-    server = await startTestServer(engine, { REDIS_URL: REDIS_TEST_URL, PRICEBOOK_REDIS_PREFIX: keys.prefix, PRICEBOOK_RATE_LIMIT_BUCKET: '3', PRICEBOOK_RATE_LIMIT_LEAK: '0.001' });
-  });
-  afterAll(async () => {
-    await server.close();
-    await keys.clear();
+  // Registered first, so it runs last: after the server has closed.
+  afterAll(() => keys.clear());
+  // Bucket of 3; one place leaks every 1000 s.
+  const suite = suiteServer(engine, {
+    env: { REDIS_URL: REDIS_TEST_URL, PRICEBOOK_REDIS_PREFIX: keys.prefix, PRICEBOOK_RATE_LIMIT_BUCKET: '3', PRICEBOOK_RATE_LIMIT_LEAK: '0.001' },
+    tenants: 0,
   });
 
   it('answers with the same headers as the memory bucket, and /healthz says redis', async () => {
-    const { token } = await server.createTenant();
+    const { token } = await suite.server.createTenant();
     const remaining: unknown[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await server.request('GET', '/v1/customers', { token });
+      const response = await suite.server.request('GET', '/v1/customers', { token });
       expect(response.status).toBe(200);
       expect(response.headers['x-rate-limit-limit']).toBe('3');
       remaining.push(response.headers['x-rate-limit-remaining']);
     }
     expect(remaining).toEqual(['2', '1', '0']);
-    const refused = await server.request('GET', '/v1/customers', { token });
+    const refused = await suite.server.request('GET', '/v1/customers', { token });
     expectError(refused, 429, 11);
     expect(refused.headers['x-rate-limit-remaining']).toBe('0');
     expect(refused.headers['retry-after']).toBe('1000');
-    expect((await server.request('GET', '/healthz')).body).toEqual({ status: 'ok', database: 'ok', rateLimiter: 'redis' });
+    expect((await suite.server.request('GET', '/healthz')).body).toEqual({ status: 'ok', database: 'ok', rateLimiter: 'redis' });
   });
 });

@@ -1,19 +1,16 @@
 import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KyselyProductRepository } from '../../src/storage/repositories/product-repository.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { suiteServer } from '../support/suite-server.js';
 
 describe.each(await enginesUnderTest())('product reads on %s', (engine) => {
-  let server: TestServer;
-  let tenant: Tenant;
+  const suite = suiteServer(engine, { tenants: 1 });
 
   beforeAll(async () => {
-    server = await startTestServer(engine);
-    tenant = await server.createTenant();
-    const category = await server.services.categories.create(tenant.storeId, { title: 'Apparel' });
+    const category = await suite.server.services.categories.create(suite.tenant.storeId, { title: 'Apparel' });
     for (let index = 0; index < 50; index++) {
-      await server.services.products.create(tenant.storeId, {
+      await suite.server.services.products.create(suite.tenant.storeId, {
         title: `Tee ${index}`,
         price: 10,
         categoryIds: [category.id],
@@ -21,7 +18,6 @@ describe.each(await enginesUnderTest())('product reads on %s', (engine) => {
       });
     }
   });
-  afterAll(() => server.close());
 
   it('reads a page of 50 products with their variations and categories in three queries', async () => {
     let queries = 0;
@@ -32,15 +28,15 @@ describe.each(await enginesUnderTest())('product reads on %s', (engine) => {
       },
       transformResult: (args) => Promise.resolve(args.result),
     };
-    const products = new KyselyProductRepository(server.services.database.db.withPlugin(counter));
+    const products = new KyselyProductRepository(suite.server.services.database.db.withPlugin(counter));
 
-    const page = await products.list(tenant.storeId, {}, { count: 50, offset: 0 });
+    const page = await products.list(suite.tenant.storeId, {}, { count: 50, offset: 0 });
     expect(page).toHaveLength(50);
     expect(page.every((product) => product.variations.length === 2 && product.categoryIds.length === 1)).toBe(true);
     expect(queries).toBe(3);
 
     queries = 0;
-    expect(await products.find(tenant.storeId, page[7]!.id)).toEqual(page[7]);
+    expect(await products.find(suite.tenant.storeId, page[7]!.id)).toEqual(page[7]);
     expect(queries).toBe(3);
   });
 });
