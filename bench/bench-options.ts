@@ -1,6 +1,6 @@
 /** How big and how long one bench run is. */
 export interface BenchProfile {
-  name: 'full' | 'quick' | 'smoke';
+  name: 'full' | 'quick';
   /** Trade prices stored before each growth measurement; the first is the bulk-create scenario's, the last the read scenarios'. */
   storedSizes: number[];
   warmupSeconds: number;
@@ -15,7 +15,6 @@ export interface BenchProfile {
 export const PROFILES: Record<BenchProfile['name'], BenchProfile> = {
   full: { name: 'full', storedSizes: [10_000, 100_000, 1_000_000], warmupSeconds: 3, seconds: 30, rounds: 5, limitSeconds: 15 * 60 },
   quick: { name: 'quick', storedSizes: [10_000, 30_000, 100_000], warmupSeconds: 1, seconds: 6, rounds: 2, limitSeconds: 3 * 60 },
-  smoke: { name: 'smoke', storedSizes: [1_000, 2_000, 3_000], warmupSeconds: 0, seconds: 1, rounds: 1, limitSeconds: 60 },
 };
 
 /** Connections of the bulk-create load, and loops of its in-process ceiling. */
@@ -31,15 +30,14 @@ export interface BenchOptions {
   serverNodeArgs: string[];
 }
 
-/** `--quick`, `--smoke`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
+/** `--quick`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
 export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   let profile = PROFILES.full;
   const serverNodeArgs: string[] = [];
   for (const arg of argv) {
     if (arg === '--quick') profile = PROFILES.quick;
-    else if (arg === '--smoke') profile = PROFILES.smoke;
     else if (arg.startsWith('--server-node-arg=')) serverNodeArgs.push(arg.slice('--server-node-arg='.length));
-    else throw new Error(`unknown argument '${arg}': use --quick, --smoke or --server-node-arg=FLAG`);
+    else throw new Error(`unknown argument '${arg}': use --quick or --server-node-arg=FLAG`);
   }
   const adminUrl = env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? undefined : env.DATABASE_URL;
   return { profile, adminUrl, serverNodeArgs };

@@ -19,7 +19,7 @@ export function scenarioLine(scenario: Scenario): string {
   return `${scenario.name}: ${figure} ${scenario.unit}${scenario.extra ?? ''} (${scenario.ratio.toFixed(2)} of ${scenario.ratioOf ?? 'ceiling'})`;
 }
 
-/** The pattern of a scenario line (the smoke test and readers of saved runs use it). */
+/** The pattern of a scenario line (the CI test of `--quick` and readers of saved runs use it). */
 export const SCENARIO_LINE = /^([a-z][a-z0-9 ]*): (\d+(?:\.\d+)?) ([^\s,]+)(.*) \((\d+\.\d\d) of (ceiling|200 MB budget)\)$/;
 
 /** Whether the scenario meets its target, in words. */

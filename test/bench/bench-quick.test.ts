@@ -8,17 +8,21 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUN = path.join(ROOT, 'dist/bench/bench/run.js');
 const SCENARIOS = ['bulk create', 'get one price', 'list customer prices', 'growth', 'server peak rss'];
 
-/** `npm run bench -- --smoke`, without the build: seconds of load on tiny data, SQLite only. */
-function runSmokeBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * `npm run bench -- --quick`, without the build, on SQLite: the same scenarios as the full run
+ * on 100 000 records, about a minute and a half. The figures are not judged here (other work may
+ * share the machine); that it starts, runs every scenario and prints its lines is.
+ */
+function runQuickBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [RUN, '--smoke'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [RUN, '--quick'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  // The bench stops itself after 60 s; this is the backstop.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 75_000);
+  // The quick profile stops itself after 3 minutes; this is the backstop.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
   return new Promise((resolve) =>
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -27,7 +31,7 @@ function runSmokeBench(): Promise<{ code: number | null; stdout: string; stderr:
   );
 }
 
-describe('npm run bench -- --smoke', () => {
+describe('npm run bench -- --quick', () => {
   beforeAll(() => {
     if (!fs.existsSync(path.join(ROOT, 'dist/main/cli.js'))) throw new Error('dist/main/cli.js is missing: run `npm run build` first (npm test does)');
     const compiled = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'bench/tsconfig.json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -35,7 +39,7 @@ describe('npm run bench -- --smoke', () => {
   }, 70_000);
 
   it('starts the server, loads it and prints one line per scenario in the format', async () => {
-    const { code, stdout, stderr } = await runSmokeBench();
+    const { code, stdout, stderr } = await runQuickBench();
     expect(code, stderr).toBe(0);
     const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
     expect(lines.map((line) => SCENARIO_LINE.exec(line)?.[1])).toEqual(SCENARIOS);
@@ -44,6 +48,6 @@ describe('npm run bench -- --smoke', () => {
       expect(Number(figure), line).toBeGreaterThan(0);
       expect(Number(ratio), line).toBeGreaterThan(0);
     }
-    expect(stdout).toMatch(/^# pricebook bench \(smoke\) on sqlite, .*node v\d+.*\d+ cores.*load average/m);
-  }, 80_000);
+    expect(stdout).toMatch(/^# pricebook bench \(quick\) on sqlite, .*node v\d+.*\d+ cores.*load average/m);
+  }, 210_000);
 });
