@@ -136,6 +136,9 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
       ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [`quantity ${JSON.stringify(quantity)}`, () => order([line(suite.catalog.skus.mug, quantity)]), [[0, 'quantity']]]),
       ['a missing quantity', () => order([{ sku: suite.catalog.skus.mug }]), [[0, 'quantity']]],
       ['a line that is not an object', () => order([line(suite.catalog.skus.mug), 'mug']), [[1, null]]],
+      // Answered 500 before: the pricing step read the SKU of a null line.
+      ['a null line', () => order([null]), [[0, null]]],
+      ['a null line after a valid one', () => order([line(suite.catalog.skus.mug), null]), [[1, null]]],
       ['empty lines', () => order([]), [[undefined, 'lines']]],
       ['lines not an array', () => order({ sku: suite.catalog.skus.mug } as unknown as unknown[]), [[undefined, 'lines']]],
       ['501 lines', () => order(Array.from({ length: 501 }, (_, i) => line(`SKU-${i}`))), [[undefined, 'lines']]],

@@ -47,11 +47,12 @@ export class OrderService {
       const customer = refused(undefined, 'customerId') ? undefined : await repos.customers.find(storeId, input.customerId);
       if (!refused(undefined, 'customerId')) problems.push(...customerProblems(input.customerId, customer));
 
-      const lines = refused(undefined, 'lines') ? [] : input.lines;
+      // A line the schema refused as a whole (null, a number, an array) has no fields to read.
+      const lines = refused(undefined, 'lines') ? [] : input.lines.map((line, index) => (refused(index, null) ? undefined : line));
       // The line each SKU is ordered on; a later line with the same SKU is refused, not merged.
       const lineOfSku = new Map<string, number>();
       lines.forEach((line, index) => {
-        if (refused(index, 'sku')) return;
+        if (line === undefined || refused(index, 'sku')) return;
         const first = lineOfSku.get(line.sku);
         if (first === undefined) lineOfSku.set(line.sku, index);
         else problems.push({ index, field: 'sku', message: `SKU '${line.sku}' is already ordered on line ${first}; order each SKU once, with its whole quantity` });
@@ -68,8 +69,8 @@ export class OrderService {
 
       const priced: NewOrderLine[] = [];
       lines.forEach((line, index) => {
+        if (line === undefined || customer === undefined || refused(index, 'sku') || refused(index, 'quantity') || lineOfSku.get(line.sku) !== index) return;
         const price = prices.get(line.sku);
-        if (customer === undefined || refused(index, 'sku') || refused(index, 'quantity') || lineOfSku.get(line.sku) !== index) return;
         if (price === undefined || inactive.has(price.productId)) return;
         const pricedLine = priceLine(line.quantity, price);
         if (!isOrderAmount(pricedLine.lineTotalUnits)) {
