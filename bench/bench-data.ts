@@ -141,16 +141,19 @@ async function refreshStatistics(database: Database): Promise<void> {
   if (database.engine.name !== 'postgres') return;
   await sql`vacuum analyze trade_prices`.execute(database.db);
   await sql`vacuum analyze events`.execute(database.db);
+  await sql`vacuum analyze idempotency_records`.execute(database.db);
 }
 
 /**
- * Puts the store back to what was seeded: drops the trade prices above `keepUpToId` and every
- * event (seeding writes none; the bench's creates wrote them). Run while the server is idle, so
- * every bulk-create slice starts with the stored count it is reported at.
+ * Puts the store back to what was seeded: drops the trade prices above `keepUpToId`, every
+ * event and every idempotency record (seeding writes none; the bench's creates wrote them). Run
+ * while the server is idle, so every bulk-create slice starts with the stored count it is
+ * reported at.
  */
 export async function trimPrices(database: Database, storeId: number, keepUpToId: number): Promise<void> {
   await database.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', '>', keepUpToId).execute();
   await database.db.deleteFrom('events').where('store_id', '=', storeId).execute();
+  await database.db.deleteFrom('idempotency_records').where('store_id', '=', storeId).execute();
   await refreshStatistics(database);
 }
 

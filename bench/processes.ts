@@ -16,11 +16,18 @@ export function killChildren(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+/** Output kept of each child, for error messages: the server logs a line per request at `info`. */
+const KEPT_OUTPUT = 64 * 1024;
+
 function track(child: ChildProcess): { output: () => string; exited: Promise<number | null> } {
   children.add(child);
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    if (output.length > 2 * KEPT_OUTPUT) output = output.slice(-KEPT_OUTPUT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       children.delete(child);
@@ -68,7 +75,8 @@ export async function startServer(env: Record<string, string>, tls: TlsFiles, ex
       PRICEBOOK_HOST: '127.0.0.1',
       PRICEBOOK_HTTP_PORT: '0',
       PRICEBOOK_DEMO: '0',
-      PRICEBOOK_LOG_LEVEL: 'warn',
+      // The default, as operators run it: one log line per request.
+      PRICEBOOK_LOG_LEVEL: 'info',
       // The bench measures the server, not the limiter refusing it.
       PRICEBOOK_RATE_LIMIT_BUCKET: '100000000',
       PRICEBOOK_RATE_LIMIT_LEAK: '100000000',

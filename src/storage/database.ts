@@ -5,15 +5,37 @@ import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { POSTGRES, SQLITE, type Engine } from './engine.js';
 import { migrateToLatest } from './migrations/index.js';
+import { NamedStatementPool } from './named-statement-pool.js';
+import type { StatementRegistry } from './prepared-query.js';
 import { QueuedSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
 export interface Database {
   readonly db: Kysely<Tables>;
   readonly engine: Engine;
+  /**
+   * Takes the SQL of the prepared queries (a fixed set): PostgreSQL keeps each as a named
+   * statement on every connection. SQLite needs nothing more: its driver keeps recently used
+   * statements prepared, whatever their text.
+   */
+  readonly statements: StatementRegistry;
   /** A short description for logs: never the password. */
   readonly description: string;
+  /** How busy the connections are now (metrics). */
+  connectionUse(): ConnectionUse;
   close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: the pool. SQLite: the one writing connection (`max` 1) and the transactions
+ * queued for it; the read-only connection never waits and is not counted.
+ */
+export interface ConnectionUse {
+  readonly max: number;
+  readonly inUse: number;
+  readonly idle: number;
+  /** Queries or transactions waiting for a connection. */
+  readonly waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -44,19 +66,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
-  fs.mkdirSync(dataDir, { recursive: true });
+  // Owner-only, like the TLS key: the database holds every store's prices and credentials'
+  // hashes. SQLite gives its -wal and -shm files the database file's permissions.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, SQLITE_FILE_NAME);
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  fs.chmodSync(file, 0o600);
   const connection = new SqliteDatabase(file);
   // WAL with synchronous=FULL: a committed (acknowledged) write is on disk before the answer.
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new QueuedSqliteDialect(connection), log });
+  // Reads outside transactions use a read-only connection of their own (see QueuedSqliteDialect).
+  const reader = () => {
+    const readOnly = new SqliteDatabase(file, { readonly: true });
+    readOnly.pragma('busy_timeout = 5000');
+    return readOnly;
+  };
+  const dialect = new QueuedSqliteDialect(connection, reader);
+  const db = new Kysely<Tables>({ dialect, log });
   return {
     db,
     engine: SQLITE,
+    statements: { register: () => undefined },
     description: `sqlite ${file}`,
+    connectionUse: () => dialect.writerUse(),
     close: () => db.destroy(),
   };
 }
@@ -71,12 +106,15 @@ function openPostgres(databaseUrl: string, poolSize: number, log: KyselyConfig['
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log });
+  const statements = new NamedStatementPool(pool);
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: statements }), log });
   const url = new URL(databaseUrl);
   return {
     db,
     engine: POSTGRES,
+    statements,
     description: `postgres ${url.hostname}:${url.port || '5432'}${url.pathname}`,
+    connectionUse: () => ({ max: poolSize, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

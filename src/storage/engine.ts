@@ -21,6 +21,14 @@ export interface Engine {
    * arrays, and its multi-row insert costs no round trip.
    */
   readonly insertsRowsFromArrays: boolean;
+  /** The catalog keeps an estimate of each table's rows (`pg_class.reltuples`), cheaper than counting them. */
+  readonly estimatesRowCounts: boolean;
+  /**
+   * `create index … include (…)`: columns kept in an index's entries without being part of
+   * its key, for queries answered from the index alone. SQLite has no `include`; such columns
+   * go at the end of the key instead.
+   */
+  readonly indexIncludesColumns: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -31,6 +39,8 @@ export const SQLITE: Engine = Object.freeze({
   supportsSkipLocked: false,
   maxBoundParameters: 32_766,
   insertsRowsFromArrays: false,
+  estimatesRowCounts: false,
+  indexIncludesColumns: false,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -41,4 +51,6 @@ export const POSTGRES: Engine = Object.freeze({
   supportsSkipLocked: true,
   maxBoundParameters: 65_535,
   insertsRowsFromArrays: true,
+  estimatesRowCounts: true,
+  indexIncludesColumns: true,
 });

@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { ConnectionUse } from './database.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect } from 'kysely';
 
 /**
@@ -13,34 +14,67 @@ const LONGEST_CACHED_SQL = 64 * 1024;
 
 /**
  * Kysely's SQLite dialect with a driver that is cheaper under concurrent requests:
- * - waiters for the one connection queue in order; Kysely's own driver wakes every waiter
- *   on each release, which costs time in proportion to the requests waiting, per query;
+ * - waiters for the one writing connection queue in order; Kysely's own driver wakes every
+ *   waiter on each release, which costs time in proportion to the requests waiting, per query;
+ * - with a reader (a second, read-only connection to the same WAL file), a read-only statement
+ *   that is not part of a transaction runs on it at once, without waiting for the writing
+ *   connection: a long write transaction (a large cascade) does not hold up reads. It sees
+ *   what is committed, as any read outside a transaction does;
  * - statements are prepared once and reused, not prepared again for every query.
  * SQL, transactions and results are those of Kysely's driver.
  */
 export class QueuedSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SqliteDatabase.Database) {
+  private driver: QueuedSqliteDriver | undefined;
+
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly reader?: () => SqliteDatabase.Database,
+  ) {
     super({ database });
   }
 
   override createDriver(): Driver {
-    return new QueuedSqliteDriver(this.database);
+    this.driver = new QueuedSqliteDriver(this.database, this.reader);
+    return this.driver;
+  }
+
+  /** The writing connection: held or free, and how many wait for it (metrics). */
+  writerUse(): ConnectionUse {
+    const inUse = this.driver?.writerHeld() === true ? 1 : 0;
+    return { max: 1, inUse, idle: 1 - inUse, waiting: this.driver?.writersWaiting() ?? 0 };
   }
 }
 
 class QueuedSqliteDriver implements Driver {
   private readonly connection: QueuedSqliteConnection;
   private readonly queue = new ConnectionQueue();
+  private readerConnection: QueuedSqliteConnection | undefined;
 
-  constructor(private readonly database: SqliteDatabase.Database) {
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly openReader?: () => SqliteDatabase.Database,
+  ) {
     this.connection = new QueuedSqliteConnection(database);
   }
 
   async init(): Promise<void> {}
 
+  writerHeld(): boolean {
+    return this.queue.held;
+  }
+
+  writersWaiting(): number {
+    return this.queue.waitingCount;
+  }
+
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.queue.lock();
-    return this.connection;
+    if (this.openReader === undefined) {
+      await this.queue.lock();
+      return this.connection;
+    }
+    // Opened at first use: by then the writer has created the file and switched it to WAL.
+    this.readerConnection ??= new QueuedSqliteConnection(this.openReader());
+    return new RoutedConnection(this.readerConnection, this.connection, this.queue);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -67,12 +101,47 @@ class QueuedSqliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw(`release ${quoteIdentifier(name)}`));
   }
 
-  async releaseConnection(): Promise<void> {
-    this.queue.unlock();
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection instanceof RoutedConnection) connection.release();
+    else this.queue.unlock();
   }
 
   async destroy(): Promise<void> {
+    this.readerConnection?.close();
     this.database.close();
+  }
+}
+
+/**
+ * One use of the database (a statement, or a transaction's statements): read-only statements
+ * go to the reader until the first other statement (`begin …` included) takes the writing
+ * connection, which it then keeps until released, so a transaction runs on the writer whole.
+ */
+class RoutedConnection implements DatabaseConnection {
+  private holdsWriter = false;
+
+  constructor(
+    private readonly reader: QueuedSqliteConnection,
+    private readonly writer: QueuedSqliteConnection,
+    private readonly queue: ConnectionQueue,
+  ) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.holdsWriter) {
+      if (this.reader.isReadOnly(compiledQuery.sql)) return this.reader.executeQuery(compiledQuery);
+      await this.queue.lock();
+      this.holdsWriter = true;
+    }
+    return this.writer.executeQuery(compiledQuery);
+  }
+
+  streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    return (this.holdsWriter ? this.writer : this.reader).streamQuery(compiledQuery);
+  }
+
+  release(): void {
+    if (this.holdsWriter) this.queue.unlock();
+    this.holdsWriter = false;
   }
 }
 
@@ -81,6 +150,16 @@ class QueuedSqliteConnection implements DatabaseConnection {
   private cachedCharacters = 0;
 
   constructor(private readonly database: SqliteDatabase.Database) {}
+
+  /** A statement that returns rows and changes nothing (a `select`; not `insert … returning`). */
+  isReadOnly(sql: string): boolean {
+    const statement = this.prepare(sql);
+    return statement.reader && statement.readonly;
+  }
+
+  close(): void {
+    this.database.close();
+  }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const statement = this.prepare(compiledQuery.sql);
@@ -120,12 +199,20 @@ class QueuedSqliteConnection implements DatabaseConnection {
 
 /** The one connection, handed to waiters in the order they asked for it. */
 class ConnectionQueue {
-  private held = false;
+  private locked = false;
   private readonly waiting: Array<() => void> = [];
 
+  get held(): boolean {
+    return this.locked;
+  }
+
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   async lock(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
+    if (!this.locked) {
+      this.locked = true;
       return;
     }
     await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -134,7 +221,7 @@ class ConnectionQueue {
   /** Passes the connection to the next waiter, if any (it stays held). */
   unlock(): void {
     const next = this.waiting.shift();
-    if (next === undefined) this.held = false;
+    if (next === undefined) this.locked = false;
     else next();
   }
 }

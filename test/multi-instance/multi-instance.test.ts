@@ -174,22 +174,28 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     const prices = (count: number, price: number) => Array.from({ length: count }, (_, i) => ({ customerId, productId, sku: 'TEE', price: (price * 10_000 + i) / 10_000 }));
     const storedPrices = () => services.uow.repos.tradePrices.count(storeId, { customerId });
 
-    it('creates exactly one batch for 50 concurrent identical bulk creates with one Idempotency-Key', async () => {
+    it('creates exactly one batch per credential for 50 concurrent identical bulk creates with one Idempotency-Key', async () => {
+      // Two credentials of the store, each sending 25 over both instances: keys are per
+      // credential, so each gets one batch, and its other requests replay it or wait (409).
       const tokens = [await freshToken(), await freshToken()];
       const body = prices(10, 1);
       const before = await storedPrices();
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          instanceOf(i).request('POST', '/v1/trade-customer-product-prices/bulk', { token: tokens[i % 2], body, headers: { 'idempotency-key': 'one-batch-please' } }),
+          instanceOf(i)
+            .request('POST', '/v1/trade-customer-product-prices/bulk', { token: tokens[Math.floor(i / 25)], body, headers: { 'idempotency-key': 'one-batch-please' } })
+            .then((response) => ({ response, credential: Math.floor(i / 25) })),
         ),
       );
-      const created = answers.filter((response) => response.status === 201);
-      const inUse = answers.filter((response) => response.status !== 201);
-      for (const response of inUse) expectError(response, 409, 13);
-      expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
-      expect(created.filter((response) => response.headers['idempotent-replayed'] === 'true')).toHaveLength(created.length - 1);
-      expect(new Set(created.map((response) => response.text)).size).toBe(1);
-      expect(await storedPrices()).toBe(before + 10);
+      for (const credential of [0, 1]) {
+        const own = answers.filter((answer) => answer.credential === credential).map((answer) => answer.response);
+        const created = own.filter((response) => response.status === 201);
+        for (const response of own.filter((response) => response.status !== 201)) expectError(response, 409, 13);
+        expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+        expect(created.filter((response) => response.headers['idempotent-replayed'] === 'true')).toHaveLength(created.length - 1);
+        expect(new Set(created.map((response) => response.text)).size).toBe(1);
+      }
+      expect(await storedPrices()).toBe(before + 20);
     });
 
     it('answers 20 concurrent 1000-item bulk creates over both with 201 each, 20 000 distinct ids, all stored', async () => {
@@ -218,6 +224,40 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
         const holders = await pair[0].request('GET', `/v1/products/count?sku=${sku}`, { token });
         expect(holders.body).toEqual({ count: 1 });
       }
+    });
+  });
+
+  describe('revocation', () => {
+    // On the second pair, and paced: each 401 (from the revocation's commit on) counts against
+    // the address's failed-authentication throttle (100 on this pair, 1 forgiven a second).
+    it('refuses a credential on both instances from the moment its revocation in another process returns, under steady use', async () => {
+      const doomed = await services.credentials.issueKey(storeId);
+      const seen: Array<{ sentAt: number; status: number }> = [];
+      let revokedAt = Number.POSITIVE_INFINITY;
+      // Two clients, one per instance, each sending a request every 50 ms or so, until three of
+      // theirs were sent after the revocation returned.
+      const use = async (instance: Instance) => {
+        let afterRevocation = 0;
+        for (let i = 0; i < 5000 && afterRevocation < 3; i++) {
+          const sentAt = performance.now();
+          if (sentAt > revokedAt) afterRevocation++;
+          seen.push({ sentAt, status: (await instance.request('GET', '/v1/customers?count=1', { token: doomed.token })).status });
+          await sleep(50);
+        }
+      };
+      const clients = outagePair.map(use);
+      await sleep(500);
+      const revokeStartedAt = performance.now();
+      await services.credentials.revokeKey(doomed.id);
+      revokedAt = performance.now();
+      await Promise.all(clients);
+      // Authenticated before: answered, or refused by the credential's rate limit (checked after authentication).
+      const before = seen.filter((request) => request.sentAt < revokeStartedAt);
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.filter((request) => request.status !== 200 && request.status !== 429)).toEqual([]);
+      expect(before.some((request) => request.status === 200)).toBe(true);
+      const after = seen.filter((request) => request.sentAt > revokedAt);
+      expect(after.map((request) => request.status)).toEqual([401, 401, 401, 401, 401, 401]);
     });
   });
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { SCOPES, type Scope } from './scopes.js';
 import type { ApiKey, Store } from './store-repository.js';
 
@@ -28,10 +29,14 @@ const SECRET_PREFIX = 'sk_';
 const DUMMY_HASH = sha256(randomBytes(32).toString('hex'));
 
 export class CredentialService {
+  private readonly cache: CredentialCache;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new CredentialCache((key) => this.uow.repos.apiKeys.findByKey(key));
+  }
 
   createStore(name: string): Promise<Store> {
     const trimmed = name.trim();
@@ -58,16 +63,23 @@ export class CredentialService {
     });
   }
 
+  /**
+   * Revokes the credential, then waits out the credential cache's trust period (about a
+   * second) before returning: from then on no process, this one or another, instance or CLI,
+   * authenticates a request with it.
+   */
   async revokeKey(id: number): Promise<void> {
     if (!(await this.uow.repos.apiKeys.revoke(id, isoTimestamp(this.clock)))) {
       throw new AppError('not_found', `Credential ${id} not found`);
     }
+    this.cache.clear();
+    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TRUSTED_MS + REVOCATION_MARGIN_MS));
   }
 
   /** The principal for a key and secret, or undefined: unknown, revoked or wrong secret alike. */
   async authenticate(key: string, secret: string): Promise<Principal | undefined> {
     // Only keys of the issued form are looked up: a NUL or other odd character never reaches SQL.
-    const stored = KEY_FORMAT.test(key) ? await this.uow.repos.apiKeys.findByKey(key) : undefined;
+    const stored = KEY_FORMAT.test(key) ? await this.cache.find(key) : undefined;
     const expected = Buffer.from(stored?.secretHash ?? DUMMY_HASH, 'hex');
     const presented = Buffer.from(sha256(secret), 'hex');
     const matches = timingSafeEqual(expected, presented);

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ApiKey, ApiKeyRepository, StoredApiKey, Store, StoreRepository } from '../../modules/stores/store-repository.js';
 import { isScope } from '../../modules/stores/scopes.js';
 import type { ApiKeysTable, Tables } from '../tables.js';
+import type { HotReads } from './hot-reads.js';
 
 export class KyselyStoreRepository implements StoreRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -22,7 +23,10 @@ export class KyselyStoreRepository implements StoreRepository {
 }
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly hotReads: HotReads,
+  ) {}
 
   async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'>): Promise<ApiKey> {
     const row = await this.db
@@ -34,7 +38,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByKey(key: string): Promise<StoredApiKey | undefined> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key', '=', key).executeTakeFirst();
+    const [row] = await this.hotReads.apiKeyByKey.execute(this.db, [key]);
     return row && toStoredApiKey(row);
   }
 
