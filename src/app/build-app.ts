@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import { AppError } from '../modules/errors.js';
 import { type App } from '../http/app-types.js';
 import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
-import { clientErrorAnswerer, registerEarlyAnswerTracking } from '../http/client-errors.js';
+import { clientErrorAnswerer, limitConnections, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
 import { registerErrorHandler } from '../http/error-handler.js';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from '../http/json-body-parser.js';
 import { registerOpenApi } from '../http/openapi.js';
@@ -20,6 +20,8 @@ import { registerRateLimit } from '../http/plugins/rate-limit.js';
 import { registerRequestInput } from '../http/plugins/request-input.js';
 import { registerRouteGuard } from '../http/plugins/route-guard.js';
 import { registerRequestLog } from '../http/request-log.js';
+import { registerRequestMetrics } from '../http/plugins/request-metrics.js';
+import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
 import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
@@ -37,6 +39,8 @@ import type { TlsPair } from './tls.js';
 
 /** Slow clients are cut off: headers within 10 s, the whole request within 30 s. */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** A TLS handshake not finished within this is dropped (Node's default is 120 s). */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AppOptions {
@@ -44,8 +48,10 @@ export interface AppOptions {
   tls: TlsPair;
   /** pino options, or false for silence; `stream` replaces stdout (tests capture the log). */
   logger?: boolean | { level: string; stream?: DestinationStream };
-  /** Slow-client limits in milliseconds; default `serverTimeouts` (tests shorten them). */
-  timeouts?: Partial<Pick<typeof serverTimeouts, 'headersTimeout' | 'requestTimeout'>>;
+  /** Slow-client limits in milliseconds; default `serverTimeouts` and TLS_HANDSHAKE_TIMEOUT_MS (tests shorten them). */
+  timeouts?: Partial<Pick<typeof serverTimeouts, 'headersTimeout' | 'requestTimeout'> & { handshakeTimeout: number }>;
+  /** Counts the requests (when the metrics listener is on). */
+  metrics?: HttpMetrics;
 }
 
 /** Server options shared by the HTTPS listener and the plain-HTTP one. */
@@ -63,8 +69,13 @@ export const serverTimeouts = {
  */
 export async function buildApp(config: Config, services: Services, options: AppOptions): Promise<App> {
   const proxies = trustedProxies(config.trustProxy);
-  const timeouts = { ...serverTimeouts, ...options.timeouts };
-  const serverFactory: FastifyServerFactory = (handler) => https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
+  const timeouts = { ...serverTimeouts, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...options.timeouts };
+  let server: https.Server | undefined;
+  const serverFactory: FastifyServerFactory = (handler) => {
+    server = https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
+    trackHandshakes(server);
+    return server;
+  };
   const app = Fastify({
     serverFactory,
     logger: options.logger === false ? false : { ...loggerOptions(config, options.logger), redact: ['req.headers.authorization', '*.secret', '*.token'] },
@@ -81,6 +92,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
     frameworkErrors: rerouteUnreadableUrl,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (server !== undefined) limitConnections(server, config.maxConnections, (details, message) => app.log.warn(details, message));
 
   const ajv = createBodyAjv();
   app.setValidatorCompiler(bodyValidatorCompiler(ajv));
@@ -90,6 +102,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   registerRequestLog(app);
+  if (options.metrics !== undefined) registerRequestMetrics(app, options.metrics);
   registerEarlyAnswerTracking(app);
   // Every request passes these in this order: the contract's order of checks.
   registerProtocolCheck(app, proxies);
@@ -128,8 +141,9 @@ function loggerOptions(config: Config, logger: AppOptions['logger']): { level: s
  * whose first check refuses it (400 code 2) unless a trusted proxy says the client used https.
  * A request Node cannot even parse gets the same answer, in the error shape.
  */
-export function createPlainHttpServer(app: App): http.Server {
+export function createPlainHttpServer(app: App, maxConnections: number): http.Server {
   const server = http.createServer(serverTimeouts, (request, response) => app.routing(request, response));
   server.on('clientError', clientErrorAnswerer(serverTimeouts, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE)));
+  limitConnections(server, maxConnections, (details, message) => app.log.warn(details, message));
   return server;
 }

@@ -6,6 +6,8 @@ import type { Services } from './services.js';
 export function buildDeliveryWorker(config: Config, services: Services, log: WorkerLog, options: Partial<DeliveryWorkerOptions> = {}): DeliveryWorker {
   return new DeliveryWorker(services.deliveryQueue, services.webhookSender, services.clock, log, {
     retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+    concurrency: config.webhookConcurrency,
+    perStore: config.webhookPerStore,
     ...options,
   });
 }

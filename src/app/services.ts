@@ -19,6 +19,8 @@ import { EventFeedService } from '../modules/events/event-feed-service.js';
 import { WebhookService } from '../modules/webhooks/webhook-service.js';
 import { KyselyDeliveryQueue } from '../storage/kysely-delivery-queue.js';
 import type { DeliveryQueue } from '../webhooks/delivery-queue.js';
+import type { OutboxStats } from '../webhooks/outbox-stats.js';
+import { KyselyOutboxStats } from '../storage/kysely-outbox-stats.js';
 import { type HostResolver, systemResolver } from '../webhooks/host-resolver.js';
 import { NodeHttpTransport, type WebhookTransport } from '../webhooks/http-transport.js';
 import { ReceiverGuard } from '../webhooks/receiver-guard.js';
@@ -49,6 +51,8 @@ export interface Services {
   /** Signed requests to receivers, behind the SSRF guard (the delivery worker sends with it). */
   readonly webhookSender: WebhookSender;
   readonly deliveryQueue: DeliveryQueue;
+  /** How far behind delivery is, for metrics. */
+  readonly outboxStats: OutboxStats;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,11 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   const clock = options.clock ?? systemClock;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize, onQuery: options.onQuery });
   // PRICEBOOK_FAULT_ACK_BEFORE_COMMIT (test only): answers a second before the commit.
-  const uow = new KyselyUnitOfWork(database, { acknowledgeBeforeCommitMs: config.faultAckBeforeCommit ? 1000 : 0 });
+  // PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE (test only): the trade price list leaks other stores' records.
+  const uow = new KyselyUnitOfWork(database, {
+    acknowledgeBeforeCommitMs: config.faultAckBeforeCommit ? 1000 : 0,
+    tradePriceListEveryStore: config.faultTradePriceListEveryStore,
+  });
   // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
   const limiters = await buildRateLimiters(config, clock);
   const { rateLimiter, authFailures } = limiters;
@@ -95,6 +103,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     events: new EventFeedService(uow),
     webhookSender,
     deliveryQueue: new KyselyDeliveryQueue(database),
+    outboxStats: new KyselyOutboxStats(database),
     async close() {
       webhookSender.close();
       await limiters.close();

@@ -26,7 +26,7 @@ export async function loadTlsPair(config: Config): Promise<TlsPair> {
     return { cert: fs.readFileSync(certPath, 'utf8'), key: fs.readFileSync(keyPath, 'utf8'), source: certPath };
   }
   const pair = await generateSelfSigned();
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   fs.writeFileSync(keyPath, pair.key, { mode: 0o600 });
   fs.writeFileSync(certPath, pair.cert);
   return { ...pair, source: `${certPath} (generated, self-signed for localhost)` };

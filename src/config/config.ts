@@ -26,13 +26,25 @@ export interface Config {
   readonly authFailureBucket: number;
   /** Failed authentications forgiven per second and client address. */
   readonly authFailureLeakPerSecond: number;
-  /** Create the demo store on an empty data directory. */
-  readonly demo: boolean;
+  /**
+   * Create the demo store on an empty data directory and print its token: `true` always,
+   * `false` never, `undefined` (not set) only when the output is a terminal, so a token is
+   * never written into container logs unasked.
+   */
+  readonly demo: boolean | undefined;
+  /** Open connections per listener beyond which new ones are closed at once. */
+  readonly maxConnections: number;
   readonly webhookAllowPrivate: boolean;
   /** Run the webhook delivery worker inside `serve` (off when dedicated `pricebook worker` processes deliver). */
   readonly webhookWorker: boolean;
   /** Delays in seconds between webhook delivery attempts. */
   readonly webhookRetryScheduleSeconds: readonly number[];
+  /** Webhook requests one delivery worker has in flight at once. */
+  readonly webhookConcurrency: number;
+  /** Webhook requests one delivery worker has in flight for one store at once (at most `webhookConcurrency`; default half of it). */
+  readonly webhookPerStore: number;
+  /** Run the maintenance loop (purge of old events and expired idempotency keys) in this process. */
+  readonly maintenance: boolean;
   /** `postgres://…` selects PostgreSQL; unset means SQLite in the data dir. */
   readonly databaseUrl: string | undefined;
   /** `redis://…` keeps the rate-limit buckets in Redis. */
@@ -40,12 +52,24 @@ export interface Config {
   /** Start of every Redis key this service writes (several services may share one Redis). */
   readonly redisPrefix: string;
   readonly logLevel: string;
+  /** Plain-HTTP listener answering `GET /metrics` (Prometheus text format); 0 (the default) disables it. */
+  readonly metricsPort: number;
+  /** Bind address of the metrics listener; anything but a loopback address needs `metricsToken`. */
+  readonly metricsHost: string;
+  /** Bearer token the metrics listener requires when set. */
+  readonly metricsToken: string | undefined;
   /**
    * TEST ONLY, off by default: every write transaction reports success before it commits and
    * commits a moment later, so a crash in between loses acknowledged data. The fault suite
    * turns it on to prove its crash checker can see loss; never set it in production.
    */
   readonly faultAckBeforeCommit: boolean;
+  /**
+   * TEST ONLY, off by default: the trade price list answers every store's records, not only the
+   * caller's. The fault suite turns it on to prove its leak checks (the fuzzer's and the tenant
+   * isolation model's) see another store's records; never set it in production.
+   */
+  readonly faultTradePriceListEveryStore: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -66,17 +90,27 @@ export const CONFIG_VARIABLES = {
   authFailureBucket: 'PRICEBOOK_AUTH_FAILURE_BUCKET',
   authFailureLeakPerSecond: 'PRICEBOOK_AUTH_FAILURE_LEAK',
   demo: 'PRICEBOOK_DEMO',
+  maxConnections: 'PRICEBOOK_MAX_CONNECTIONS',
   webhookAllowPrivate: 'PRICEBOOK_WEBHOOK_ALLOW_PRIVATE',
   webhookWorker: 'PRICEBOOK_WEBHOOK_WORKER',
   webhookRetryScheduleSeconds: 'PRICEBOOK_WEBHOOK_RETRY_SCHEDULE',
+  webhookConcurrency: 'PRICEBOOK_WEBHOOK_CONCURRENCY',
+  webhookPerStore: 'PRICEBOOK_WEBHOOK_PER_STORE',
+  maintenance: 'PRICEBOOK_MAINTENANCE',
   databaseUrl: 'DATABASE_URL',
   redisUrl: 'REDIS_URL',
   redisPrefix: 'PRICEBOOK_REDIS_PREFIX',
   logLevel: 'PRICEBOOK_LOG_LEVEL',
+  metricsPort: 'PRICEBOOK_METRICS_PORT',
+  metricsHost: 'PRICEBOOK_METRICS_HOST',
+  metricsToken: 'PRICEBOOK_METRICS_TOKEN',
   faultAckBeforeCommit: 'PRICEBOOK_FAULT_ACK_BEFORE_COMMIT',
+  faultTradePriceListEveryStore: 'PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE',
 } as const satisfies Record<keyof Config, string>;
 
 /** Hourly for 24 hours. */
+/** Well below the usual open-file limits (ulimit -n) that the database and Redis share with clients. */
+const DEFAULT_MAX_CONNECTIONS = 4096;
 const DEFAULT_RETRY_SCHEDULE = Array.from({ length: 24 }, () => 3600);
 
 /**
@@ -91,6 +125,7 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
   };
   const name = (key: keyof Config) => CONFIG_VARIABLES[key];
 
+  const webhookConcurrency = parseBounded(name('webhookConcurrency'), raw('webhookConcurrency'), 8, 1000);
   const config: Config = {
     dataDir: path.resolve(raw('dataDir') ?? './data'),
     port: parsePort(name('port'), raw('port'), 8443, false),
@@ -103,20 +138,64 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     rateLimitLeakPerSecond: parsePositive(name('rateLimitLeakPerSecond'), raw('rateLimitLeakPerSecond'), 2, false),
     authFailureBucket: parsePositive(name('authFailureBucket'), raw('authFailureBucket'), 100, true),
     authFailureLeakPerSecond: parsePositive(name('authFailureLeakPerSecond'), raw('authFailureLeakPerSecond'), 1, false),
-    demo: parseSwitch(name('demo'), raw('demo'), true),
+    demo: parseSwitch(name('demo'), raw('demo'), undefined),
+    maxConnections: parsePositive(name('maxConnections'), raw('maxConnections'), DEFAULT_MAX_CONNECTIONS, true),
     webhookAllowPrivate: parseSwitch(name('webhookAllowPrivate'), raw('webhookAllowPrivate'), false),
     webhookWorker: parseSwitch(name('webhookWorker'), raw('webhookWorker'), true),
     webhookRetryScheduleSeconds: parseSchedule(name('webhookRetryScheduleSeconds'), raw('webhookRetryScheduleSeconds')),
+    webhookConcurrency,
+    // Default: half the slots, so one store's slow receivers leave the other half to the rest.
+    webhookPerStore: parseBounded(name('webhookPerStore'), raw('webhookPerStore'), Math.ceil(webhookConcurrency / 2), 1000),
+    maintenance: parseSwitch(name('maintenance'), raw('maintenance'), true),
     databaseUrl: parseUrl(name('databaseUrl'), raw('databaseUrl'), ['postgres:', 'postgresql:']),
     redisUrl: parseUrl(name('redisUrl'), raw('redisUrl'), ['redis:', 'rediss:']),
     redisPrefix: parseRedisPrefix(name('redisPrefix'), raw('redisPrefix')),
     logLevel: parseLogLevel(name('logLevel'), raw('logLevel')),
+    metricsPort: parsePort(name('metricsPort'), raw('metricsPort'), 0, true),
+    metricsHost: parseAddress(name('metricsHost'), raw('metricsHost'), '127.0.0.1'),
+    metricsToken: parseMetricsToken(name('metricsToken'), raw('metricsToken')),
     faultAckBeforeCommit: parseSwitch(name('faultAckBeforeCommit'), raw('faultAckBeforeCommit'), false),
+    faultTradePriceListEveryStore: parseSwitch(name('faultTradePriceListEveryStore'), raw('faultTradePriceListEveryStore'), false),
   };
   if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
     throw new ConfigError(`${name('tlsCertFile')} and ${name('tlsKeyFile')} must be set together`);
   }
+  if (config.webhookPerStore > config.webhookConcurrency) {
+    throw new ConfigError(`${name('webhookPerStore')} (${config.webhookPerStore}) must not exceed ${name('webhookConcurrency')} (${config.webhookConcurrency})`);
+  }
+  // Metrics name routes, volumes and failure rates: never readable by anyone who can reach the host.
+  if (config.metricsPort !== 0 && config.metricsToken === undefined && !isLoopback(config.metricsHost)) {
+    throw new ConfigError(`${name('metricsHost')} ${config.metricsHost} is not a loopback address: set ${name('metricsToken')} too`);
+  }
   return Object.freeze(config);
+}
+
+function isLoopback(address: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1';
+}
+
+/** An IP address (the metrics listener binds to one address, never a host name). */
+function parseAddress(variable: string, value: string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (isIP(value) === 0) throw new ConfigError(`${variable} must be an IP address, got '${value}'`);
+  return value;
+}
+
+/** 16 to 256 characters of the token68 alphabet (RFC 7235), so it fits a Bearer header as is. */
+function parseMetricsToken(variable: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9\-._~+/]{16,256}=*$/.test(value)) {
+    throw new ConfigError(`${variable} must be 16 to 256 characters of letters, digits and - . _ ~ + /`);
+  }
+  return value;
+}
+
+/** A whole number from 1 to `max`. */
+function parseBounded(variable: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= 1 && number <= max)) throw new ConfigError(`${variable} must be a whole number from 1 to ${max}, got '${value}'`);
+  return number;
 }
 
 function parsePort(variable: string, value: string | undefined, fallback: number, zeroAllowed: boolean): number {
@@ -139,7 +218,7 @@ function parsePositive(variable: string, value: string | undefined, fallback: nu
   return number;
 }
 
-function parseSwitch(variable: string, value: string | undefined, fallback: boolean): boolean {
+function parseSwitch<F extends boolean | undefined>(variable: string, value: string | undefined, fallback: F): boolean | F {
   if (value === undefined) return fallback;
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;

@@ -8,7 +8,7 @@ export const MAX_WEBHOOKS_PER_TOPIC = 10;
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'https:// address of the receiver; it must not resolve to a loopback, private, link-local or metadata address',
+  description: 'https:// address of the receiver; its host must resolve to public addresses only (not loopback, private, link-local, metadata or IPv4-embedding IPv6)',
 });
 
 export const WebhookInput = StrictObject({ topic: EventTopicSchema, url: Url });

@@ -2,14 +2,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { Page } from '../modules/page.js';
+import type { Principal } from '../modules/stores/credential-service.js';
 
 /** The Fastify instance routes are registered on: TypeBox schemas give the handlers their types. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
+/** The authenticated caller. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === undefined) throw new AppError('unauthenticated', 'Missing or invalid credentials');
+  return request.principal;
+}
+
 /** The store of the authenticated caller. */
 export function storeIdOf(request: FastifyRequest): number {
-  if (request.principal === undefined) throw new AppError('unauthenticated', 'Missing or invalid credentials');
-  return request.principal.storeId;
+  return principalOf(request).storeId;
 }
 
 /** `count` and `offset` (defaults already applied by the query parser). */

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { TLSSocket, type Server as TlsServer } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import { errorBody, STATUS_OF } from './error-handler.js';
@@ -17,9 +18,40 @@ export function registerEarlyAnswerTracking(app: FastifyInstance): void {
   });
 }
 
+/** After answering a bad request, the client gets this long to read it before the socket is destroyed. */
+export const END_GRACE_MS = 1_000;
+
+/** TLS connections whose handshake completed: only they can carry an HTTP answer. */
+const handshaken = new WeakSet<Socket>();
+
+export function trackHandshakes(server: TlsServer): void {
+  server.on('secureConnection', (socket: TLSSocket) => handshaken.add(socket));
+}
+
+/**
+ * Refuses connections past `max` at once (Node closes them on accept), and logs how many were
+ * refused, at most once a minute, so a flood cannot also flood the log.
+ */
+export function limitConnections(server: Server, max: number, warn: (details: object, message: string) => void): void {
+  server.maxConnections = max;
+  let refused = 0;
+  let since = 0;
+  server.on('drop', () => {
+    refused += 1;
+    const now = Date.now();
+    if (now - since < 60_000) return;
+    warn({ refused, maxConnections: max }, 'connections refused: PRICEBOOK_MAX_CONNECTIONS reached');
+    refused = 0;
+    since = now;
+  });
+}
+
 /**
  * Node's `clientError`: timeouts (408) and requests it cannot parse (`malformed`), answered in
- * the error shape before the socket closes.
+ * the error shape before the socket closes. A TLS socket whose handshake never finished (a
+ * handshake timeout, garbage instead of a ClientHello) cannot carry an answer: it is destroyed
+ * at once. Every answered socket is destroyed after END_GRACE_MS even if the client never
+ * reads its answer.
  */
 export function clientErrorAnswerer(timeouts: { headersTimeout: number; requestTimeout: number }, malformed: AppError) {
   const timedOut = new AppError(
@@ -28,7 +60,8 @@ export function clientErrorAnswerer(timeouts: { headersTimeout: number; requestT
   );
   return (error: Error & { code?: string }, socket: Socket): void => {
     const answered = answeredEarly.get(socket);
-    if (!socket.writable || (answered !== undefined && !answered.complete)) {
+    const handshakePending = socket instanceof TLSSocket && !handshaken.has(socket);
+    if (handshakePending || !socket.writable || (answered !== undefined && !answered.complete)) {
       socket.destroy();
       return;
     }
@@ -38,5 +71,6 @@ export function clientErrorAnswerer(timeouts: { headersTimeout: number; requestT
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+    setTimeout(() => socket.destroy(), END_GRACE_MS).unref();
   };
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
-import { storeIdOf } from './app-types.js';
+import { principalOf } from './app-types.js';
+import type { CreatedRecord } from '../modules/idempotency/idempotency-repository.js';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -28,7 +29,8 @@ export function registerIdempotentCreate(app: FastifyInstance, idempotency: Idem
     const { request } = this;
     const key = request.headers['idempotency-key'];
     if (key === undefined) return this.code(201).send(await create(await prepare?.()));
-    if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+    // Node joins repeated headers with ", ": count the raw ones, or two keys would pass as one.
+    if (typeof key !== 'string' || !KEY_FORMAT.test(key) || headerCount(request.raw.rawHeaders, 'idempotency-key') > 1) {
       throw new AppError('invalid_query', "Invalid header 'Idempotency-Key': it must be given once, as 1 to 255 printable ASCII characters");
     }
     const fingerprint = createHash('sha256')
@@ -36,11 +38,15 @@ export function registerIdempotentCreate(app: FastifyInstance, idempotency: Idem
       .update(request.rawBody ?? Buffer.alloc(0))
       .digest('hex');
     let prepared: unknown;
+    const { storeId, keyId } = principalOf(request);
     const outcome = await idempotency.run(
-      storeIdOf(request),
+      { storeId, keyId },
       key,
       fingerprint,
-      async () => ({ statusCode: 201, body: JSON.stringify(await create(prepared)) }),
+      async () => {
+        const record = await create(prepared);
+        return { statusCode: 201, body: JSON.stringify(record), created: createdRecord(request.routeOptions.url, record) };
+      },
       prepare &&
         (async () => {
           prepared = await prepare();
@@ -49,4 +55,18 @@ export function registerIdempotentCreate(app: FastifyInstance, idempotency: Idem
     if (outcome.replayed) this.header('idempotent-replayed', 'true');
     return this.code(outcome.statusCode).type(JSON_TYPE).send(outcome.body);
   });
+}
+
+/** How many times a header came, by its raw name/value pairs. */
+function headerCount(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) count += 1;
+  return count;
+}
+
+/** The record a single-record create made (bulk creates answer an array: none). */
+function createdRecord(route: string | undefined, record: unknown): CreatedRecord | undefined {
+  if (route === undefined || typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
+  const { id } = record as { id?: unknown };
+  return typeof id === 'number' ? { path: route, id } : undefined;
 }

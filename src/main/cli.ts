@@ -2,7 +2,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { buildServices, type Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
-import { AppError } from '../modules/errors.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { serve, stopOnSignals } from './serve.js';
 import { runWorker } from './worker.js';
@@ -31,19 +30,27 @@ const FLAG_HELP: Record<keyof Config, string> = {
   rateLimitLeakPerSecond: 'requests leaked per second; default 2',
   authFailureBucket: 'failed authentications tolerated per client address; default 100',
   authFailureLeakPerSecond: 'failed authentications forgiven per second; default 1',
-  demo: '1 or 0: create the demo store on an empty data dir; default 1',
+  demo: '1 or 0: create the demo store on an empty data dir and print its token; default: only when stdout is a terminal',
+  maxConnections: 'open connections per listener beyond which new ones are refused at once; default 4096',
   webhookAllowPrivate: '1: webhook URLs may be http:// and private (development only); default 0',
   webhookWorker: '1 or 0: deliver webhooks from this serve process; default 1',
   webhookRetryScheduleSeconds: 'comma-separated delays in seconds between webhook attempts; default hourly for 24 h',
+  webhookConcurrency: 'webhook requests in flight per delivery worker; default 8',
+  webhookPerStore: 'webhook requests in flight per store and delivery worker; default half of the concurrency',
+  maintenance: '1 or 0: purge old events and expired idempotency keys from this process; default 1',
   databaseUrl: 'postgres://… selects PostgreSQL instead of SQLite',
   redisUrl: 'redis://… keeps rate-limit buckets in Redis',
   redisPrefix: 'start of every Redis key written; default pricebook:',
   logLevel: 'fatal, error, warn, info, debug, trace or silent; default info',
+  metricsPort: 'plain-HTTP port serving GET /metrics (Prometheus); default 0 (off)',
+  metricsHost: 'bind address of the metrics listener; default 127.0.0.1 (any other needs a metrics token)',
+  metricsToken: 'Bearer token the metrics listener requires (prefer the environment: flags show in ps)',
   faultAckBeforeCommit: 'TEST ONLY: 1 acknowledges writes before they commit (crash tests); default 0',
+  faultTradePriceListEveryStore: 'TEST ONLY: 1 lists every store\'s trade prices (leak tests); default 0',
 };
 
 /** Fault switches for the fault suite: accepted, but left out of `--help`. */
-const TEST_ONLY_FLAGS: ReadonlySet<keyof Config> = new Set(['faultAckBeforeCommit']);
+const TEST_ONLY_FLAGS: ReadonlySet<keyof Config> = new Set(['faultAckBeforeCommit', 'faultTradePriceListEveryStore']);
 
 /** The config from the environment with a command's flags on top. */
 function configFrom(options: Record<string, string | undefined>): Config {
@@ -73,8 +80,11 @@ async function withServices(options: Record<string, string | undefined>, work: (
   }
 }
 
+/** A malformed argument: exit code 2, like commander's own usage errors and a bad configuration. */
+class UsageError extends Error {}
+
 function parseId(value: string, what: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(value)) throw new AppError('validation_failed', `${what} must be a positive integer, got '${value}'`);
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${what} must be a positive integer, got '${value}'`);
   return Number(value);
 }
 
@@ -83,13 +93,13 @@ function parseScopes(value: string | undefined): Scope[] {
   const scopes = value.split(',').map((scope) => scope.trim());
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new AppError('validation_failed', `unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; known: ${SCOPES.join(', ')}`);
+    throw new UsageError(`unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; known: ${SCOPES.join(', ')}`);
   }
   return scopes.filter(isScope);
 }
 
 const DATABASE_FLAGS: ReadonlyArray<keyof Config> = ['dataDir', 'databaseUrl'];
-const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'logLevel'];
+const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
 
 export function buildCli(): Command {
   const program = new Command('pricebook')
@@ -142,9 +152,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    const message = error instanceof AppError || error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`pricebook: ${message}\n`);
-    return error instanceof ConfigError ? 2 : 1;
+    // 2: the command line or the configuration is wrong; 1: the operation was refused or failed.
+    return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
   }
 }
 

@@ -5,13 +5,17 @@ import { buildApp, createPlainHttpServer } from '../app/build-app.js';
 import { seedDemoStore } from '../app/demo.js';
 import { buildServices } from '../app/services.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
+import { buildMaintenanceLoop } from '../app/maintenance.js';
 import { loadTlsPair } from '../app/tls.js';
+import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
 
 export interface RunningServer {
   /** HTTPS port actually bound (useful with port 0). */
   port: number;
   /** Plain-HTTP port actually bound, or undefined when disabled. */
   httpPort: number | undefined;
+  /** Address and port of the metrics listener, or undefined when disabled. */
+  metrics: { host: string; port: number } | undefined;
   stop(): Promise<void>;
 }
 
@@ -22,25 +26,41 @@ export interface RunningServer {
 export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   const services = await buildServices(config);
   const tls = await loadTlsPair(config);
-  const app = await buildApp(config, services, { tls });
+  const metrics = config.metricsPort === 0 ? undefined : buildMetrics(services, { api: true, deliveries: config.webhookWorker });
+  const app = await buildApp(config, services, { tls, metrics: metrics?.http });
   app.log.info({ database: services.database.description, tls: tls.source }, 'starting');
+  // Test-only switches break the service's promises on purpose: never silently.
+  const faults = Object.entries({ PRICEBOOK_FAULT_ACK_BEFORE_COMMIT: config.faultAckBeforeCommit, PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: config.faultTradePriceListEveryStore })
+    .filter(([, on]) => on)
+    .map(([variable]) => variable);
+  if (faults.length > 0) app.log.warn({ faults }, 'TEST-ONLY fault switches are on: this server loses data or leaks stores on purpose; never run it in production');
 
-  const demo = config.demo && !(await services.uow.repos.stores.any()) ? await seedDemoStore(services) : undefined;
+  // Unasked, the demo token is printed only to a person at a terminal, never into logs.
+  const empty = !(await services.uow.repos.stores.any());
+  const wantDemo = config.demo ?? (out as { isTTY?: boolean }).isTTY === true;
+  const demo = wantDemo && empty ? await seedDemoStore(services) : undefined;
+  if (empty && !wantDemo && config.demo === undefined) {
+    app.log.info('no demo store created: the output is not a terminal (PRICEBOOK_DEMO=1 creates one and prints its token)');
+  }
 
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as AddressInfo).port;
 
   let plain: http.Server | undefined;
   if (config.httpPort !== 0) {
-    plain = createPlainHttpServer(app);
+    plain = createPlainHttpServer(app, config.maxConnections);
     await new Promise<void>((resolve, reject) => {
       plain?.once('error', reject).listen(config.httpPort, config.host, () => resolve());
     });
   }
   const httpPort = plain === undefined ? undefined : (plain.address() as AddressInfo).port;
   app.log.info({ port, httpPort, host: config.host }, 'listening');
-  const worker = config.webhookWorker ? buildDeliveryWorker(config, services, app.log) : undefined;
+  const metricsListener = metrics === undefined ? undefined : await listenForScrapes(config, metrics, app.log);
+  if (metricsListener !== undefined) app.log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
+  const worker = config.webhookWorker ? buildDeliveryWorker(config, services, app.log, deliveryObserver(metrics)) : undefined;
   worker?.start();
+  const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;
+  maintenance?.start();
 
   if (demo !== undefined) {
     const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '127.0.0.1' ? 'localhost' : config.host;
@@ -68,14 +88,16 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
       app.log.info('shutting down: finishing in-flight requests');
       await Promise.all([
         new Promise<void>((resolve) => (plain === undefined ? resolve() : plain.close(() => resolve()))),
+        metricsListener?.close(),
         app.close(),
         worker?.stop(),
+        maintenance?.stop(),
       ]);
       await services.close();
     })();
     return stopping;
   };
-  return { port, httpPort, stop };
+  return { port, httpPort, metrics: metricsListener && { host: metricsListener.host, port: metricsListener.port }, stop };
 }
 
 /** Stops on the first SIGTERM or SIGINT; a second one exits at once. */

@@ -1,29 +1,39 @@
 import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
+import { buildMaintenanceLoop } from '../app/maintenance.js';
 import { buildServices } from '../app/services.js';
+import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
 
 export interface RunningWorker {
+  /** Address and port of the metrics listener, or undefined when disabled. */
+  metrics: { host: string; port: number } | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * `pricebook worker`: the webhook delivery worker alone, for deployments that deliver from
  * dedicated processes (several may share one PostgreSQL; `serve` then runs with
- * `PRICEBOOK_WEBHOOK_WORKER=0`).
+ * `PRICEBOOK_WEBHOOK_WORKER=0`), and the maintenance loop unless `PRICEBOOK_MAINTENANCE=0`.
  */
 export async function runWorker(config: Config): Promise<RunningWorker> {
   const services = await buildServices(config);
   const log = pino({ level: config.logLevel });
-  const worker = buildDeliveryWorker(config, services, log);
+  const metrics = config.metricsPort === 0 ? undefined : buildMetrics(services, { api: false, deliveries: true });
+  const worker = buildDeliveryWorker(config, services, log, deliveryObserver(metrics));
   worker.start();
+  const maintenance = config.maintenance ? buildMaintenanceLoop(services, log) : undefined;
+  maintenance?.start();
   log.info({ database: services.database.description, retryScheduleSeconds: config.webhookRetryScheduleSeconds }, 'webhook delivery worker started');
+  const metricsListener = metrics === undefined ? undefined : await listenForScrapes(config, metrics, log);
+  if (metricsListener !== undefined) log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
   let stopping: Promise<void> | undefined;
   return {
+    metrics: metricsListener && { host: metricsListener.host, port: metricsListener.port },
     stop: () => {
       stopping ??= (async () => {
         log.info('shutting down: finishing the requests in flight');
-        await worker.stop();
+        await Promise.all([worker.stop(), maintenance?.stop(), metricsListener?.close()]);
         await services.close();
       })();
       return stopping;

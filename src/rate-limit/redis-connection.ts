@@ -8,6 +8,12 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Longest pause between reconnection attempts, in milliseconds; default 1000. */
   maxReconnectDelayMs?: number;
+  /**
+   * While Redis is down but connected, milliseconds after a failed command before a request
+   * tries Redis again; default 1000. Until then every command goes local at once, so a request
+   * whose first command timed out does not wait again for its next one.
+   */
+  probeIntervalMs?: number;
 }
 
 type State = 'up' | 'down';
@@ -24,12 +30,16 @@ export class RedisConnection implements RateLimiterStatus {
   private state: State = 'down';
   private cause: unknown = new Error('not connected yet');
   private closing = false;
-  /** While Redis is down but connected, one request at a time tries it; the rest go local. */
+  /** While Redis is down but connected, one request at a time tries it (see `probeIntervalMs`); the rest go local. */
   private probing = false;
+  /** `performance.now()` before which no request tries a down Redis. */
+  private nextProbeAt = 0;
+  private readonly probeIntervalMs: number;
   private readonly listeners = new Set<(change: RateLimiterModeChange) => void>();
 
   private constructor(url: string, options: RedisConnectionOptions) {
     const maxDelay = options.maxReconnectDelayMs ?? 1000;
+    this.probeIntervalMs = options.probeIntervalMs ?? 1000;
     this.client = new Redis(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -64,18 +74,20 @@ export class RedisConnection implements RateLimiterStatus {
 
   /**
    * Runs `command` when Redis can take it. `undefined` when it cannot (disconnected, or down
-   * and already being probed) or the command failed, which starts an outage.
+   * and already being probed or failed less than the probe interval ago) or the command failed,
+   * which starts an outage. So a request waits on a hung Redis for one command timeout at most.
    */
   async attempt<T>(command: () => Promise<T>): Promise<{ value: T } | undefined> {
     if (this.client.status !== 'ready') return undefined;
     const probe = this.state === 'down';
-    if (probe && this.probing) return undefined;
+    if (probe && (this.probing || performance.now() < this.nextProbeAt)) return undefined;
     if (probe) this.probing = true;
     try {
       const value = await command();
       this.markUp();
       return { value };
     } catch (error) {
+      this.nextProbeAt = performance.now() + this.probeIntervalMs;
       this.markDown(error);
       return undefined;
     } finally {

@@ -5,7 +5,10 @@ import type { Database } from './database.js';
 import { toEvent } from './repositories/event-repository.js';
 import type { Tables } from './tables.js';
 
-/** Webhooks looked at per claim: the ones whose deliveries are due longest. */
+/**
+ * Webhooks looked at per claim: each store's due longest first, then each store's second, and
+ * so on (round-robin over stores).
+ */
 const WEBHOOKS_PER_CLAIM = 64;
 
 /**
@@ -44,15 +47,18 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
     });
   }
 
-  async claim({ now, limit, leasesPerWebhook, leaseMs, settledIds }: ClaimOptions): Promise<ClaimedDelivery[]> {
+  async claim({ now, limit, leasesPerWebhook, heldPerStore, heldByStore, leaseMs, settledIds }: ClaimOptions): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     const { db, engine } = this.database;
-    // Which webhooks have due deliveries and room for more leases (a hint; re-checked under lock).
-    const heads = await db
+    // Which webhooks have due deliveries and room for more leases (a hint; re-checked under
+    // lock), ranked within their store: rank 1 of every store comes before any rank 2.
+    const ranked = db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .select((eb) => [
+        'd.store_id',
         'd.webhook_id',
+        sql<number>`row_number() over (partition by ${eb.ref('d.store_id')} order by min(${eb.ref('d.next_attempt_at')}), ${eb.ref('d.webhook_id')})`.as('store_rank'),
         eb.fn.min('d.next_attempt_at').as('due'),
         eb.fn
           .sum<number>(
@@ -69,22 +75,23 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
       .where('d.next_attempt_at', '<=', now)
       .where('w.active', '=', 1)
       .where('w.verified', '=', 1)
-      .groupBy('d.webhook_id')
-      .orderBy('due')
-      .limit(WEBHOOKS_PER_CLAIM)
-      .execute();
+      .groupBy(['d.store_id', 'd.webhook_id']);
+    const heads = await db.selectFrom(ranked.as('heads')).selectAll().orderBy('store_rank').orderBy('due').limit(WEBHOOKS_PER_CLAIM).execute();
+    const storeRoom = new Map<number, number>();
     const room = heads
-      .map((head) => ({ webhookId: Number(head.webhook_id), free: leasesPerWebhook - Number(head.leased) }))
-      .filter((head) => head.free > 0);
+      .map((head) => ({ storeId: Number(head.store_id), webhookId: Number(head.webhook_id), free: leasesPerWebhook - Number(head.leased) }))
+      .filter((head) => head.free > 0 && heldPerStore - (heldByStore.get(head.storeId) ?? 0) > 0);
     if (room.length === 0) return [];
+    for (const { storeId } of room) storeRoom.set(storeId, heldPerStore - (heldByStore.get(storeId) ?? 0));
 
     const leaseToken = randomBytes(12).toString('hex');
     const leaseUntil = now + leaseMs;
     return this.transaction(async (trx) => {
       const claimed: ClaimedDelivery[] = [];
-      for (const { webhookId, free } of room) {
-        const take = Math.min(free, limit - claimed.length);
-        if (take <= 0) break;
+      for (const { storeId, webhookId, free } of room) {
+        if (claimed.length >= limit) break;
+        const take = Math.min(free, limit - claimed.length, storeRoom.get(storeId) ?? 0);
+        if (take <= 0) continue;
         let due = trx
           .selectFrom('webhook_deliveries as d')
           .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -99,7 +106,9 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
           .orderBy('d.id')
           .limit(take);
         if (engine.supportsSkipLocked) due = due.forUpdate('d').skipLocked();
-        for (const row of await due.execute()) {
+        const rows = await due.execute();
+        storeRoom.set(storeId, (storeRoom.get(storeId) ?? 0) - rows.length);
+        for (const row of rows) {
           claimed.push({
             id: Number(row.id),
             leaseToken,
@@ -183,8 +192,13 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
   }
 
   async purge(before: string, limit: number): Promise<number> {
+    const { engine } = this.database;
     return this.transaction(async (trx) => {
-      const ids = (await trx.selectFrom('events').select('id').where('created_at', '<', before).orderBy('id').limit(limit).execute()).map((row) => Number(row.id));
+      // Oldest first along the creation index: no sort, however many are due. Concurrent
+      // purgers (several processes own maintenance) pass each other's batches.
+      let due = trx.selectFrom('events').select('id').where('created_at', '<', before).orderBy('created_at').limit(limit);
+      if (engine.supportsSkipLocked) due = due.forUpdate().skipLocked();
+      const ids = (await due.execute()).map((row) => Number(row.id));
       if (ids.length === 0) return 0;
       await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
       await trx.deleteFrom('events').where('id', 'in', ids).execute();

@@ -15,18 +15,19 @@ import { KyselyOrderRepository } from './repositories/order-repository.js';
 import { KyselyEventRepository } from './repositories/event-repository.js';
 import { KyselyWebhookRepository } from './repositories/webhook-repository.js';
 import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/store-repository.js';
+import { HotReads } from './repositories/hot-reads.js';
 import type { Tables } from './tables.js';
 
-function createRepositories(db: Kysely<Tables>, engine: Engine): Repositories {
+function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, faults: UnitOfWorkFaults): Repositories {
   return {
     stores: new KyselyStoreRepository(db),
-    apiKeys: new KyselyApiKeyRepository(db),
+    apiKeys: new KyselyApiKeyRepository(db, hotReads),
     customers: new KyselyCustomerRepository(db),
     products: new KyselyProductRepository(db),
     variations: new KyselyVariationRepository(db),
     skus: new KyselySkuRepository(db),
     categories: new KyselyCategoryRepository(db),
-    tradePrices: new KyselyTradePriceRepository(db, engine),
+    tradePrices: new KyselyTradePriceRepository(db, engine, hotReads, { listEveryStore: faults.tradePriceListEveryStore === true }),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),
@@ -36,6 +37,8 @@ function createRepositories(db: Kysely<Tables>, engine: Engine): Repositories {
 
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly outside: Repositories;
+  /** Compiled once for the database; every unit of work's repositories share them. */
+  private readonly hotReads: HotReads;
   /** The repositories of the transaction this async call chain is in, if any. */
   private readonly current = new AsyncLocalStorage<Repositories>();
 
@@ -43,7 +46,8 @@ export class KyselyUnitOfWork implements UnitOfWork {
     private readonly database: Database,
     private readonly faults: UnitOfWorkFaults = {},
   ) {
-    this.outside = createRepositories(database.db, database.engine);
+    this.hotReads = new HotReads(database.db, database.statements);
+    this.outside = createRepositories(database.db, database.engine, this.hotReads, faults);
   }
 
   /** Inside a transaction, its repositories: a read there must not wait for its own connection. */
@@ -72,7 +76,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
     return this.database.db.connection().execute(async (connection) => {
       await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
       try {
-        const repos = createRepositories(connection, this.database.engine);
+        const repos = createRepositories(connection, this.database.engine, this.hotReads, this.faults);
         const result = await this.current.run(repos, () => work(repos));
         await beforeCommit?.(result);
         await sql`commit`.execute(connection);
@@ -89,6 +93,8 @@ export class KyselyUnitOfWork implements UnitOfWork {
 export interface UnitOfWorkFaults {
   /** Hand each transaction's result to its caller, then wait this long before committing. */
   acknowledgeBeforeCommitMs?: number;
+  /** The trade price list answers every store's records (a planted leak for the leak checks). */
+  tradePriceListEveryStore?: boolean;
 }
 
 /**

@@ -14,7 +14,7 @@ export interface Tables {
   product_categories: ProductCategoriesTable;
   skus: SkusTable;
   trade_prices: TradePricesTable;
-  idempotency_keys: IdempotencyKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   webhooks: WebhooksTable;
@@ -119,8 +119,10 @@ export interface TradePricesTable {
  * completed with the response in that same transaction, so a key never outlives its records
  * and records never lack their key.
  */
-export interface IdempotencyKeysTable {
+export interface IdempotencyRecordsTable {
   store_id: number;
+  /** The credential that sent the key; 0 for records kept from before keys were per credential. */
+  key_id: number;
   key: string;
   /** SHA-256 of method, path and the raw body bytes. */
   fingerprint: string;
@@ -130,6 +132,9 @@ export interface IdempotencyKeysTable {
   created_at: string;
   /** Milliseconds since the epoch; past it the key may be used again. */
   expires_at: number;
+  /** The path and id of the record the answer created (a single-record create); dropped with it. */
+  path: string | null;
+  record_id: number | null;
 }
 
 /**

@@ -40,6 +40,10 @@ export interface ClaimOptions {
   limit: number;
   /** Leased deliveries per webhook at most, across workers. */
   leasesPerWebhook: number;
+  /** Deliveries of one store this worker may hold, waiting and in flight, at most. */
+  heldPerStore: number;
+  /** What this worker already holds, by store. */
+  heldByStore: ReadonlyMap<number, number>;
   /** The lease ends this many milliseconds from now. */
   leaseMs: number;
   /** Deliveries this worker has finished but not recorded yet: they no longer count as leased. */
@@ -53,7 +57,11 @@ export interface DeliveryQueue {
    * are active and verified now; returns how many events it took.
    */
   fanOut(limit: number, now: number): Promise<number>;
-  /** Leases due deliveries, oldest due first. On PostgreSQL concurrent workers skip each other's rows. */
+  /**
+   * Leases due deliveries, round-robin over the stores that have some (within a store, the
+   * webhooks due longest first), so a store with a large backlog cannot fill a claim. On
+   * PostgreSQL concurrent workers skip each other's rows.
+   */
   claim(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /** Ends the leases of deliveries not sent after all, so any worker may take them at once. */
   release(deliveries: readonly ClaimedDelivery[]): Promise<void>;

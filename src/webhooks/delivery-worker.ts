@@ -1,9 +1,9 @@
 import type { Clock } from '../modules/clock.js';
-import { EVENT_RETENTION_MS } from '../modules/events/event-feed-service.js';
-import type { AttemptRecord, ClaimedDelivery, DeliveryQueue } from './delivery-queue.js';
+import type { AttemptRecord, AttemptVerdict, ClaimedDelivery, DeliveryQueue } from './delivery-queue.js';
 import { verdictAfter } from './retry-policy.js';
 import { SendSlots } from './send-slots.js';
 import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
+import { WakeablePause } from '../modules/wakeable-pause.js';
 
 /** What the worker needs of the sender (tests may count or slow its calls). */
 export interface EventSender {
@@ -22,6 +22,8 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** Requests this worker has in flight to one webhook at once. */
   perWebhook?: number;
+  /** Requests this worker has in flight for one store's webhooks at once. */
+  perStore?: number;
   /**
    * Deliveries of one webhook leased at once, by all workers together, sent `perWebhook` at a
    * time. Even at the time limit for each, they are sent well within the lease.
@@ -29,19 +31,18 @@ export interface DeliveryWorkerOptions {
   prefetchPerWebhook?: number;
   /** Deliveries this worker leases at once, waiting and in flight. */
   maxHeld?: number;
+  /** Deliveries of one store this worker leases at once: the rest of `maxHeld` stays open to other stores. */
+  maxHeldPerStore?: number;
   /** Milliseconds between looks for new events and due retries while idle. */
   pollIntervalMs?: number;
   /** Milliseconds a claimed delivery stays this worker's; a crash delays its deliveries by up to this. */
   leaseMs?: number;
-  /** Milliseconds between purges of events older than the retention. */
-  purgeIntervalMs?: number;
+  /** Told the outcome of every attempt as it ends (metrics). */
+  onAttempt?: (outcome: AttemptVerdict['kind']) => void;
 }
 
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 1000;
-const PURGE_BATCH = 5000;
-/** Purge batches per round at most: a large backlog is worked off over several rounds. */
-const PURGE_ROUNDS = 20;
 /** Pause after a database error before trying again, milliseconds. */
 const ERROR_PAUSE_MS = 1000;
 /**
@@ -54,28 +55,27 @@ const RECORD_DELAY_MS = 50;
 const LEASE_NEEDED_MS = RECEIVER_TIMEOUT_MS + 5_000;
 
 /**
- * The delivery worker: fans new events out into deliveries, leases due deliveries, sends them
- * with bounded concurrency (in total and per webhook, so one slow receiver never holds back
- * the others) and records each outcome. Requests never wait for the database: a finished
+ * The delivery worker: fans new events out into deliveries, leases due deliveries (round-robin
+ * over stores), sends them with bounded concurrency (in total, per store and per webhook, so
+ * one slow receiver, or one store's many, never holds back the others) and records each outcome. Requests never wait for the database: a finished
  * request starts the next waiting one at once, and outcomes are written in batches. A lease
  * that outlives its worker (a crash) expires and the delivery is sent again: at-least-once.
  */
 export class DeliveryWorker {
   private readonly slots: SendSlots;
   private readonly maxHeld: number;
+  private readonly maxHeldPerStore: number;
   private readonly perWebhook: number;
   private readonly prefetchPerWebhook: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
-  private readonly purgeIntervalMs: number;
   private readonly requests = new Set<Promise<void>>();
   private finished: AttemptRecord[] = [];
   /** When the oldest unrecorded outcome came in, milliseconds. */
   private firstFinishedAt = 0;
   private running = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private nextPurgeAt = 0;
+  private readonly pauses = new WakeablePause();
   private nextFanOutAt = 0;
   private nextClaimAt = 0;
   /** A webhook's waiting list ran low: claim before the next poll. */
@@ -89,13 +89,15 @@ export class DeliveryWorker {
     private readonly options: DeliveryWorkerOptions,
   ) {
     const perWebhook = options.perWebhook ?? 2;
-    this.slots = new SendSlots(options.concurrency ?? 8, perWebhook);
+    const concurrency = options.concurrency ?? 8;
+    const perStore = Math.min(options.perStore ?? Math.ceil(concurrency / 2), concurrency);
+    this.slots = new SendSlots({ concurrency, perWebhook, perStore });
     this.perWebhook = perWebhook;
     this.prefetchPerWebhook = Math.max(options.prefetchPerWebhook ?? 8, perWebhook);
-    this.maxHeld = options.maxHeld ?? 64;
+    this.maxHeld = Math.max(options.maxHeld ?? 64, 2 * concurrency);
+    this.maxHeldPerStore = Math.min(options.maxHeldPerStore ?? Math.max(4 * perStore, this.prefetchPerWebhook), this.maxHeld);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.leaseMs = Math.max(options.leaseMs ?? 30_000, 2 * LEASE_NEEDED_MS);
-    this.purgeIntervalMs = options.purgeIntervalMs ?? 10 * 60 * 1000;
   }
 
   start(): void {
@@ -107,7 +109,7 @@ export class DeliveryWorker {
   /** Stops claiming, hands back what waits, lets the requests in flight end (within the time limit) and records them. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.pauses.wake();
     await this.loop;
   }
 
@@ -134,10 +136,6 @@ export class DeliveryWorker {
       await this.recordFinished();
       now = this.clock.now();
     }
-    if (now >= this.nextPurgeAt) {
-      this.nextPurgeAt = now + this.purgeIntervalMs;
-      await this.purge(now);
-    }
     let fanned = 0;
     if (now >= this.nextFanOutAt) {
       fanned = await this.queue.fanOut(FAN_OUT_BATCH, now);
@@ -149,6 +147,8 @@ export class DeliveryWorker {
       this.nextClaimAt = now + this.pollIntervalMs;
       this.refillWanted = false;
       const deliveries = await this.queue.claim({ now, limit: this.maxHeld - this.slots.held, leasesPerWebhook: this.prefetchPerWebhook,
+        heldPerStore: this.maxHeldPerStore,
+        heldByStore: this.slots.heldPerStore(),
         leaseMs: this.leaseMs,
         settledIds: this.finished.map((record) => record.delivery.id),
       });
@@ -174,20 +174,22 @@ export class DeliveryWorker {
       );
       const at = this.clock.now();
       if (this.finished.length === 0) this.firstFinishedAt = at;
+      const verdict = verdictAfter(delivery.attempts + 1, outcome, this.options.retryScheduleSeconds, at);
+      this.options.onAttempt?.(verdict.kind);
       this.finished.push({
         delivery,
-        verdict: verdictAfter(delivery.attempts + 1, outcome, this.options.retryScheduleSeconds, at),
+        verdict,
         at,
         httpStatus: outcome.status,
         error: outcome.delivered ? undefined : outcome.error,
       });
     })().finally(() => {
       this.requests.delete(request);
-      this.slots.done(delivery.webhook.id);
+      this.slots.done(delivery);
       this.dispatch();
       // A webhook with little left waiting is refilled before its requests run dry, not at the next poll.
-      if (this.slots.waitingFor(delivery.webhook.id) < this.perWebhook) this.refillWanted = true;
-      if (this.refillWanted || this.finished.length >= RECORD_BATCH) this.wake?.();
+      if (this.slots.waitingFor(delivery.event.storeId, delivery.webhook.id) < this.perWebhook) this.refillWanted = true;
+      if (this.refillWanted || this.finished.length >= RECORD_BATCH) this.pauses.wake();
     });
     this.requests.add(request);
   }
@@ -208,24 +210,8 @@ export class DeliveryWorker {
     }
   }
 
-  private async purge(now: number): Promise<void> {
-    const before = new Date(now - EVENT_RETENTION_MS).toISOString();
-    for (let round = 0; round < PURGE_ROUNDS; round += 1) {
-      if ((await this.queue.purge(before, PURGE_BATCH)) < PURGE_BATCH) return;
-    }
-  }
-
   /** Waits `ms`, or less when a request finishes or the worker stops. */
   private pause(ms: number): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        if (this.wake === done) this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
+    return this.running ? this.pauses.sleep(ms) : Promise.resolve();
   }
 }

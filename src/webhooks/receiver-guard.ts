@@ -18,7 +18,11 @@ export interface ReceiverGuardOptions {
   resolveTimeoutMs?: number;
 }
 
-const PRIVATE_REFUSAL = 'must not resolve to a loopback, private, link-local, shared (CGNAT), unique-local, multicast or cloud-metadata address';
+/**
+ * One answer for a name that does not resolve and one that resolves to a refused address, so
+ * webhook URLs cannot be used to probe which names exist on the server's internal network.
+ */
+const ADDRESS_REFUSAL = 'must have a host that resolves to public addresses only (not loopback, private, link-local, shared (CGNAT), unique-local, multicast, cloud-metadata or IPv4-embedding IPv6)';
 
 /**
  * The SSRF rule, checked when a webhook is created and again before every request: the URL
@@ -63,12 +67,12 @@ export class ReceiverGuard implements ReceiverPolicy {
       try {
         addresses = await withTimeout(this.resolver.resolve(host), this.resolveTimeoutMs);
       } catch {
-        return refuse(`has a host name that does not resolve ('${host.slice(0, 100)}')`);
+        return refuse(ADDRESS_REFUSAL);
       }
     }
     const [first] = addresses;
-    if (first === undefined) return refuse(`has a host name that does not resolve ('${host.slice(0, 100)}')`);
-    if (!this.allowPrivate && addresses.some((address) => !isPublicAddress(address.address))) return refuse(PRIVATE_REFUSAL);
+    if (first === undefined) return refuse(ADDRESS_REFUSAL);
+    if (!this.allowPrivate && addresses.some((address) => !isPublicAddress(address.address))) return refuse(ADDRESS_REFUSAL);
     return { allowed: true, target: { url, address: first } };
   }
 }

@@ -201,31 +201,53 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(new Set([credential.key, reader.key, two.key]).size).toBe(3);
   });
 
-  it('fails with a message on stderr and nothing on stdout', async () => {
+  it('fails with a message on stderr, nothing on stdout, and exit code 2 for a bad command line, 1 for a refused operation', async () => {
     const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Failures'], env));
-    const cases: Array<[string[], RegExp]> = [
-      [['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read,admin'], /scope.*admin/i],
-      [['keys', 'create', '--store', String(store.id), '--scopes', ''], /scope/i],
-      [['keys', 'create', '--store', '987654'], /987654/],
-      [['keys', 'create', '--store', 'abc'], /abc/],
-      [['keys', 'create', '--store', '0'], /positive integer/],
-      [['keys', 'create', '--store', '-1'], /./],
-      [['keys', 'create', '--store', '1.5'], /1\.5/],
-      [['keys', 'create'], /--store/],
-      [['keys', 'revoke', 'abc'], /abc/],
-      [['keys', 'revoke', '987654'], /987654/],
-      [['stores', 'create'], /--name/],
-      [['stores', 'create', '--name', '   '], /name/i],
-      [['nonsense'], /unknown command/i],
+    const cases: Array<[string[], RegExp, 1 | 2]> = [
+      [['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read,admin'], /scope.*admin/i, 2],
+      [['keys', 'create', '--store', String(store.id), '--scopes', ''], /scope/i, 2],
+      [['keys', 'create', '--store', 'abc'], /abc/, 2],
+      [['keys', 'create', '--store', '0'], /positive integer/, 2],
+      [['keys', 'create', '--store', '-1'], /./, 2],
+      [['keys', 'create', '--store', '1.5'], /1\.5/, 2],
+      [['keys', 'create'], /--store/, 2],
+      [['keys', 'revoke', 'abc'], /abc/, 2],
+      [['stores', 'create'], /--name/, 2],
+      [['stores', 'create', '--name', 'X', '--bogus'], /bogus/, 2],
+      [['nonsense'], /unknown command/i, 2],
+      // Well-formed, refused by what the database holds.
+      [['keys', 'create', '--store', '987654'], /987654/, 1],
+      [['keys', 'revoke', '987654'], /987654/, 1],
+      [['stores', 'create', '--name', '   '], /name/i, 1],
     ];
-    for (const [args, message] of cases) {
+    for (const [args, message, code] of cases) {
       const run = await runCli(args, env);
       const what = args.join(' ');
-      expect(run.code, what).not.toBe(0);
-      expect(run.code, what).not.toBeNull();
+      expect(run.code, `${what}: ${run.stderr}`).toBe(code);
       expect(run.stdout, what).toBe('');
       expect(run.stderr, what).toMatch(message);
     }
+  });
+
+  it('exits 2 on an invalid setting, naming it, and 1 when the database cannot be reached', async () => {
+    const configurations: Array<[string[], Record<string, string>, RegExp]> = [
+      [['stores', 'create', '--name', 'X'], { DATABASE_URL: 'mysql://127.0.0.1/x' }, /DATABASE_URL/],
+      [['stores', 'create', '--name', 'X', '--database-url', 'not a url'], {}, /DATABASE_URL|database-url/],
+      [['serve'], { PRICEBOOK_PORT: 'eighty' }, /PRICEBOOK_PORT/],
+      [['worker'], { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: 'soon' }, /PRICEBOOK_WEBHOOK_RETRY_SCHEDULE/],
+    ];
+    for (const [args, extra, message] of configurations) {
+      const run = await runCli(args, { ...env, ...extra });
+      const what = `${args.join(' ')} ${JSON.stringify(extra)}`;
+      expect(run.code, `${what}: ${run.stderr}`).toBe(2);
+      expect(run.stdout, what).toBe('');
+      expect(run.stderr, what).toMatch(message);
+    }
+    // Nothing listens on the port: the operation fails, the command line was fine.
+    const unreachable = await runCli(['stores', 'create', '--name', 'X'], { ...env, DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/pricebook` });
+    expect(unreachable.code, unreachable.stderr).toBe(1);
+    expect(unreachable.stdout).toBe('');
+    expect(unreachable.stderr).toMatch(/^pricebook: /);
   });
 
   it('issues credentials that work over HTTPS, Bearer and Basic, within their scopes, until revoked', async () => {
@@ -244,8 +266,23 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
       const forbidden = await httpsGet(served, ca, '/v1/customers', `Bearer ${reader.token as string}`, { method: 'POST', body: '{"email":"r@example.com"}' });
       expect(forbidden).toEqual({ status: 403, body: { code: 4, message: expect.any(String) } });
 
+      // The server uses the credential steadily (so it holds it cached) while `keys revoke`
+      // runs in a process of its own; from the moment that returns, every request is refused.
+      let revokedAt = Number.POSITIVE_INFINITY;
+      const seen: Array<{ sentAt: number; status: number }> = [];
+      const steadyUse = (async () => {
+        for (let i = 0, after = 0; i < 2000 && after < 3; i++) {
+          const sentAt = performance.now();
+          if (sentAt > revokedAt) after++;
+          seen.push({ sentAt, status: (await httpsGet(served, ca, '/v1/customers?count=1', bearer)).status });
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
       const revoked = onlyJsonObject(await runCli(['keys', 'revoke', String(credential.id)], env));
+      revokedAt = performance.now();
       expect(revoked).toMatchObject({ id: credential.id });
+      await steadyUse;
+      expect(seen.filter((request) => request.sentAt > revokedAt).map((request) => request.status)).toEqual([401, 401, 401]);
       expect(await httpsGet(served, ca, '/v1/customers', bearer)).toEqual({ status: 401, body: { code: 3, message: expect.any(String) } });
       expect((await httpsGet(served, ca, '/v1/customers', basic(credential.key as string, credential.secret as string))).status).toBe(401);
       // The other credential of the store still works.
@@ -256,9 +293,9 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     }
   });
 
-  it('serve on an empty data dir creates the demo store and prints a working token and curl line; SIGTERM finishes in-flight requests and exits 0', async () => {
+  it('serve with PRICEBOOK_DEMO=1 on an empty data dir creates the demo store and prints a working token and curl line; SIGTERM finishes in-flight requests and exits 0', async () => {
     const fresh = await emptyEnvironment();
-    const served = await startServe(fresh);
+    const served = await startServe({ ...fresh, PRICEBOOK_DEMO: '1' });
     let stopped: Awaited<ReturnType<Served['terminate']>> | undefined;
     try {
       const output = served.output();
@@ -312,6 +349,49 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     }
   });
 
+  it('serve into a pipe or log, unasked, creates no demo store and prints no token, only how to ask', async () => {
+    const fresh = await emptyEnvironment();
+    const served = await startServe(fresh);
+    const stopped = await served.terminate();
+    const output = served.output();
+    expect(output).not.toMatch(/pk_|sk_|curl/);
+    expect(jsonLines(output).find((line) => /no demo store/.test(String(line.msg)))?.msg).toMatch(/PRICEBOOK_DEMO=1/);
+    expect(stopped).toMatchObject({ code: 0, signal: null });
+    // No store was made: the first one created now is store 1.
+    expect(JSON.parse(execFileSync(process.execPath, [CLI, 'stores', 'create', '--name', 'First'], { env: cleanEnv(fresh), encoding: 'utf8' }))).toMatchObject({ id: 1 });
+  });
+
+  it.runIf(scriptAvailable())('serve at a terminal, unasked, creates the demo store and prints its token (the README’s first start)', async () => {
+    const fresh = await emptyEnvironment();
+    const port = await freePort();
+    // `script` runs serve with a pseudo-terminal as its stdout, as a person's shell would.
+    const env = cleanEnv({ ...fresh, PRICEBOOK_HOST: '127.0.0.1', PRICEBOOK_PORT: String(port), PRICEBOOK_HTTP_PORT: '0' });
+    const child = spawn('script', ['-qfec', `'${process.execPath}' '${CLI}' serve`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + COMMAND_TIMEOUT_MS;
+      // The banner may arrive in several chunks: wait for its last line, the curl one.
+      while (!/curl .*Bearer pk_.*\n/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(output).toMatch(/Demo store 1 created/);
+      expect(output).toMatch(/curl .*Bearer pk_/);
+    } finally {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    }
+  });
+
+  it('serve with a test-only fault switch on says so in a warning at start', async () => {
+    const fresh = await emptyEnvironment();
+    const served = await startServe({ ...fresh, PRICEBOOK_DEMO: '0', PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' });
+    await served.terminate();
+    const warning = jsonLines(served.output()).find((line) => /TEST-ONLY fault switches/.test(String(line.msg)));
+    expect(warning).toMatchObject({ level: 40, faults: ['PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE'] });
+  });
+
   it('serve with PRICEBOOK_DEMO=0 on an empty data dir prints no token, and stops on SIGTERM', async () => {
     const fresh = await emptyEnvironment();
     const served = await startServe({ ...fresh, PRICEBOOK_DEMO: '0' });
@@ -321,3 +401,13 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(stopped.ms).toBeLessThan(5000);
   });
 });
+
+/** util-linux `script`, which gives a command a pseudo-terminal. */
+function scriptAvailable(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/config.js';
 import { enginesUnderTest } from '../support/engines.js';
 import type { Database } from '../../src/storage/database.js';
-import { idempotencyKeyOf } from './support/crash-check.js';
+import { BATCH_SIZE, idempotencyKeyOf, priceUnitsOf } from './support/crash-check.js';
 import { type CrashRun, runCrashCycles } from './support/crash-run.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
 
@@ -10,11 +11,14 @@ import { figure, faultSeed, reportLine } from './support/report.js';
  * Crashes: a real `pricebook serve` under concurrent 1000-item bulk creates is killed with
  * SIGKILL at random moments and restarted. Whatever it acknowledged must be there afterwards,
  * whole; whatever it did not must be there whole or not at all; keys, records and outbox
- * events agree; the engine finds its files intact. The negative control proves the checker
- * sees loss when the server acknowledges before it commits.
+ * events agree; the engine finds its files intact. The negative controls prove the checker
+ * sees loss when the server acknowledges before it commits, and every other figure when the
+ * data is damaged behind its back, on both engines.
  */
 const engines = await enginesUnderTest();
 const CYCLES = { sqlite: 30, postgres: 10 } as const;
+/** The ack-before-commit control loses about a batch per cycle. */
+const CONTROL_CYCLES = { sqlite: 5, postgres: 2 } as const;
 const seed = faultSeed();
 
 function summary(name: string, run: CrashRun): string {
@@ -54,30 +58,61 @@ describe('crash: SIGKILL under concurrent bulk creates', () => {
     expect(parseConfig({ PRICEBOOK_FAULT_ACK_BEFORE_COMMIT: '1' }).faultAckBeforeCommit).toBe(true);
   });
 
-  it('negative control: with PRICEBOOK_FAULT_ACK_BEFORE_COMMIT=1 the checker reports acknowledged batches lost', async () => {
+  it.each(engines)('negative control: with PRICEBOOK_FAULT_ACK_BEFORE_COMMIT=1 the checker reports acknowledged batches lost on %s', async (engine) => {
     // Killed once the first answers are in (about a second after the start); the unanswered batches are not retried (each commit would hold SQLite for a second).
-    const run = await runCrashCycles({ engine: 'sqlite', cycles: 5, concurrency: 6, killAfterMs: [1500, 2500], seed, ackBeforeCommit: true, retryUnanswered: false });
-    reportLine(summary('crash/control (ack before commit, sqlite)', run));
+    const run = await runCrashCycles({ engine, cycles: CONTROL_CYCLES[engine], concurrency: 6, killAfterMs: [1500, 2500], seed, ackBeforeCommit: true, retryUnanswered: false });
+    reportLine(summary(`crash/control (ack before commit, ${engine})`, run));
     expect(run.check.lost).toBeGreaterThan(0);
     // Loss, not damage: the files are still sound.
     expect(run.check.integrity).toBe('ok');
   }, 120_000);
 
-  it('negative control: rows, keys and events removed behind its back are reported as partial batches and mismatches', async () => {
-    const run = await runCrashCycles({ engine: 'sqlite', cycles: 2, concurrency: 6, killAfterMs: [400, 800], seed, beforeCheck: damage });
-    reportLine(summary('crash/control (rows, a key and an event deleted, sqlite)', run));
-    expect(run.check).toMatchObject({ partial: 1, answerMismatches: 1, recordsWithoutKey: 1, eventsMissing: 1, orphanEvents: 1 });
+  it.each(engines)('negative control: rows, keys and events removed, a batch stored twice and a broken index or reference are reported on %s', async (engine) => {
+    const run = await runCrashCycles({ engine, cycles: 2, concurrency: 6, killAfterMs: [400, 800], seed, beforeCheck: damage });
+    reportLine(summary(`crash/control (rows, a key and an event deleted, a batch copied, ${engine === 'sqlite' ? 'a reference broken' : 'an index broken'}, ${engine})`, run));
+    expect(run.check).toMatchObject({
+      partial: 1,
+      duplicated: 1,
+      // The partial batch's rows and the copied batch's no longer match what their 201s and their keys' stored answers named.
+      answerMismatches: 2,
+      badKeys: 2,
+      recordsWithoutKey: 1,
+      // The deleted event, and the copies' rows, which have none.
+      eventsMissing: 1 + BATCH_SIZE,
+      orphanEvents: 1,
+    });
+    expect(run.check.integrity).toMatch(engine === 'sqlite' ? /^ok; 1 foreign key violations$/ : /^index crash_control_index: .*lacks matching index tuple/);
   }, 120_000);
 });
 
-/** Deletes one row of the first stored batch, the key of the second and one outbox event of the third. */
-async function damage({ db }: Database, storeId: number): Promise<void> {
+/**
+ * Behind the checker's back: deletes one row of the first stored batch, the key of the second
+ * and one outbox event of the third; stores the fourth a second time; and breaks what the
+ * engine's own check looks at (SQLite: a reference to a product that does not exist, written
+ * with foreign keys off; PostgreSQL: an index on an "immutable" function whose result is then
+ * changed, so the index no longer matches the rows).
+ */
+async function damage(database: Database, storeId: number): Promise<void> {
+  const { db } = database;
   const rows = await db.selectFrom('trade_prices').select(['id', 'price']).where('store_id', '=', storeId).orderBy('id').execute();
   const firstRowOf = new Map<number, number>();
   for (const row of rows) if (!firstRowOf.has(Math.floor(row.price / 10_000))) firstRowOf.set(Math.floor(row.price / 10_000), row.id);
-  const [first, second, third] = [...firstRowOf];
-  if (third === undefined) throw new Error('the control needs three stored batches');
+  const [first, second, third, fourth] = [...firstRowOf];
+  if (fourth === undefined) throw new Error('the control needs four stored batches');
   await db.deleteFrom('trade_prices').where('id', '=', first![1]).execute();
-  await db.deleteFrom('idempotency_keys').where('store_id', '=', storeId).where('key', '=', idempotencyKeyOf(second![0])).execute();
-  await db.deleteFrom('events').where('store_id', '=', storeId).where('subject_id', '=', third[1]).where('topic', '=', 'trade_customer_product_price.created').execute();
+  await db.deleteFrom('idempotency_records').where('store_id', '=', storeId).where('key', '=', idempotencyKeyOf(second![0])).execute();
+  await db.deleteFrom('events').where('store_id', '=', storeId).where('subject_id', '=', third![1]).where('topic', '=', 'trade_customer_product_price.created').execute();
+  const [low, high] = [priceUnitsOf(fourth[0], 0), priceUnitsOf(fourth[0] + 1, 0)];
+  await sql`insert into trade_prices (store_id, customer_id, product_id, sku, price, created_at)
+    select store_id, customer_id, product_id, sku, price, created_at from trade_prices
+    where store_id = ${storeId} and price >= ${low} and price < ${high} order by id`.execute(db);
+  if (database.engine.name === 'sqlite') {
+    await sql`pragma foreign_keys = off`.execute(db);
+    await sql`insert into skus (store_id, sku, product_id) values (${storeId}, 'CONTROL-NO-SUCH-PRODUCT', 987654321)`.execute(db);
+    await sql`pragma foreign_keys = on`.execute(db);
+  } else {
+    await sql`create function crash_control_key(value bigint) returns bigint language sql immutable as 'select value'`.execute(db);
+    await sql`create index crash_control_index on trade_prices (crash_control_key(id))`.execute(db);
+    await sql`create or replace function crash_control_key(value bigint) returns bigint language sql immutable as 'select -value'`.execute(db);
+  }
 }

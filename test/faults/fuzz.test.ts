@@ -7,19 +7,31 @@ import { type HttpResponse, startTestServer, type Tenant, type TestServer } from
 import { type FuzzCase, fuzzCase, type Pools } from './support/hostile-input.js';
 import { offlineWebhooks } from './support/offline-webhooks.js';
 import { type Operation, readOperations } from './support/openapi-operations.js';
+import { type Counterexample, keepFailure, readRegressions, replayCommand, toCounterexample, toFuzzCase } from './support/fuzz-regressions.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
-import { rowsIn, snapshotStore } from './support/store-snapshot.js';
+import { rowsIn, snapshotStore, type StoreSnapshot } from '../support/store-snapshot.js';
+import { parseConfig } from '../../src/config/config.js';
+import { idCount, idsOf, type StoreIds, victimIdsIn } from './support/leak-check.js';
 
 /**
  * Hostile input: fast-check requests to every route of the OpenAPI document, aimed a little
  * or wholly wrong (types, ranges, nesting, duplicate and prototype keys, invalid UTF-8, long
  * strings, 10 000-item arrays, odd headers, ids of another store). The fuzzing credentials
  * belong to one store; a victim store's rows must be the same afterwards, and no answer may
- * carry the victim's marker. Every answer: no 5xx, JSON, the contract's error shape.
+ * carry the victim's marker or the id of any of its records. Every answer: no 5xx, JSON, the
+ * contract's error shape. The negative control plants a leak and must see it.
  */
 const RUNS = Number(process.env.PRICEBOOK_FUZZ_RUNS ?? 10_000);
+/** Cases of the negative control, all to the route it makes leak. */
+const CONTROL_RUNS = 200;
 const seed = faultSeed();
-/** In the victim's names, titles and URLs only; nothing the fuzzer generates can contain it. */
+/** Seeds and requests that once failed (`fuzz-regressions.json`): run again on every run. */
+const regressions = readRegressions();
+/**
+ * In every victim record with free text (customers' names, product and category titles, the
+ * webhook's URL, where it is lower case); nothing the fuzzer generates can contain it. Records
+ * without free text (variations, trade prices, orders) are recognised by their ids.
+ */
 const MARKER = 'VICTIM-7f3a';
 const engines = await enginesUnderTest();
 
@@ -29,27 +41,42 @@ function refusedByClient(error: unknown): boolean {
   return code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED';
 }
 
+/** What one server holds for the fuzzer: two populated stores, the generators' pools, the run's named credentials. */
+interface Arena {
+  victim: Tenant;
+  fuzzer: Tenant;
+  pools: Pools;
+  credentials: Record<string, string>;
+  /** The victim's rows before the first request. */
+  before: StoreSnapshot;
+  /** The ids of each kind of the victim's records: none may appear in an answer to the fuzzer. */
+  victimIds: StoreIds;
+}
+
 describe.each(engines)('hostile input on %s', (engine) => {
   const webhooks = offlineWebhooks();
   let server: TestServer;
-  let victim: Tenant;
-  let fuzzer: Tenant;
+  let arena: Arena;
   let operations: Operation[];
-  let pools: Pools;
+  let postsBefore: number;
 
-  /** A store with one of everything; returns the ids and SKUs it made. */
-  async function populate(tenant: Tenant, name: string, marker: string): Promise<{ ids: number[]; skus: string[] }> {
-    const api = checkedClient(server);
-    const post = async (path: string, body: unknown) => {
-      const response = await api.request('POST', path, { token: tenant.token, body });
-      expect(response.status, response.text).toBe(201);
+  /** A store with one of everything; returns the ids and SKUs it made. `marker` goes in every record with free text. */
+  async function populate(target: TestServer, tenant: Tenant, name: string, marker: string): Promise<{ ids: number[]; skus: string[] }> {
+    const api = checkedClient(target);
+    const send = async (method: string, path: string, body: unknown, status: number) => {
+      const response = await api.request(method, path, { token: tenant.token, body });
+      expect(response.status, response.text).toBe(status);
       return response.body as { id: number };
     };
-    const catalog = await createCatalog(server, tenant, name);
+    const post = (path: string, body: unknown) => send('POST', path, body, 201);
+    const catalog = await createCatalog(target, tenant, name);
+    // The catalog's customers and products get the marker too.
+    for (const id of [catalog.tradeCustomer, catalog.otherTradeCustomer, catalog.regularCustomer]) await send('PUT', `/v1/customers/${id}`, { companyName: `Company ${marker}` }, 200);
+    for (const id of [catalog.tee, catalog.mug]) await send('PUT', `/v1/products/${id}`, { title: `Product ${marker}` }, 200);
     const root = await post('/v1/categories', { title: `Root ${marker}` });
     const child = await post('/v1/categories', { title: `Child ${marker}`, parentId: root.id });
     const extra = await post('/v1/products', { title: `Product ${marker}`, price: 3, categoryIds: [child.id], variations: [{ sku: `${name}-V1`, price: 4 }] });
-    const customer = await post('/v1/customers', { email: `${name}-c@example.com`, companyName: `Company ${marker}`, trade: true });
+    const customer = await post('/v1/customers', { email: `${name}-c@example.com`, firstName: `First ${marker}`, lastName: `Last ${marker}`, companyName: `Company ${marker}`, trade: true });
     const prices = (await api.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: tenant.token,
       body: [
@@ -66,32 +93,60 @@ describe.each(engines)('hostile input on %s', (engine) => {
     };
   }
 
-  beforeAll(async () => {
-    server = await startTestServer(engine, {}, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport } });
-    [victim, fuzzer] = [await server.createTenant(), await server.createTenant()];
-    const readOnly = await server.services.credentials.issueKey(fuzzer.storeId, ['catalog:read', 'trade_prices:read', 'orders:read']);
-    const own = await populate(fuzzer, `fz${engine}`, 'fuzzer');
-    const theirs = await populate(victim, `vc${engine}`, MARKER);
-    operations = await readOperations(server);
-    pools = {
+  /** A victim and a fuzzing store on `target`, populated, with the pools and credentials the generators use. */
+  async function prepare(target: TestServer): Promise<Arena> {
+    const [victim, fuzzer] = [await target.createTenant(), await target.createTenant()];
+    const readOnly = await target.services.credentials.issueKey(fuzzer.storeId, ['catalog:read', 'trade_prices:read', 'orders:read']);
+    const own = await populate(target, fuzzer, `fz${engine}`, 'fuzzer');
+    const theirs = await populate(target, victim, `vc${engine}`, MARKER);
+    const before = await snapshotStore(target.services.database, victim.storeId);
+    // The run's own credentials by name, so a kept counterexample can be sent again in another run.
+    const credentials: Record<string, string> = {
+      'fuzzer bearer': `Bearer ${fuzzer.token}`,
+      'read-only bearer': `Bearer ${readOnly.token}`,
+      'fuzzer basic': basic(fuzzer.key, fuzzer.secret),
+      'fuzzer bearer, one character more': `Bearer ${fuzzer.token}x`,
+      'fuzzer bearer, lower-case scheme': `bearer ${fuzzer.token}`,
+      'victim basic, wrong secret': basic(victim.key, 'wrong-secret'),
+    };
+    const pools: Pools = {
       ids: [...new Set([...own.ids, ...theirs.ids, 1, 2, 3])],
       skus: [...own.skus, ...theirs.skus],
       credentials: [
-        { weight: 80, value: `Bearer ${fuzzer.token}` },
-        { weight: 3, value: `Bearer ${readOnly.token}` },
-        { weight: 2, value: basic(fuzzer.key, fuzzer.secret) },
+        { weight: 80, value: credentials['fuzzer bearer'] },
+        { weight: 3, value: credentials['read-only bearer'] },
+        { weight: 2, value: credentials['fuzzer basic'] },
         { weight: 2, value: undefined },
-        ...['Bearer', 'Bearer ', `Bearer ${fuzzer.token}x`, `bearer ${fuzzer.token}`, basic(victim.key, 'wrong-secret'), basic('pk_\u0000', 'x'), 'Basic !!!', 'Digest x', `Bearer ${'a'.repeat(5000)}`].map((value) => ({ weight: 1, value })),
+        ...[
+          'Bearer',
+          'Bearer ',
+          credentials['fuzzer bearer, one character more']!,
+          credentials['fuzzer bearer, lower-case scheme']!,
+          credentials['victim basic, wrong secret']!,
+          basic('pk_\u0000', 'x'),
+          'Basic !!!',
+          'Digest x',
+          `Bearer ${'a'.repeat(5000)}`,
+        ].map((value) => ({ weight: 1, value })),
       ],
     };
+    return { victim, fuzzer, pools, credentials, before, victimIds: idsOf(before) };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(engine, {}, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport } });
+    arena = await prepare(server);
+    operations = await readOperations(server);
+    // Kept counterexamples and regression seeds run first: the victim is compared after all of them.
+    postsBefore = webhooks.posts.length;
   });
   afterAll(() => server.close());
 
   // Found by this suite (500s before the fix), kept as fixed cases.
   it('refuses NUL characters, unpaired surrogates and odd Basic keys without a 5xx', async () => {
     const api = checkedClient(server);
-    const token = fuzzer.token;
-    const [productId] = pools.ids;
+    const token = arena.fuzzer.token;
+    const [productId] = arena.pools.ids;
     const surrogate = await api.request('POST', `/v1/products/${productId}/variations`, { token, rawBody: '{"sku":"\\udfff\\ud800"}', headers: { 'content-type': 'application/json' } });
     expectError(surrogate, 400, 8, /surrogate/);
     const nulInBody = await api.request('POST', '/v1/products', { token, body: { title: 'T', price: 1, variations: [{ sku: 'ok-1' }, { sku: 'a\u0000b' }] } });
@@ -104,49 +159,127 @@ describe.each(engines)('hostile input on %s', (engine) => {
     expectError(await api.request('GET', '/v1/customers', { headers: { authorization: basic('pk_\u0000a', 'b') } }), 401, 3);
   });
 
-  it(`answers ${RUNS} hostile requests without a 5xx, always in the error shape, and leaves the victim store as it was`, async () => {
-    const before = await snapshotStore(server.services.database, victim.storeId);
-    const postsBefore = webhooks.posts.length;
+  /** What of the victim's an answer to `url` shows: its marker (in any case), and the ids of its records. */
+  function leaksIn(url: string, response: HttpResponse, victimIds: StoreIds): { marker: boolean; ids: string[] } {
+    return { marker: response.text.toLowerCase().includes(MARKER.toLowerCase()), ids: victimIdsIn(url, response.body, victimIds) };
+  }
+
+  /** Sends one case; undefined when the client library refused to send it. */
+  async function send(target: TestServer, request: FuzzCase): Promise<HttpResponse | undefined> {
+    try {
+      return await target.request(request.method, request.url, { headers: request.headers, rawBody: request.body });
+    } catch (error) {
+      if (refusedByClient(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** One request: well formed, no leak; undefined when the client library refused to send it. */
+  async function check(request: FuzzCase): Promise<HttpResponse | undefined> {
+    const response = await send(server, request);
+    if (response === undefined) return undefined;
+    expectWellFormed(response, request.method);
+    const leaks = leaksIn(request.url, response, arena.victimIds);
+    expect(leaks, `the victim's data leaked: ${response.text.slice(0, 300)}`).toEqual({ marker: false, ids: [] });
+    return response;
+  }
+
+  /**
+   * `runs` cases from `runSeed`. A failure is kept in fuzz-regressions.json (its seed and its
+   * shrunk request) and reported with the command that replays it.
+   */
+  async function fuzz(runSeed: number, runs: number): Promise<{ cases: number; refused: number; statuses: Map<number, number> }> {
     const statuses = new Map<number, number>();
-    const kinds = new Map<string, number>();
     let refused = 0;
     let cases = 0;
-
-    const send = async (request: FuzzCase): Promise<HttpResponse | undefined> => {
-      try {
-        return await server.request(request.method, request.url, { headers: request.headers, rawBody: request.body });
-      } catch (error) {
-        if (refusedByClient(error)) return undefined;
-        throw error;
-      }
-    };
-    await fc.assert(
-      fc.asyncProperty(fuzzCase(operations, pools), async (request) => {
+    const details = await fc.check(
+      fc.asyncProperty(fuzzCase(operations, arena.pools), async (request) => {
         cases += 1;
-        const response = await send(request);
-        if (response === undefined) {
-          refused += 1;
-          return;
-        }
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        kinds.set(request.bodyKind, (kinds.get(request.bodyKind) ?? 0) + 1);
-        expectWellFormed(response, request.method);
-        expect(response.text.includes(MARKER), `the victim's data leaked: ${response.text.slice(0, 300)}`).toBe(false);
+        const response = await check(request);
+        if (response === undefined) refused += 1;
+        else statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       }),
-      { numRuns: RUNS, seed },
+      { numRuns: runs, seed: runSeed },
     );
+    if (details.failed) {
+      const [request] = details.counterexample ?? [];
+      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      const found = `${engine}, seed ${runSeed}, after ${details.numRuns} cases: ${error.split('\n')[0]}`;
+      if (request !== undefined) keepFailure({ seed: runSeed, runs: Math.max(details.numRuns, 100), found }, toCounterexample(request, arena.credentials, found));
+      throw new Error(
+        `fuzz/${engine} failed (seed ${runSeed}, path ${details.counterexamplePath ?? '?'}):\n${error}\n` +
+          `Counterexample: ${JSON.stringify(request === undefined ? null : toCounterexample(request, arena.credentials, found))}\n` +
+          `Kept in test/faults/fuzz-regressions.json (commit it with the fix). Replay: ${replayCommand(runSeed)}`,
+      );
+    }
+    return { cases, refused, statuses };
+  }
 
-    const after = await snapshotStore(server.services.database, victim.storeId);
-    expect(after).toEqual(before);
+  it.each(regressions.counterexamples.map((example): [string, Counterexample] => [`${example.method} ${example.url}`, example]))(
+    'sends a kept counterexample again (%s) and gets a well-formed answer',
+    async (_name, example) => {
+      const response = await check(toFuzzCase(example, arena.credentials));
+      expect(response, 'the client library refused a kept counterexample').toBeDefined();
+    },
+  );
+
+  it.each(regressions.seeds.map((kept): [number, number] => [kept.seed, kept.runs]))('runs regression seed %i again (%i cases)', async (keptSeed, runs) => {
+    const { cases } = await fuzz(keptSeed, runs);
+    expect(cases).toBeGreaterThanOrEqual(runs);
+  }, 300_000);
+
+  it(`answers ${RUNS} hostile requests without a 5xx, always in the error shape, and leaves the victim store as it was`, async () => {
+    const { cases, refused, statuses } = await fuzz(seed, RUNS);
+
+    const after = await snapshotStore(server.services.database, arena.victim.storeId);
+    expect(after).toEqual(arena.before);
     // Nothing was sent to the victim's receiver either (a verification, say).
     expect(webhooks.posts.slice(postsBefore).filter((url) => url.includes(MARKER.toLowerCase()))).toEqual([]);
 
     const fivexx = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
     const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${figure(n)}`).join(' ');
     reportLine(
-      `fuzz/${engine}: ${figure(cases)} cases over ${operations.length} operations, ${fivexx} 5xx, 0 malformed bodies, 0 leaks, victim store unchanged (${figure(rowsIn(after))} rows compared); ` +
-        `${figure(refused)} refused by the client library; statuses ${byStatus}`,
+      `fuzz/${engine}: seed ${seed}, ${figure(cases)} cases over ${operations.length} operations, ${fivexx} 5xx, 0 malformed bodies, ` +
+        `0 leaks (no marker, none of the victim's ${idCount(arena.victimIds)} ids), victim store unchanged (${figure(rowsIn(after))} rows compared); ` +
+        `${figure(refused)} refused by the client library; statuses ${byStatus}; ` +
+        `${regressions.seeds.length} regression seeds and ${regressions.counterexamples.length} kept counterexamples run before them`,
     );
     expect(cases).toBeGreaterThanOrEqual(RUNS);
   }, 300_000);
+
+  it('the fault switch is off unless PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE=1 is set', () => {
+    expect(parseConfig({}).faultTradePriceListEveryStore).toBe(false);
+    expect(parseConfig({ PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }).faultTradePriceListEveryStore).toBe(true);
+  });
+
+  it('negative control: with the trade price list leaking every store’s records, the leak check reports the victim’s ids', async () => {
+    const mutant = await startTestServer(engine, { PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport } });
+    try {
+      const planted = await prepare(mutant);
+      // The leaking route only: its cases are as hostile as the run's (query, headers, method), and few.
+      const route = operations.filter((operation) => operation.method === 'GET' && operation.template === '/v1/trade-customer-product-prices');
+      expect(route).toHaveLength(1);
+      let answered = 0;
+      let byId = 0;
+      let byMarker = 0;
+      let failedCheck = 0;
+      for (const request of fc.sample(fuzzCase(route, planted.pools), { numRuns: CONTROL_RUNS, seed })) {
+        const response = await send(mutant, request);
+        if (response === undefined) continue;
+        if (response.status === 200) answered += 1;
+        const leaks = leaksIn(request.url, response, planted.victimIds);
+        if (leaks.ids.length > 0) byId += 1;
+        if (leaks.marker) byMarker += 1;
+        if (leaks.ids.length > 0 || leaks.marker) failedCheck += 1;
+      }
+      reportLine(
+        `fuzz/control (trade price list of every store, ${engine}): ${CONTROL_RUNS} cases to GET /v1/trade-customer-product-prices, ${answered} answered 200, ` +
+          `${failedCheck} leaks reported (${byId} by the victim's ids, ${byMarker} by its marker)`,
+      );
+      // The victim's trade prices have no free text: only their ids give them away.
+      expect(byId).toBeGreaterThan(0);
+    } finally {
+      await mutant.close();
+    }
+  }, 60_000);
 });

@@ -1,37 +1,40 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedClient, expectError, type CheckedClient } from '../support/conventions.js';
+import { parseConfig } from '../../src/config/config.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
-import { effectivePrice, emptyStore, type Kind, KINDS, listOf, PATHS, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
+import { effectivePrice, emptyStore, type Kind, KINDS, listOf, PATHS, PROLOGUE, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
 
 /**
  * Tenant isolation: random sequences of operations by two stores, each operation given ids of
  * either store. Every answer is compared with a model of each store's records: the other
  * store's records are never returned, counted, changed or deleted, nor usable in a bulk
- * create, an order or an effective-price question.
+ * create, an order or an effective-price question. The negative control plants a leak in the
+ * trade price list and must see differences.
  */
 const RUNS = 60;
+/** Sequences of the negative control (each one, from its prologue on, has prices the leak shows). */
+const CONTROL_RUNS = 4;
 const seed = faultSeed();
 const TOPIC_KINDS: Record<string, Kind> = { customer: 'customers', product: 'products', category: 'categories', trade_customer_product_price: 'prices', order: 'orders' };
 
 describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
   let server: TestServer;
-  let api: CheckedClient;
   let run = 0;
-  const figures = { steps: 0, crossStore: 0, requests: 0 };
+  const figures = newFigures();
 
   beforeAll(async () => {
     server = await startTestServer(engine);
-    api = checkedClient(server);
   });
   afterAll(() => server.close());
 
-  /** One sequence, from two empty stores. */
-  async function play(steps: readonly Step[]): Promise<void> {
+  /** One sequence (the prologue, then `steps`), from two empty stores. */
+  async function play(target: TestServer, steps: readonly Step[], tally: Figures): Promise<void> {
     run += 1;
-    const tenants: [Tenant, Tenant] = [await server.createTenant(), await server.createTenant()];
+    const api: CheckedClient = checkedClient(target);
+    const tenants: [Tenant, Tenant] = [await target.createTenant(), await target.createTenant()];
     const models: [StoreModel, StoreModel] = [emptyStore(), emptyStore()];
     /** Ids either store ever had, per kind (deleted ones stay: they must stay gone). */
     const known: Record<Kind, number[]> = { customers: [], products: [], categories: [], prices: [], orders: [] };
@@ -40,13 +43,13 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     let serial = 0;
 
     const call = (s: 0 | 1, method: string, path: string, body?: unknown) => {
-      figures.requests += 1;
+      tally.requests += 1;
       return api.request(method, path, { token: tenants[s].token, body });
     };
     const idFrom = (kind: Kind, index: number) => known[kind][index % Math.max(known[kind].length, 1)] ?? 987_654_321;
     /** Counts the ids that belong to the other store: the attempts this test is about. */
     const note = (s: 0 | 1, kind: Kind, id: number) => {
-      if (models[s === 0 ? 1 : 0][kind].has(id)) figures.crossStore += 1;
+      if (models[s === 0 ? 1 : 0][kind].has(id)) tally.crossStore += 1;
     };
     const add = (s: 0 | 1, kind: Kind, record: { id: number }) => {
       (models[s][kind] as Map<number, unknown>).set(record.id, record);
@@ -54,8 +57,8 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
       created[s]!.add(`${kind}:${record.id}`);
     };
 
-    for (const step of steps) {
-      figures.steps += 1;
+    for (const step of [...PROLOGUE, ...steps]) {
+      tally.steps += 1;
       const s = step.store;
       const mine = models[s];
       switch (step.op) {
@@ -199,10 +202,52 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
 
   it('never returns, counts, changes or deletes the other store’s records', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 10, maxLength: 50 }), (steps) => play(steps)),
+      fc.asyncProperty(sequences, (steps) => play(server, steps, figures)),
       { numRuns: RUNS, seed },
     );
     reportLine(`isolation/${engine}: ${RUNS} random sequences, ${figure(figures.steps)} operations (${figure(figures.crossStore)} with the other store's ids), ${figure(figures.requests)} requests, 0 differences from the model`);
     expect(figures.crossStore).toBeGreaterThan(0);
   }, 120_000);
+
+  it('the fault switch is off unless PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE=1 is set', () => {
+    expect(parseConfig({}).faultTradePriceListEveryStore).toBe(false);
+    expect(parseConfig({ PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }).faultTradePriceListEveryStore).toBe(true);
+  });
+
+  it('negative control: with the trade price list leaking every store’s records, the model comparison reports differences', async () => {
+    const mutant = await startTestServer(engine, { PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' });
+    const controlFigures = newFigures();
+    const differences: string[] = [];
+    try {
+      for (const steps of fc.sample(sequences, { numRuns: CONTROL_RUNS, seed })) {
+        try {
+          await play(mutant, steps, controlFigures);
+        } catch (error) {
+          // A difference from the model fails an expectation; anything else is not this control's finding.
+          if (!(error instanceof Error) || error.name !== 'AssertionError') throw error;
+          differences.push(error.message.split('\n')[0]!);
+        }
+      }
+    } finally {
+      await mutant.close();
+    }
+    reportLine(
+      `isolation/control (trade price list of every store, ${engine}): ${CONTROL_RUNS} random sequences, ${figure(controlFigures.steps)} operations, ${figure(controlFigures.requests)} requests, ` +
+        `${differences.length} with differences from the model${differences.length > 0 ? ` (first: ${differences[0]})` : ''}`,
+    );
+    expect(differences.length).toBeGreaterThan(0);
+  }, 60_000);
 });
+
+interface Figures {
+  steps: number;
+  crossStore: number;
+  requests: number;
+}
+
+function newFigures(): Figures {
+  return { steps: 0, crossStore: 0, requests: 0 };
+}
+
+/** The random part of a sequence, after the prologue. */
+const sequences = fc.array(stepArbitrary, { minLength: 10, maxLength: 50 });

@@ -142,3 +142,29 @@ describe.each(await enginesUnderTest())('contract §3.3 failed-authentication th
     expect((await suite.api.request('GET', '/healthz')).status).toBe(200);
   });
 });
+
+describe.each(await enginesUnderTest())('failed-authentication throttle behind a trusted proxy on %s', (engine) => {
+  // The proxy is 127.0.0.1; the clients are the addresses it forwards. Nothing leaks during the test.
+  const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '127.0.0.1', PRICEBOOK_AUTH_FAILURE_BUCKET: '3', PRICEBOOK_AUTH_FAILURE_LEAK: '0.001' }, plainHttp: true, tenants: 1 });
+  const viaProxy = (client: string, token: string) => suite.api.plainRequest('GET', '/v1/customers', { token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
+
+  it('counts failures per forwarded client address, not per proxy', async () => {
+    for (let i = 0; i < 3; i++) expectUnauthenticated(await viaProxy('198.51.100.7', `pk_nope${i}.sk_nope`), `failure ${i + 1}`);
+    expectError(await viaProxy('198.51.100.7', 'pk_nope.sk_nope'), 429, 11);
+    expectError(await viaProxy('198.51.100.7', suite.tenant.token), 429, 11);
+    // Another client behind the same proxy is not held back by the first one's failures.
+    expect((await viaProxy('198.51.100.8', suite.tenant.token)).status).toBe(200);
+    expectUnauthenticated(await viaProxy('198.51.100.8', 'pk_nope.sk_nope'), 'another client');
+  });
+});
+
+describe.each(await enginesUnderTest())('failed-authentication throttle without a trusted proxy on %s', (engine) => {
+  const suite = suiteServer(engine, { env: { PRICEBOOK_AUTH_FAILURE_BUCKET: '3', PRICEBOOK_AUTH_FAILURE_LEAK: '0.001' }, tenants: 1 });
+
+  it('ignores X-Forwarded-For: a client cannot escape the throttle by naming other addresses', async () => {
+    const as = (client: string, token: string) => suite.api.request('GET', '/v1/customers', { token, headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 3; i++) expectUnauthenticated(await as(`198.51.100.${i + 1}`, `pk_nope${i}.sk_nope`), `failure ${i + 1}`);
+    expectError(await as('198.51.100.50', 'pk_nope.sk_nope'), 429, 11);
+    expectError(await as('198.51.100.51', suite.tenant.token), 429, 11);
+  });
+});

@@ -143,6 +143,10 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     try {
       const failed = await suite.server.request('PUT', `/v1/customers/${customer.id}`, { token: tenant.token, body: { lastName: 'Changed' } });
       expect(failed.status).toBe(500);
+      // Code 1, and nothing of the cause: no SQL, table, constraint, engine or stack trace.
+      expect(failed.headers['content-type']).toMatch(/^application\/json/);
+      expect(failed.body).toEqual({ code: 1, message: expect.any(String) });
+      expect(failed.text).not.toMatch(/refuse|constraint|trigger|abort|events|customer|sqlite|postgres|select|insert|update|\.ts\b|\.js\b|at \S+ \(/i);
       expect((await call('GET', `/v1/customers/${customer.id}`, undefined, 200)).lastName).toBeNull();
       expect(await newEvents()).toEqual([]);
     } finally {

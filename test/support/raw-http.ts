@@ -96,3 +96,30 @@ export async function rawPlainExchange(port: number, request: string | Buffer, l
   const result = await outcome;
   return { ...result, ...parseHttpResponse(result.data) };
 }
+
+/**
+ * The first bytes a real TLS client sends (its ClientHello), captured from `tls.connect` to a
+ * local listener that never answers; `share` of it is returned (a handshake left half-way).
+ */
+export async function clientHelloPart(share: number): Promise<Buffer> {
+  const listener = net.createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as net.AddressInfo;
+  const hello = new Promise<Buffer>((resolve) => listener.once('connection', (socket) => socket.once('data', (chunk: Buffer) => resolve(chunk))));
+  const client = tls.connect({ host: '127.0.0.1', port, servername: 'localhost' });
+  client.on('error', () => undefined);
+  try {
+    const bytes = await hello;
+    return bytes.subarray(0, Math.max(1, Math.floor(bytes.length * share)));
+  } finally {
+    client.destroy();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+  }
+}
+
+/** A plain TCP connection to 127.0.0.1:`port` that sends `bytes` (maybe none) and then nothing. */
+export async function silentSocket(port: number, bytes?: Buffer): Promise<net.Socket> {
+  const socket = await connectPlain(port);
+  if (bytes !== undefined) socket.write(bytes);
+  return socket;
+}

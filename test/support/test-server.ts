@@ -7,6 +7,8 @@ import { Agent, request as undiciRequest } from 'undici';
 import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/build-app.js';
 import { buildServices, type ServiceOptions, type Services } from '../../src/app/services.js';
 import { generateSelfSigned } from '../../src/app/tls.js';
+import { buildMetrics, type ProcessMetrics } from '../../src/app/metrics.js';
+import { startMetricsListener } from '../../src/metrics/metrics-listener.js';
 import { parseConfig, type Config } from '../../src/config/config.js';
 import type { App } from '../../src/http/app-types.js';
 import type { Scope } from '../../src/modules/stores/scopes.js';
@@ -41,7 +43,13 @@ export interface TestServerOptions {
   /** Also start the plain-HTTP listener, as `main/serve.ts` does, on a port of its own. */
   plainHttp?: boolean;
   /** Passed to `buildApp` (logger, timeouts); the TLS pair is the test one. */
-  app?: Omit<AppOptions, 'tls'>;
+  app?: Omit<AppOptions, 'tls' | 'metrics'>;
+  /**
+   * Also measure, as `main/serve.ts` does with a metrics port: the app counts its requests and
+   * the metrics listener answers on a port of its own (port 0, `PRICEBOOK_METRICS_HOST`, with
+   * `PRICEBOOK_METRICS_TOKEN` when given).
+   */
+  metrics?: boolean;
 }
 
 export interface TestServer {
@@ -59,6 +67,10 @@ export interface TestServer {
   request(method: string, urlPath: string, options?: RequestOptions): Promise<HttpResponse>;
   /** SQL of every statement run so far; tests may empty it. */
   statements: string[];
+  /** What the process measures, with `metrics: true` (`startWorker` counts deliveries into it). */
+  metrics: ProcessMetrics | undefined;
+  /** `http://127.0.0.1:PORT` of the metrics listener, with `metrics: true`. */
+  metricsBaseUrl: string | undefined;
   /** A request to the plain-HTTP listener (needs `plainHttp: true`). */
   plainRequest(method: string, urlPath: string, options?: RequestOptions): Promise<HttpResponse>;
   /** A new store and a credential for it (all scopes unless given). */
@@ -96,7 +108,8 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const statements: string[] = [];
   const services = await buildServices(config, { ...options.services, poolSize: 5, onQuery: (sql) => statements.push(sql) });
   const tls = await testCertificate();
-  const app = await buildApp(config, services, { ...options.app, tls: { ...tls, source: 'test' } });
+  const metrics = options.metrics === true ? buildMetrics(services, { api: true, deliveries: true }) : undefined;
+  const app = await buildApp(config, services, { ...options.app, metrics: metrics?.http, tls: { ...tls, source: 'test' } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const baseUrl = `https://127.0.0.1:${port}`;
@@ -105,11 +118,16 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   let plain: http.Server | undefined;
   if (options.plainHttp === true) {
     // As main/serve.ts builds it.
-    plain = createPlainHttpServer(app);
+    plain = createPlainHttpServer(app, config.maxConnections);
     await new Promise<void>((resolve, reject) => plain?.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
   }
   const plainBaseUrl = plain === undefined ? undefined : `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
   const plainAgent = new Agent({ connections: 16 });
+  const metricsListener =
+    metrics === undefined
+      ? undefined
+      : await startMetricsListener({ host: config.metricsHost, port: 0, token: config.metricsToken, registry: metrics.registry, log: app.log });
+  const metricsBaseUrl = metricsListener === undefined ? undefined : `http://${metricsListener.host}:${metricsListener.port}`;
 
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
@@ -147,6 +165,8 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
     statements,
     ca: tls.cert,
     plainBaseUrl,
+    metrics,
+    metricsBaseUrl,
     request,
     plainRequest,
     async createTenant(scopes) {
@@ -157,6 +177,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
     async close() {
       await agent.close();
       await plainAgent.close();
+      await metricsListener?.close();
       if (plain !== undefined) {
         plain.closeAllConnections();
         await new Promise<void>((resolve) => plain?.close(() => resolve()));

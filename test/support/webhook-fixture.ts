@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { buildDeliveryWorker } from '../../src/app/delivery-worker.js';
+import { deliveryObserver } from '../../src/app/metrics.js';
 import type { EventTopic } from '../../src/contract/events.js';
 import type { DeliveryWorker, DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker.js';
 import type { Tenant, TestServer } from './test-server.js';
@@ -11,9 +12,9 @@ export const testWorkerLog = {
   },
 };
 
-/** A delivery worker on the test server's services, polling often. */
+/** A delivery worker on the test server's services, polling often (counting its attempts into the server's metrics, if any). */
 export function startWorker(server: TestServer, options: Partial<DeliveryWorkerOptions> = {}): DeliveryWorker {
-  const worker = buildDeliveryWorker(server.config, server.services, testWorkerLog, { pollIntervalMs: 50, ...options });
+  const worker = buildDeliveryWorker(server.config, server.services, testWorkerLog, { pollIntervalMs: 50, ...deliveryObserver(server.metrics), ...options });
   worker.start();
   return worker;
 }

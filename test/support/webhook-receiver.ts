@@ -25,6 +25,8 @@ export interface WebhookReceiver {
   answer: (request: ReceivedRequest, attempt: number) => ReceiverAnswer;
   /** Whether handshakes are echoed (default true). */
   echoHandshake: boolean;
+  /** Milliseconds the handshake's answer is held back (default 0). */
+  handshakeDelayMs: number;
   /** Deliveries of one webhook-id that overlapped in time (should stay 0). */
   concurrentDuplicates: number;
   /** Resolves once `predicate` holds, checking every 20 ms; fails after `timeoutMs`. */
@@ -44,6 +46,7 @@ export async function startReceiver(): Promise<WebhookReceiver> {
     handshakes: [],
     answer: () => ({ status: 200 }),
     echoHandshake: true,
+    handshakeDelayMs: 0,
     concurrentDuplicates: 0,
     async waitFor(predicate, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
@@ -66,8 +69,11 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       const parsed = JSON.parse(received.body) as { verificationToken?: string };
       if (parsed.verificationToken !== undefined) {
         receiver.handshakes.push(received);
-        response.writeHead(receiver.echoHandshake ? 200 : 500, { 'content-type': 'application/json' });
-        response.end(receiver.echoHandshake ? JSON.stringify({ verificationToken: parsed.verificationToken }) : '{}');
+        const echo = receiver.echoHandshake;
+        setTimeout(() => {
+          response.writeHead(echo ? 200 : 500, { 'content-type': 'application/json' });
+          response.end(echo ? JSON.stringify({ verificationToken: parsed.verificationToken }) : '{}');
+        }, receiver.handshakeDelayMs);
         return;
       }
       const id = String(request.headers['webhook-id']);

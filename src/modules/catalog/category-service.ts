@@ -4,6 +4,10 @@ import { type AppError, found, invalidField } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
+
+/** Linked products read (and announced) per page when a category is deleted. */
+const LINKED_PAGE = 500;
 
 export interface CategoryEmbeds {
   /** Add `parents`: the ancestors, root first. */
@@ -63,7 +67,8 @@ export class CategoryService {
 
   /**
    * Only a category without subcategories can go; its product links go with it, so each
-   * linked product's `categoryIds` changes: a `product.updated` event for each.
+   * linked product's `categoryIds` changes: a `product.updated` event for each, after the
+   * `category.deleted` one. The linked products are read a page at a time.
    */
   remove(storeId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
@@ -72,10 +77,18 @@ export class CategoryService {
       if (await repos.categories.hasChildren(storeId, id)) {
         throw invalidField(null, `Category ${id} has subcategories: delete them or move them to another parent first`);
       }
-      const linked = await repos.products.list(storeId, { categoryId: id }, { count: Number.MAX_SAFE_INTEGER, offset: 0 });
+      const deletedAt = isoTimestamp(this.clock);
+      await repos.events.append([eventOf(storeId, 'category.deleted', category)], deletedAt);
+      // The links stay until every page is read, so the offsets do not shift.
+      for (let offset = 0; ; offset += LINKED_PAGE) {
+        const started = batchStart();
+        const linked = await repos.products.list(storeId, { categoryId: id }, { count: LINKED_PAGE, offset });
+        const unlinked = linked.map((product) => ({ ...product, categoryIds: product.categoryIds.filter((categoryId) => categoryId !== id) }));
+        await repos.events.append(eventsOf(storeId, 'product.updated', unlinked), deletedAt);
+        if (linked.length < LINKED_PAGE) break;
+        await yieldToOtherWork(started);
+      }
       await repos.categories.delete(storeId, id);
-      const unlinked = linked.map((product) => ({ ...product, categoryIds: product.categoryIds.filter((categoryId) => categoryId !== id) }));
-      await repos.events.append([eventOf(storeId, 'category.deleted', category), ...eventsOf(storeId, 'product.updated', unlinked)], isoTimestamp(this.clock));
     });
   }
 }

@@ -3,7 +3,8 @@ import type { ProductVariation, VariationInput } from '../../contract/variations
 import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
-import { eventOf, eventsOf } from '../events/events.js';
+import { eventOf } from '../events/events.js';
+import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
 import type { SkuHolder } from './sku-repository.js';
@@ -78,13 +79,17 @@ export class ProductService {
     });
   }
 
-  /** Deletes the product with its variations, SKUs, category links and trade prices; each deletion is an event. */
+  /**
+   * Deletes the product with its variations, SKUs, category links and trade prices, in one
+   * transaction; each deletion is an event, the prices' first. The prices go in batches.
+   */
   remove(storeId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       const product = await mustFind(repos, storeId, id);
-      const prices = await repos.tradePrices.deleteForProduct(storeId, id);
+      const deletedAt = isoTimestamp(this.clock);
+      await deleteTradePricesOf(repos, storeId, { productId: id }, deletedAt);
       if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
-      await repos.events.append([...eventsOf(storeId, 'trade_customer_product_price.deleted', prices), eventOf(storeId, 'product.deleted', product)], isoTimestamp(this.clock));
+      await repos.events.append([eventOf(storeId, 'product.deleted', product)], deletedAt);
     });
   }
 

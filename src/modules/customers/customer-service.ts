@@ -2,7 +2,8 @@ import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/cus
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found, invalidField, notFound, UniqueViolation } from '../errors.js';
 import type { Page } from '../page.js';
-import { eventOf, eventsOf } from '../events/events.js';
+import { eventOf } from '../events/events.js';
+import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { CustomerFilter } from './customer-repository.js';
 
@@ -49,13 +50,17 @@ export class CustomerService {
     });
   }
 
-  /** Deletes the customer and, in the same transaction, its trade prices; each deletion is an event. */
+  /**
+   * Deletes the customer and, in the same transaction, its trade prices (in batches); each
+   * deletion is an event, the prices' first.
+   */
   remove(storeId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       const customer = found(await repos.customers.find(storeId, id), `Customer ${id}`);
-      const prices = await repos.tradePrices.deleteForCustomer(storeId, id);
+      const deletedAt = isoTimestamp(this.clock);
+      await deleteTradePricesOf(repos, storeId, { customerId: id }, deletedAt);
       if (!(await repos.customers.delete(storeId, id))) throw notFound(`Customer ${id}`);
-      await repos.events.append([...eventsOf(storeId, 'trade_customer_product_price.deleted', prices), eventOf(storeId, 'customer.deleted', customer)], isoTimestamp(this.clock));
+      await repos.events.append([eventOf(storeId, 'customer.deleted', customer)], deletedAt);
     });
   }
 }

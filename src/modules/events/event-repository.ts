@@ -12,6 +12,6 @@ export interface NewEvent {
 export interface EventRepository {
   /** One multi-row insert (split only past thousands of events); ids follow the given order. */
   append(events: readonly NewEvent[], createdAt: string): Promise<void>;
-  /** The store's events with an id above `afterId`, ascending. */
-  listAfter(storeId: number, afterId: number, count: number): Promise<Event[]>;
+  /** The store's events of `topics` with an id above `afterId`, ascending. */
+  listAfter(storeId: number, afterId: number, count: number, topics: readonly EventTopic[]): Promise<Event[]>;
 }

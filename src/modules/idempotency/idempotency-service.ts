@@ -1,6 +1,7 @@
 import { type Clock, isoTimestamp } from '../clock.js';
 import { AppError, UniqueViolation } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import type { CreatedRecord, KeyOwner } from './idempotency-repository.js';
 
 /** Keys are remembered this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -8,12 +9,15 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export interface RenderedResponse {
   statusCode: number;
   body: string;
+  /** The one record the request created, if it made one: the stored answer is dropped with it. */
+  created?: CreatedRecord;
 }
 
-export type IdempotentOutcome = RenderedResponse & { replayed: boolean };
+export type IdempotentOutcome = { statusCode: number; body: string; replayed: boolean };
 
 /**
- * `Idempotency-Key` for creates. The key is claimed first in the transaction of the create it
+ * `Idempotency-Key` for creates, per credential: another credential of the store with the same
+ * key makes a request of its own. The key is claimed first in the transaction of the create it
  * guards and completed with the response before that transaction commits, so the records and
  * their key are committed together or not at all. A repeat with the same fingerprint replays
  * the first response; another fingerprint is refused; a repeat while the first is still
@@ -29,26 +33,26 @@ export class IdempotencyService {
   ) {}
 
   /** `prepare`, if given, runs once the key is known to be new, before the transaction opens. */
-  async run(storeId: number, key: string, fingerprint: string, create: () => Promise<RenderedResponse>, prepare?: () => Promise<void>): Promise<IdempotentOutcome> {
-    const previous = await this.replay(storeId, key, fingerprint);
+  async run(owner: KeyOwner, key: string, fingerprint: string, create: () => Promise<RenderedResponse>, prepare?: () => Promise<void>): Promise<IdempotentOutcome> {
+    const previous = await this.replay(owner, key, fingerprint);
     if (previous !== undefined) return previous;
 
-    const slot = `${storeId}\u0000${key}`;
+    const slot = `${owner.storeId}\u0000${owner.keyId}\u0000${key}`;
     if (this.inFlight.has(slot)) throw keyInUse();
     this.inFlight.add(slot);
     try {
       await prepare?.();
       return await this.uow.transaction(async (repos) => {
         const now = this.clock.now();
-        await repos.idempotency.claim(storeId, key, fingerprint, isoTimestamp(this.clock), now + IDEMPOTENCY_TTL_MS, now);
+        await repos.idempotency.claim(owner, key, fingerprint, isoTimestamp(this.clock), now + IDEMPOTENCY_TTL_MS, now);
         const response = await create();
-        await repos.idempotency.complete(storeId, key, response.statusCode, response.body);
-        return { ...response, replayed: false };
+        await repos.idempotency.complete(owner, key, response.statusCode, response.body, response.created);
+        return { statusCode: response.statusCode, body: response.body, replayed: false };
       });
     } catch (error) {
       if (!(error instanceof UniqueViolation && error.target === 'idempotency_key')) throw error;
       // Another instance completed the key while we waited on it.
-      const completed = await this.replay(storeId, key, fingerprint);
+      const completed = await this.replay(owner, key, fingerprint);
       if (completed === undefined) throw keyInUse();
       return completed;
     } finally {
@@ -56,13 +60,13 @@ export class IdempotencyService {
     }
   }
 
-  /** Removes keys past their 24 hours. */
-  purgeExpired(): Promise<number> {
-    return this.uow.repos.idempotency.deleteExpired(this.clock.now());
+  /** Removes up to about `limit` keys past their 24 hours (the maintenance loop calls it until none are left); returns how many. */
+  purgeExpired(limit: number): Promise<number> {
+    return this.uow.repos.idempotency.deleteExpired(this.clock.now(), limit);
   }
 
-  private async replay(storeId: number, key: string, fingerprint: string): Promise<IdempotentOutcome | undefined> {
-    const stored = await this.uow.repos.idempotency.find(storeId, key, this.clock.now());
+  private async replay(owner: KeyOwner, key: string, fingerprint: string): Promise<IdempotentOutcome | undefined> {
+    const stored = await this.uow.repos.idempotency.find(owner, key, this.clock.now());
     if (stored === undefined) return undefined;
     if (stored.fingerprint !== fingerprint) {
       const message = 'This Idempotency-Key was used with a different request body; use a new key for a new request';

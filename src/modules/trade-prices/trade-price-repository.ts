@@ -35,6 +35,9 @@ export interface SkuPrice {
   variationPrice: number | null;
 }
 
+/** Whose trade prices a cascade removes. */
+export type TradePriceOwner = { customerId: number } | { productId: number };
+
 export interface TradePriceRepository {
   /** One multi-row insert; the records come back in the order given. */
   insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]>;
@@ -43,9 +46,12 @@ export interface TradePriceRepository {
   find(storeId: number, id: number): Promise<TradePrice | undefined>;
   /** The deleted record, or undefined when there was none. */
   delete(storeId: number, id: number): Promise<TradePrice | undefined>;
-  /** Deletes a customer's (or product's) records and returns them, for cascades. */
-  deleteForCustomer(storeId: number, customerId: number): Promise<TradePrice[]>;
-  deleteForProduct(storeId: number, productId: number): Promise<TradePrice[]>;
+  /**
+   * Deletes the `limit` lowest-id trade prices of the customer or product with an id above
+   * `afterId` (all of them when fewer) and returns them in id order: a large cascade goes in
+   * bounded batches, each starting where the last ended.
+   */
+  deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]>;
   /** Three set-based queries, however large the batch. */
   findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences>;
   /** A customer's records for these SKUs, newest (highest id) first. */

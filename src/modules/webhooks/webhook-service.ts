@@ -102,6 +102,8 @@ export class WebhookService {
   remove(storeId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       if (!(await repos.webhooks.delete(storeId, id))) throw notFound(`Webhook ${id}`);
+      // Its creation answer carries the signing secret: a replay of that key must not show it again.
+      await repos.idempotency.forgetRecord(storeId, { path: '/v1/webhooks', id });
     });
   }
 

@@ -4,6 +4,8 @@ import { coreSchema } from './001-core.js';
 import { tradePricesSchema } from './003-trade-prices.js';
 import { ordersSchema } from './004-orders.js';
 import { webhooksSchema } from './005-webhooks.js';
+import { idempotencyPerCredentialSchema } from './006-idempotency-per-credential.js';
+import { customerPageIndexSchema } from './007-customer-page-index.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -11,6 +13,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['003-trade-prices', tradePricesSchema],
   ['004-orders', ordersSchema],
   ['005-webhooks', webhooksSchema],
+  ['006-idempotency-per-credential', idempotencyPerCredentialSchema],
+  ['007-customer-page-index', customerPageIndexSchema],
 ];
 
 /**

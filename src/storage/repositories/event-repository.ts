@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Engine } from '../engine.js';
 import { insertFromArrays } from './array-insert.js';
-import type { Event, EventTopic } from '../../contract/events.js';
+import { type Event, EVENT_TOPICS, type EventTopic } from '../../contract/events.js';
 import type { EventRepository, NewEvent } from '../../modules/events/event-repository.js';
 import type { EventsTable, Tables } from '../tables.js';
 
@@ -43,8 +43,11 @@ export class KyselyEventRepository implements EventRepository {
     }
   }
 
-  async listAfter(storeId: number, afterId: number, count: number): Promise<Event[]> {
-    const rows = await this.db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('id', '>', afterId).orderBy('id').limit(count).execute();
+  async listAfter(storeId: number, afterId: number, count: number, topics: readonly EventTopic[]): Promise<Event[]> {
+    if (topics.length === 0) return [];
+    let query = this.db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('id', '>', afterId);
+    if (topics.length < EVENT_TOPICS.length) query = query.where('topic', 'in', topics);
+    const rows = await query.orderBy('id').limit(count).execute();
     return rows.map(toEvent);
   }
 }

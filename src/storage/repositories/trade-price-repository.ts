@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
@@ -7,17 +7,22 @@ import type {
   NewTradePrice,
   SkuPrice,
   TradePriceFilter,
+  TradePriceOwner,
   TradePriceRepository,
 } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
 import { insertFromArrays } from './array-insert.js';
+import { filterValues, type HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
 
 export class KyselyTradePriceRepository implements TradePriceRepository {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: Engine,
+    private readonly hotReads: HotReads,
+    /** Test only (the fault suite's planted leak): `list` ignores the store. */
+    private readonly faults: { listEveryStore?: boolean } = {},
   ) {}
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
@@ -44,17 +49,19 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 
   async list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
-    const rows = await this.filtered(storeId, filter).selectAll().orderBy('id').limit(page.count).offset(page.offset).execute();
+    const everyStore = this.faults.listEveryStore === true;
+    const query = this.hotReads.tradePricePage(filter, everyStore);
+    const rows = await query.execute(this.db, [...filterValues(storeId, filter, everyStore), page.count, page.offset]);
     return rows.map(toTradePrice);
   }
 
   async count(storeId: number, filter: TradePriceFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-    return Number(row.count);
+    const [row] = await this.hotReads.tradePriceCount(filter).execute(this.db, filterValues(storeId, filter));
+    return Number(row?.count ?? 0);
   }
 
   async find(storeId: number, id: number): Promise<TradePrice | undefined> {
-    const row = await this.db.selectFrom('trade_prices').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+    const [row] = await this.hotReads.tradePriceById.execute(this.db, [storeId, id]);
     return row && toTradePrice(row);
   }
 
@@ -63,13 +70,17 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     return row && toTradePrice(row);
   }
 
-  async deleteForCustomer(storeId: number, customerId: number): Promise<TradePrice[]> {
-    const rows = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('customer_id', '=', customerId).returningAll().execute();
-    return rows.map(toTradePrice).sort((a, b) => a.id - b.id);
-  }
-
-  async deleteForProduct(storeId: number, productId: number): Promise<TradePrice[]> {
-    const rows = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('product_id', '=', productId).returningAll().execute();
+  async deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]> {
+    // The lowest ids first, along the customer's or product's index; RETURNING's order is not
+    // promised. Starting after the last batch matters on PostgreSQL: rows this transaction
+    // deleted stay in the index until it ends, and would be walked again by every batch.
+    let batch = this.db.selectFrom('trade_prices').select('id').where('store_id', '=', storeId).where('id', '>', afterId);
+    batch = 'customerId' in owner ? batch.where('customer_id', '=', owner.customerId) : batch.where('product_id', '=', owner.productId);
+    // Ids first, then a delete by primary key: PostgreSQL plans `id in (subquery)` as a scan of
+    // the whole table.
+    const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const rows = await this.db.deleteFrom('trade_prices').where('id', 'in', ids).returningAll().execute();
     return rows.map(toTradePrice).sort((a, b) => a.id - b.id);
   }
 
@@ -118,13 +129,6 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     }));
   }
 
-  private filtered(storeId: number, filter: TradePriceFilter): SelectQueryBuilder<Tables, 'trade_prices', object> {
-    let query = this.db.selectFrom('trade_prices').where('store_id', '=', storeId);
-    if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
-    if (filter.productId !== undefined) query = query.where('product_id', '=', filter.productId);
-    if (filter.sku !== undefined) query = query.where('sku', '=', filter.sku);
-    return query;
-  }
 }
 
 function toTradePrice(row: Selectable<TradePricesTable>): TradePrice {

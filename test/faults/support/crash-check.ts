@@ -105,7 +105,7 @@ export async function checkCrashRun(database: Database, storeId: number, acked: 
     else if (!sameDigest(digest, digestOfRow(row))) answerMismatches += 1;
   }
 
-  const keys = await db.selectFrom('idempotency_keys').select(['key', 'status_code', 'response_body']).where('store_id', '=', storeId).execute();
+  const keys = await db.selectFrom('idempotency_records').select(['key', 'status_code', 'response_body']).where('store_id', '=', storeId).execute();
   const keyed = new Set<number>();
   let keysWithoutRecords = 0;
   let badKeys = 0;
@@ -158,15 +158,19 @@ async function integrityOf(database: Database): Promise<string> {
   const indexes = await sql<{ name: string }>`
     select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
     join pg_namespace n on n.oid = c.relnamespace where am.amname = 'btree' and n.nspname = current_schema()`.execute(db);
+  const problems: string[] = [];
   for (const index of indexes.rows) {
-    // Throws on a corrupt index, or on a heap tuple the index lacks.
-    await sql`select bt_index_check(${index.name}::regclass, true)`.execute(db);
+    // Fails on a corrupt index, or on a heap tuple the index lacks: reported, like SQLite's findings.
+    try {
+      await sql`select bt_index_check(${index.name}::regclass, true)`.execute(db);
+    } catch (error) {
+      problems.push(`index ${index.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(db);
-  const corrupt: string[] = [];
   for (const table of tables.rows) {
-    const problems = await sql<{ count: number }>`select count(*) as count from verify_heapam(${table.name}::regclass)`.execute(db);
-    if (Number(problems.rows[0]?.count ?? 0) > 0) corrupt.push(table.name);
+    const corrupt = await sql<{ count: number }>`select count(*) as count from verify_heapam(${table.name}::regclass)`.execute(db);
+    if (Number(corrupt.rows[0]?.count ?? 0) > 0) problems.push(`heap corruption in ${table.name}`);
   }
-  return corrupt.length === 0 ? 'ok' : `heap corruption in ${corrupt.join(', ')}`;
+  return problems.length === 0 ? 'ok' : problems.join('; ');
 }

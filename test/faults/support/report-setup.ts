@@ -23,6 +23,8 @@ export default function setup(project: TestProject): () => void {
   const seed = Number(process.env.PRICEBOOK_FAULT_SEED ?? Math.floor(Math.random() * 1_000_000));
   project.provide('faultReportFile', file);
   project.provide('faultSeed', seed);
+  // Printed now as well as in the report: a run cut short by a timeout still tells its seed.
+  process.stdout.write(`Fault suite seed ${seed} (PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n`);
   return () => {
     const lines = fs.readFileSync(file, 'utf8').trimEnd();
     process.stdout.write(`\nFault suite report (seed ${seed}; PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n${lines === '' ? '(no checks ran)' : lines}\n\n`);

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Event, EventFeedQuery } from '../../../contract/events.js';
 import type { EventFeedService } from '../../../modules/events/event-feed-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { readableTopics } from '../../../modules/events/topic-scopes.js';
+import { type App, principalOf, storeIdOf } from '../../app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listEvents(app: App, events: EventFeedService): void {
@@ -11,12 +12,14 @@ export function listEvents(app: App, events: EventFeedService): void {
       schema: {
         tags: ['events'],
         summary: 'The event feed: events after an id, ascending',
-        description: 'Poll with `after` = the last id seen. The same events webhooks deliver; each is kept at least 7 days.',
+        description:
+          'Poll with `after` = the last id seen. The same events webhooks deliver; each is kept at least 7 days. ' +
+          'Only the topics the credential may read: customer, product and category events need `catalog:read`, trade price events `trade_prices:read`, order events `orders:read`.',
         querystring: EventFeedQuery,
         response: { 200: Type.Array(Event), ...readErrors },
       },
       config: { scope: 'webhooks' },
     },
-    async (request) => events.list(storeIdOf(request), request.query.after ?? 0, request.query.count ?? 50),
+    async (request) => events.list(storeIdOf(request), request.query.after ?? 0, request.query.count ?? 50, readableTopics(principalOf(request).scopes)),
   );
 }

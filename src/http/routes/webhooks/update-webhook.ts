@@ -1,7 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
 import { Webhook, WebhookUpdate } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { assertTopicReadable } from '../../../modules/events/topic-scopes.js';
+import { type App, principalOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updateWebhook(app: App, webhooks: WebhookService): void {
@@ -11,13 +12,19 @@ export function updateWebhook(app: App, webhooks: WebhookService): void {
       schema: {
         tags: ['webhooks'],
         summary: 'Change the topic, URL or active state of a webhook',
-        description: 'A new URL is verified again before the answer. `active: true` re-activates a disabled webhook and clears its failure count.',
+        description:
+          'A new URL is verified again before the answer. `active: true` re-activates a disabled webhook and clears its failure count. ' +
+          'A new topic must be one the credential may read (as on create): otherwise 403.',
         params: IdParams,
         body: WebhookUpdate,
         response: { 200: Webhook, ...writeErrors },
       },
       config: { scope: 'webhooks' },
     },
-    async (request) => webhooks.update(storeIdOf(request), request.params.id, request.body),
+    async (request) => {
+      const { storeId, scopes } = principalOf(request);
+      if (request.body.topic !== undefined) assertTopicReadable(scopes, request.body.topic);
+      return webhooks.update(storeId, request.params.id, request.body);
+    },
   );
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database } from '../../../src/storage/database.js';
+import type { Database } from '../../src/storage/database.js';
 
 /** Every row of one store: table name → its rows as sorted JSON lines. */
 export type StoreSnapshot = Record<string, string[]>;

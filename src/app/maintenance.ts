@@ -1,0 +1,16 @@
+import { EVENT_RETENTION_MS } from '../modules/events/event-feed-service.js';
+import { MaintenanceLoop, type MaintenanceLog, type MaintenanceOptions } from '../modules/maintenance/maintenance-loop.js';
+import type { Services } from './services.js';
+
+/** The maintenance loop over the services: events past their retention (with their deliveries), then expired idempotency keys. */
+export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, options: MaintenanceOptions = {}): MaintenanceLoop {
+  return new MaintenanceLoop(
+    [
+      { name: 'events', purge: (now, limit) => services.deliveryQueue.purge(new Date(now - EVENT_RETENTION_MS).toISOString(), limit) },
+      { name: 'idempotency keys', purge: (_now, limit) => services.idempotency.purgeExpired(limit) },
+    ],
+    services.clock,
+    log,
+    options,
+  );
+}
