@@ -64,11 +64,23 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `node dist/main/cli.js serve` on a free port; waits (at most 60 s) for /healthz. */
+/**
+ * The node flags of `npm start` (package.json's `start` script: `node FLAGS dist/main/cli.js
+ * serve`): the bench runs the server with them, as an operator who follows the README does.
+ */
+export function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const words = (manifest.scripts?.start ?? '').split(/\s+/).filter((word) => word !== '');
+  const cli = words.indexOf('dist/main/cli.js');
+  if (words[0] !== 'node' || cli < 1 || words[cli + 1] !== 'serve') throw new Error(`package.json's start script is not 'node [flags] dist/main/cli.js serve': '${words.join(' ')}'`);
+  return words.slice(1, cli);
+}
+
+/** `node dist/main/cli.js serve` with `npm start`'s node flags, on a free port; waits (at most 60 s) for /healthz. */
 export async function startServer(env: Record<string, string>, tls: TlsFiles, extraNodeArgs: readonly string[] = []): Promise<ServerProcess> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const child = spawn(process.execPath, [...extraNodeArgs, CLI, 'serve'], {
+  const child = spawn(process.execPath, [...startScriptNodeFlags(), ...extraNodeArgs, CLI, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       PRICEBOOK_PORT: String(port),

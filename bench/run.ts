@@ -16,7 +16,7 @@ import { BULK_CONNECTIONS, parseBenchOptions, READ_CONNECTIONS } from './bench-o
 import { BULK_ITEMS, bulkItems, type Catalog, CUSTOMER_COUNT, priceIdRange, seedCatalog, seedPrices, trimPrices } from './bench-data.js';
 import { type InsertForm, measureInsertCeiling } from './insert-ceiling.js';
 import { type LoadResult, type LoadSpec, pathAt } from './load-spec.js';
-import { killChildren, runLoad, type ServerProcess, startBareServer, startServer, type TlsFiles } from './processes.js';
+import { killChildren, runLoad, type ServerProcess, startBareServer, startScriptNodeFlags, startServer, type TlsFiles } from './processes.js';
 import { type Scenario, scenarioLine, verdict } from './report.js';
 import { Tally } from './tally.js';
 
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     `read ceilings (bare Fastify HTTPS, same bodies, ${READ_CONNECTIONS} connections): get one ${tallies.bareOne.perSecond().toFixed(0)} req/s p99 ${tallies.bareOne.p99Ms()} ms, ` +
       `list ${tallies.bareList.perSecond().toFixed(0)} req/s p99 ${tallies.bareList.p99Ms()} ms`,
   );
-  detail(`reads: ${describeWalk(reads.one)}; ${describeWalk(reads.list)}; server log level info (one line a request)`);
+  detail(`reads: ${describeWalk(reads.one)}; ${describeWalk(reads.list)}; server log level info (one line a request), node flags of npm start: ${startScriptNodeFlags().join(' ') || 'none'}`);
   detail(
     `growth: ${targets.map((target) => `${bulkRate(target).toFixed(0)} records/s at ${target.seeded}`).join(', ')} stored; ` +
       `every slice starts from the seeded records (a slice adds up to ${Math.max(...targets.map((target) => target.created))})`,

@@ -24,7 +24,8 @@ import { KyselyApiKeyRepository } from '../src/storage/repositories/store-reposi
 import { KyselyTradePriceRepository } from '../src/storage/repositories/trade-price-repository.js';
 import { QueuedSqliteDialect } from '../src/storage/sqlite-dialect.js';
 import type { Tables } from '../src/storage/tables.js';
-import { bulkItems, type Catalog, CUSTOMER_COUNT, priceIdRange, rowOf, seedCatalog, seedPrices } from './bench-data.js';
+import { bulkItems, type Catalog, CUSTOMER_COUNT, type PriceItem, priceIdRange, rowOf, seedCatalog, seedPrices } from './bench-data.js';
+import type { NewTradePrice } from '../src/modules/trade-prices/trade-price-repository.js';
 import { NodeSqliteDatabase } from './node-sqlite-adapter.js';
 
 /** SQLite prepares every statement it runs anyway: nothing to register. */
@@ -130,7 +131,7 @@ async function captureSql(driver: Driver, workload: Workload): Promise<Record<ke
     await work();
     return captured.find((text) => /^(select|insert)/.test(text)) ?? '';
   };
-  const items = bulkItems(workload.catalog);
+  const items = bulkItems(workload.catalog).map(fromOneUnitAlways);
   const sqlOf = {
     credential: await last(() => new KyselyApiKeyRepository(db, hotReads).findByKey(workload.key)),
     get: await last(() => prices.find(workload.catalog.storeId, workload.ids.min)),
@@ -149,7 +150,7 @@ function rawOperations(driver: Driver, workload: Workload, sqlOf: Record<keyof O
   const insert = driver.writer.prepare(sqlOf.insert);
   const begin = driver.writer.prepare(SQLITE.beginTransactionSql);
   const commit = driver.writer.prepare('commit');
-  const items = bulkItems(workload.catalog);
+  const items = bulkItems(workload.catalog).map(fromOneUnitAlways);
   return {
     credential: () => credential.all([workload.key]),
     get: (i) => get.all([storeId, idAt(workload, i)]),
@@ -174,7 +175,7 @@ function kyselyOperations(driver: Driver, workload: Workload): Operations {
   const hotReads = new HotReads(db, SQLITE_STATEMENTS);
   const prices = new KyselyTradePriceRepository(db, SQLITE, hotReads);
   const apiKeys = new KyselyApiKeyRepository(db, hotReads);
-  const items = bulkItems(workload.catalog);
+  const items = bulkItems(workload.catalog).map(fromOneUnitAlways);
   return {
     credential: () => apiKeys.findByKey(workload.key),
     get: (i) => prices.find(storeId, idAt(workload, i)),
@@ -270,4 +271,9 @@ async function main(): Promise<void> {
 
 function format(us: number): string {
   return us >= 100 ? us.toFixed(0) : us.toFixed(1);
+}
+
+/** A bench item as the repository stores it: the interface's four fields mean from 1 unit, always. */
+function fromOneUnitAlways(item: PriceItem): NewTradePrice {
+  return { ...item, minQuantity: 1, validFrom: null, validUntil: null };
 }

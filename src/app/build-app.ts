@@ -25,6 +25,8 @@ import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
 import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
+import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
+import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerProductRoutes } from '../http/routes/products/index.js';
 import { registerVariationRoutes } from '../http/routes/variations/index.js';
 import { TradePriceEmbedder } from '../http/routes/trade-prices/embed-trade-prices.js';
@@ -124,7 +126,9 @@ export async function buildApp(config: Config, services: Services, options: AppO
     (storeId, ids) => services.uow.repos.customers.findMany(storeId, ids),
     (storeId, ids) => services.uow.repos.products.findMany(storeId, ids),
   );
-  registerTradePriceRoutes(app, services.tradePrices, services.effectivePrices, tradePriceEmbedder);
+  registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
+  registerPriceListRoutes(app, services.priceLists);
+  registerQuoteRoutes(app, services.pricing);
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);

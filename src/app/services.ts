@@ -7,7 +7,8 @@ import { VariationService } from '../modules/catalog/variation-service.js';
 import { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { OrderService } from '../modules/orders/order-service.js';
 import { CredentialService } from '../modules/stores/credential-service.js';
-import { EffectivePriceService } from '../modules/trade-prices/effective-price-service.js';
+import { PricingService } from '../modules/pricing/pricing-service.js';
+import { PriceListService } from '../modules/price-lists/price-list-service.js';
 import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
 import type { UnitOfWork } from '../modules/unit-of-work.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -43,7 +44,9 @@ export interface Services {
   readonly variations: VariationService;
   readonly categories: CategoryService;
   readonly tradePrices: TradePriceService;
-  readonly effectivePrices: EffectivePriceService;
+  /** The resolution rule: effective prices, quotes (and orders price with it). */
+  readonly pricing: PricingService;
+  readonly priceLists: PriceListService;
   readonly idempotency: IdempotencyService;
   readonly orders: OrderService;
   readonly webhooks: WebhookService;
@@ -80,7 +83,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
   const limiters = await buildRateLimiters(config, clock);
   const { rateLimiter, authFailures } = limiters;
-  const effectivePrices = new EffectivePriceService(uow);
+  const pricing = new PricingService(uow, clock);
   const guard = new ReceiverGuard(options.webhookResolver ?? systemResolver, { allowPrivate: config.webhookAllowPrivate });
   const webhookSender = new WebhookSender(guard, options.webhookTransport ?? new NodeHttpTransport(), clock);
   return {
@@ -96,9 +99,10 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     variations: new VariationService(uow, clock),
     categories: new CategoryService(uow, clock),
     tradePrices: new TradePriceService(uow, clock),
-    effectivePrices,
+    pricing,
+    priceLists: new PriceListService(uow, clock),
     idempotency: new IdempotencyService(uow, clock),
-    orders: new OrderService(uow, clock, effectivePrices),
+    orders: new OrderService(uow, clock, pricing),
     webhooks: new WebhookService(uow, clock, guard, webhookSender),
     events: new EventFeedService(uow),
     webhookSender,

@@ -48,3 +48,30 @@ export function StrictObject<T extends TProperties>(properties: T, options: { $i
 export function PartialStrictObject<T extends TProperties>(object: TObject<T>) {
   return Type.Partial(object, { additionalProperties: false, minProperties: 1 });
 }
+
+/** Units of one SKU in one order or quote line. */
+export const MAX_LINE_QUANTITY = 1_000_000;
+
+export const Quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY, description: `Units, a JSON integer 1–${MAX_LINE_QUANTITY}` });
+
+/**
+ * What a trade price or a price list entry adds to a price: a quantity break and a validity
+ * window. Left out, they mean "from 1 unit, always" (the interface's four-field item).
+ */
+export const PriceRuleInput = {
+  minQuantity: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY, default: 1, description: 'Applies to lines of at least this many units; default 1' }),
+  ),
+  validFrom: Type.Optional(Nullable({ ...Timestamp, description: 'Applies from this moment on (inclusive); null or left out: always has' })),
+  validUntil: Type.Optional(Nullable({ ...Timestamp, description: 'Applies until this moment (exclusive); null or left out: never ends. After validFrom' })),
+};
+
+/** The same fields as every record answers them. */
+export const PriceRuleFields = {
+  minQuantity: Type.Integer({ minimum: 1, description: 'Applies to lines of at least this many units' }),
+  validFrom: Nullable({ ...Timestamp, description: 'Applies from this moment on (inclusive); null: always has' }),
+  validUntil: Nullable({ ...Timestamp, description: 'Applies until this moment (exclusive); null: never ends' }),
+};
+
+/** A moment for a query parameter (`validAt`, `at`). */
+export const MomentQuery = (description: string) => Type.Optional({ ...Timestamp, description: `${description}; ISO 8601 with a time zone` });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
+import { MAX_PRICE_LISTS_PER_CUSTOMER } from './price-lists.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 
@@ -10,6 +11,13 @@ export const CustomerInput = StrictObject({
   companyName: Type.Optional(Nullable(Name)),
   trade: Type.Optional(Type.Boolean({ default: false, description: 'Trade customers get their trade prices' })),
   active: Type.Optional(Type.Boolean({ default: true })),
+  priceListIds: Type.Optional(
+    Type.Array(Id, {
+      maxItems: MAX_PRICE_LISTS_PER_CUSTOMER,
+      uniqueItems: true,
+      description: `The customer's price lists, first first: the first that prices a SKU wins. At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
+    }),
+  ),
 });
 export type CustomerInput = Static<typeof CustomerInput>;
 
@@ -25,6 +33,7 @@ export const Customer = Type.Object(
     companyName: Nullable(Type.String()),
     trade: Type.Boolean(),
     active: Type.Boolean(),
+    priceListIds: Type.Array(Id, { description: 'The customer’s price lists, in the order they apply' }),
     createdAt: Timestamp,
   },
   { $id: 'Customer', additionalProperties: false },
@@ -36,12 +45,13 @@ export const CustomerListQuery = Type.Object(
     ...PageQuery,
     email: Type.Optional(Type.String({ description: 'Exact email (case-insensitive)' })),
     trade: Type.Optional(Type.Boolean({ description: 'Only trade (true) or regular (false) customers' })),
+    priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers that have this price list' })),
   },
   { additionalProperties: false },
 );
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const CustomerCountQuery = Type.Object(
-  { email: CustomerListQuery.properties.email, trade: CustomerListQuery.properties.trade },
+  { email: CustomerListQuery.properties.email, trade: CustomerListQuery.properties.trade, priceListId: CustomerListQuery.properties.priceListId },
   { additionalProperties: false },
 );

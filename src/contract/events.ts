@@ -15,6 +15,11 @@ export const EVENT_TOPICS = [
   'category.updated',
   'category.deleted',
   'order.created',
+  'price_list.created',
+  'price_list.updated',
+  'price_list.deleted',
+  'price_list_price.created',
+  'price_list_price.deleted',
 ] as const;
 
 export type EventTopic = (typeof EVENT_TOPICS)[number];

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FieldsQuery, Id, PageQuery, StrictObject, Timestamp } from './common.js';
+import { FieldsQuery, Id, MAX_LINE_QUANTITY, Nullable, PageQuery, StrictObject, Timestamp } from './common.js';
 import { Sku } from './variations.js';
+import { PRICE_SOURCES, type PriceSource } from './trade-prices.js';
 
 /** Lines in one order. */
 export const MAX_ORDER_LINES = 500;
-/** Units of one SKU in one line. */
-export const MAX_LINE_QUANTITY = 1_000_000;
+export { MAX_LINE_QUANTITY } from './common.js';
 /**
  * Every line total and order total stays below this amount: with 4 decimals that is at most 15
  * significant digits, which a JSON number (a binary double) carries exactly.
@@ -34,6 +34,15 @@ export const OrderLine = Type.Object(
     variationId: Type.Union([Id, Type.Null()], { description: 'Null when the SKU is the product’s own' }),
     unitPrice: Amount('The customer’s effective price when the order was placed'),
     lineTotal: Amount('unitPrice × quantity'),
+    // Null only on lines of orders placed before prices had sources (see docs/pricing.md).
+    source: Type.Unsafe<PriceSource | null>({
+      type: ['string', 'null'],
+      enum: [...PRICE_SOURCES, null],
+      description: 'Where unitPrice came from, by the resolution rule (docs/pricing.md)',
+    }),
+    tradePriceId: Nullable({ ...Id, description: 'The trade price applied, if any' }),
+    priceListId: Nullable({ ...Id, description: 'The price list applied, if any' }),
+    priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
   },
   { additionalProperties: false },
 );

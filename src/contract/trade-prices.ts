@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EmbedQuery, Id, Price, PageQuery, FieldsQuery, Timestamp } from './common.js';
+import { EmbedQuery, Id, MomentQuery, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
 import { Product } from './products.js';
 
@@ -7,13 +7,17 @@ export const MAX_BULK_ITEMS = 1000;
 
 export const Sku = Type.String({ minLength: 1, maxLength: 255, description: 'Exact SKU of the product or one of its variations (case-sensitive)' });
 
-/** One item of a bulk create: exactly these four fields. */
+/**
+ * One item of a bulk create: the interface's four fields, and optionally a quantity break and a
+ * validity window (left out: from 1 unit, always).
+ */
 export const TradePriceInput = Type.Object(
   {
     customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A trade customer of this store' }),
     productId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A product of this store' }),
     sku: Sku,
     price: Price,
+    ...PriceRuleInput,
   },
   { additionalProperties: false },
 );
@@ -32,6 +36,7 @@ export const TradePrice = Type.Object(
     productId: Id,
     sku: Type.String(),
     price: Type.Number({ description: 'Exactly as sent' }),
+    ...PriceRuleFields,
     createdAt: Timestamp,
   },
   { $id: 'TradeCustomerProductPrice', additionalProperties: false },
@@ -50,6 +55,7 @@ const Filters = {
   customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this customer’s prices' })),
   productId: Type.Optional(Type.Integer({ minimum: 1 })),
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  validAt: MomentQuery('Only records valid at this moment: validFrom ≤ validAt < validUntil'),
 };
 
 export const TradePriceListQuery = Type.Object({ ...PageQuery, ...Filters, embed: EmbedQuery(TRADE_PRICE_EMBEDS) }, { additionalProperties: false });
@@ -60,9 +66,46 @@ export const TradePriceCountQuery = Type.Object(Filters, { additionalProperties:
 export const TradePriceGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuery(TRADE_PRICE_EMBEDS) }, { additionalProperties: false });
 
 export const EffectivePriceQuery = Type.Object(
-  { customerId: Type.Integer({ minimum: 1 }), sku: Sku },
+  {
+    customerId: Type.Integer({ minimum: 1 }),
+    sku: Sku,
+    quantity: Type.Optional({ ...Quantity, default: 1, description: 'Units in the line being priced; default 1' }),
+    at: MomentQuery('The moment to price at; default now'),
+  },
   { additionalProperties: false },
 );
+
+export const PRICE_SOURCES = ['trade', 'price_list', 'variation', 'product'] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
+export const PriceSourceSchema = Type.Unsafe<PriceSource>({
+  type: 'string',
+  enum: [...PRICE_SOURCES],
+  description: 'Where the price comes from: the customer’s own trade price, one of their price lists, the variation’s price or the product’s',
+});
+
+/** How one order or quote line was priced. */
+export const PricedLineFields = {
+  source: PriceSourceSchema,
+  tradePriceId: Nullable({ ...Id, description: 'The trade price applied, if any' }),
+  priceListId: Nullable({ ...Id, description: 'The price list applied, if any' }),
+  priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
+};
+
+/** A trade price, a price list entry or a percentage list that the resolution rule looked at. */
+export const PriceCandidate = Type.Object(
+  {
+    source: Type.Union([Type.Literal('trade'), Type.Literal('price_list')]),
+    tradePriceId: Nullable(Id),
+    priceListId: Nullable({ ...Id, description: 'The list (null for a trade price)' }),
+    priceListPriceId: Nullable({ ...Id, description: 'The list entry (null for a trade price or a percentage list)' }),
+    price: Type.Number({ description: 'What it would charge for one unit' }),
+    ...PriceRuleFields,
+    applies: Type.Boolean(),
+    reason: Nullable(Type.String({ description: 'Why it does not apply; null for the one that does' })),
+  },
+  { additionalProperties: false },
+);
+export type PriceCandidate = Static<typeof PriceCandidate>;
 
 export const EffectivePrice = Type.Object(
   {
@@ -70,10 +113,17 @@ export const EffectivePrice = Type.Object(
     sku: Type.String(),
     productId: Id,
     variationId: Type.Union([Id, Type.Null()]),
+    quantity: Type.Integer({ minimum: 1 }),
+    at: { ...Timestamp, description: 'The moment priced' },
     price: Type.Number(),
-    source: Type.Union([Type.Literal('trade'), Type.Literal('variation'), Type.Literal('product')]),
+    source: PriceSourceSchema,
     tradePriceId: Type.Union([Id, Type.Null()], { description: 'The trade price applied, if any' }),
+    priceListId: Nullable({ ...Id, description: 'The price list applied, if any' }),
+    priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
+    validUntil: Nullable({ ...Timestamp, description: 'When the applied trade price or list entry stops applying; null: it does not end, or the price is not one' }),
+    nextChangeAt: Nullable({ ...Timestamp, description: 'The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand' }),
     shadowedTradePriceIds: Type.Array(Id, { description: 'Other trade prices of this customer for this SKU, newest first; they do not apply' }),
+    candidates: Type.Array(PriceCandidate, { description: 'Every trade price, list entry and percentage list considered, in the order the rule looks at them' }),
   },
   { $id: 'EffectivePrice', additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaul
 import { AppError } from '../modules/errors.js';
 import type { Page } from '../modules/page.js';
 import type { Principal } from '../modules/stores/credential-service.js';
+import type { Scope } from '../modules/stores/scopes.js';
 
 /** The Fastify instance routes are registered on: TypeBox schemas give the handlers their types. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -11,6 +12,14 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === undefined) throw new AppError('unauthenticated', 'Missing or invalid credentials');
   return request.principal;
+}
+
+/**
+ * 403 (code 4) unless the caller also has `scope`: for a part of a body that needs more than
+ * its route's own scope (`because` says which part).
+ */
+export function requireScope(request: FastifyRequest, scope: Scope, because: string): void {
+  if (!principalOf(request).scopes.has(scope)) throw new AppError('forbidden', `This credential lacks the scope '${scope}' that ${because} needs`);
 }
 
 /** The store of the authenticated caller. */

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { AppError } from '../modules/errors.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../modules/timestamps.js';
 
 /**
  * Path parameters and query strings, parsed strictly. Query values arrive as text; each is
@@ -74,6 +75,8 @@ function compileQueryParser(schema: TObject): Parser {
 }
 
 function convert(raw: string, property: TSchema): unknown {
+  // A moment is answered and compared in its canonical form, whatever offset it came with.
+  if ((property as { format?: unknown }).format === 'date-time') return canonicalTimestamp(raw);
   switch ((property as { type?: unknown }).type) {
     case 'integer':
       return INTEGER.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
@@ -85,7 +88,8 @@ function convert(raw: string, property: TSchema): unknown {
 }
 
 function describe(property: TSchema): string {
-  const { type, minimum, maximum, minLength, maxLength } = property as Record<string, unknown>;
+  const { type, minimum, maximum, minLength, maxLength, format } = property as Record<string, unknown>;
+  if (format === 'date-time') return TIMESTAMP_RULE;
   if (type === 'integer') {
     if (minimum !== undefined && maximum !== undefined) return `must be an integer from ${String(minimum)} to ${String(maximum)}`;
     if (minimum !== undefined) return `must be an integer ≥ ${String(minimum)}`;
@@ -96,8 +100,10 @@ function describe(property: TSchema): string {
   return 'is invalid';
 }
 
+/** The schema of the converted value: no default to fill, no format (a moment is checked by `convert`). */
 function stripDefault(property: TSchema): TSchema {
   const copy: Record<string, unknown> = { ...property };
   delete copy.default;
+  delete copy.format;
   return copy as TSchema;
 }

@@ -9,6 +9,8 @@ import type { TradePriceRepository } from './trade-prices/trade-price-repository
 import type { OrderRepository } from './orders/order-repository.js';
 import type { EventRepository } from './events/event-repository.js';
 import type { WebhookRepository } from './webhooks/webhook-repository.js';
+import type { PriceListRepository } from './price-lists/price-list-repository.js';
+import type { PricingRepository } from './pricing/pricing-repository.js';
 
 /** The repositories of one unit of work. */
 export interface Repositories {
@@ -20,6 +22,9 @@ export interface Repositories {
   readonly skus: SkuRepository;
   readonly categories: CategoryRepository;
   readonly tradePrices: TradePriceRepository;
+  readonly priceLists: PriceListRepository;
+  /** The reads behind the resolution rule. */
+  readonly pricing: PricingRepository;
   readonly idempotency: IdempotencyRepository;
   readonly orders: OrderRepository;
   /** The outbox: services append the events of their changes in the same transaction. */

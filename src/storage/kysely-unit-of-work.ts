@@ -16,6 +16,8 @@ import { KyselyEventRepository } from './repositories/event-repository.js';
 import { KyselyWebhookRepository } from './repositories/webhook-repository.js';
 import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/store-repository.js';
 import { HotReads } from './repositories/hot-reads.js';
+import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
+import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import type { Tables } from './tables.js';
 
 function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, faults: UnitOfWorkFaults): Repositories {
@@ -28,6 +30,8 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     skus: new KyselySkuRepository(db),
     categories: new KyselyCategoryRepository(db),
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads, { listEveryStore: faults.tradePriceListEveryStore === true }),
+    priceLists: new KyselyPriceListRepository(db, engine),
+    pricing: new KyselyPricingRepository(db),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),

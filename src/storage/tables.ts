@@ -14,6 +14,9 @@ export interface Tables {
   product_categories: ProductCategoriesTable;
   skus: SkusTable;
   trade_prices: TradePricesTable;
+  price_lists: PriceListsTable;
+  price_list_prices: PriceListPricesTable;
+  customer_price_lists: CustomerPriceListsTable;
   idempotency_records: IdempotencyRecordsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -111,7 +114,47 @@ export interface TradePricesTable {
   sku: string;
   /** Ten-thousandths of the currency unit. */
   price: number;
+  /** Applies to lines of at least this many units. */
+  min_quantity: Generated<number>;
+  /** Canonical ISO 8601 UTC (see `modules/timestamps.ts`); null: no bound. */
+  valid_from: string | null;
+  valid_until: string | null;
   created_at: string;
+}
+
+/** A price list shared by customers: fixed (entries per SKU) or a percentage off the catalog. */
+export interface PriceListsTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  /** `fixed` or `percentage`. */
+  kind: string;
+  /** Ten-thousandths of a percent; null for a fixed list. */
+  percentage: number | null;
+  created_at: string;
+}
+
+/** An entry of a fixed price list: shaped like a trade price, without the customer. */
+export interface PriceListPricesTable {
+  id: Generated<number>;
+  store_id: number;
+  price_list_id: number;
+  product_id: number;
+  sku: string;
+  /** Ten-thousandths of the currency unit. */
+  price: number;
+  min_quantity: number;
+  valid_from: string | null;
+  valid_until: string | null;
+  created_at: string;
+}
+
+/** A customer's price lists in order: position 0 wins over 1, and so on. */
+export interface CustomerPriceListsTable {
+  store_id: number;
+  customer_id: number;
+  position: number;
+  price_list_id: number;
 }
 
 /**
@@ -165,6 +208,11 @@ export interface OrderLinesTable {
   unit_price: number;
   /** Ten-thousandths; unit_price × quantity, below 10^15. */
   line_total: number;
+  /** `trade`, `price_list`, `variation` or `product`; null for lines placed before sources were kept. */
+  source: string | null;
+  trade_price_id: number | null;
+  price_list_id: number | null;
+  price_list_price_id: number | null;
 }
 
 /** A webhook subscription. The secret is kept readable (not hashed): every delivery is signed with it. */

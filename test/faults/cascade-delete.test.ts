@@ -40,6 +40,9 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
         productId: catalogA.tee,
         sku: catalogA.skus.teeRedM,
         price: (start + index) / 100,
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
       }));
       await server.services.uow.transaction((repos) => repos.tradePrices.insertMany(storeA.storeId, items, createdAt));
     }

@@ -17,6 +17,7 @@ describe.each(await enginesUnderTest())('customers on %s', (engine) => {
       companyName: null,
       trade: true,
       active: true,
+      priceListIds: [],
       createdAt: expect.stringMatching(TIMESTAMP),
     });
     const id = (created.body as { id: number }).id;

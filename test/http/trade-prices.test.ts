@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TIMESTAMP } from '../support/bodies.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -167,10 +168,17 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       sku: fixture.skus.teeRedM,
       productId: fixture.tee,
       variationId: expect.any(Number),
+      quantity: 1,
+      at: expect.stringMatching(TIMESTAMP),
       price: 12.5,
       source: 'variation',
       tradePriceId: null,
+      priceListId: null,
+      priceListPriceId: null,
+      validUntil: null,
+      nextChangeAt: null,
       shadowedTradePriceIds: [],
+      candidates: [],
     });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedL)).body).toMatchObject({ price: 10, source: 'product' });
     expect((await effective(fixture.tradeCustomer, fixture.skus.tee)).body).toMatchObject({ price: 10, source: 'product', variationId: null });

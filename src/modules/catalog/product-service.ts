@@ -4,6 +4,7 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
+import { deletePriceListPricesOf } from '../price-lists/price-list-service.js';
 import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
@@ -80,14 +81,16 @@ export class ProductService {
   }
 
   /**
-   * Deletes the product with its variations, SKUs, category links and trade prices, in one
-   * transaction; each deletion is an event, the prices' first. The prices go in batches.
+   * Deletes the product with its variations, SKUs, category links, trade prices and price list
+   * entries, in one transaction; each deletion is an event, the prices' first. The prices go in
+   * batches.
    */
   remove(storeId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       const product = await mustFind(repos, storeId, id);
       const deletedAt = isoTimestamp(this.clock);
       await deleteTradePricesOf(repos, storeId, { productId: id }, deletedAt);
+      await deletePriceListPricesOf(repos, storeId, { productId: id }, deletedAt);
       if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
       await repos.events.append([eventOf(storeId, 'product.deleted', product)], deletedAt);
     });

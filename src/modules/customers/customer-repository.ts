@@ -4,7 +4,12 @@ import type { Page } from '../page.js';
 export interface CustomerFilter {
   email?: string;
   trade?: boolean;
+  /** Only customers that have this price list. */
+  priceListId?: number;
 }
+
+/** A customer as created: every field decided, `priceListIds` in their order. */
+export type NewCustomer = Required<CustomerInput>;
 
 export interface CustomerRepository {
   list(storeId: number, filter: CustomerFilter, page: Page): Promise<Customer[]>;
@@ -13,7 +18,14 @@ export interface CustomerRepository {
   /** Finds several at once; missing and other stores' ids are simply absent. */
   findMany(storeId: number, ids: readonly number[]): Promise<Customer[]>;
   /** Throws UniqueViolation('email') when the store has the email already. */
-  insert(storeId: number, input: Required<CustomerInput>, createdAt: string): Promise<Customer>;
+  insert(storeId: number, input: NewCustomer, createdAt: string): Promise<Customer>;
+  /** `priceListIds`, when given, replaces the customer's lists. */
   update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer | undefined>;
+  /** Deletes the customer and its price list assignments. */
   delete(storeId: number, id: number): Promise<boolean>;
+  /**
+   * Takes the price list from the `limit` lowest-id customers above `afterId` that have it and
+   * returns their ids, ascending: a list's removal goes in bounded batches.
+   */
+  removePriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]>;
 }

@@ -1,11 +1,11 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField, notFound, UniqueViolation } from '../errors.js';
+import { type FieldProblem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import type { CustomerFilter } from './customer-repository.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { CustomerFilter, NewCustomer } from './customer-repository.js';
 
 export class CustomerService {
   constructor(
@@ -26,15 +26,17 @@ export class CustomerService {
   }
 
   create(storeId: number, input: CustomerInput): Promise<Customer> {
-    const complete: Required<CustomerInput> = {
+    const complete: NewCustomer = {
       email: input.email,
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,
       companyName: input.companyName ?? null,
       trade: input.trade ?? false,
       active: input.active ?? true,
+      priceListIds: input.priceListIds ?? [],
     };
     return this.uow.transaction(async (repos) => {
+      await assertPriceListsExist(repos, storeId, complete.priceListIds);
       const createdAt = isoTimestamp(this.clock);
       const created = await withEmailRule(repos.customers.insert(storeId, complete, createdAt));
       await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
@@ -44,6 +46,7 @@ export class CustomerService {
 
   update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer> {
     return this.uow.transaction(async (repos) => {
+      if (patch.priceListIds !== undefined) await assertPriceListsExist(repos, storeId, patch.priceListIds);
       const updated = found(await withEmailRule(repos.customers.update(storeId, id, patch)), `Customer ${id}`);
       await repos.events.append([eventOf(storeId, 'customer.updated', updated)], isoTimestamp(this.clock));
       return updated;
@@ -63,6 +66,16 @@ export class CustomerService {
       await repos.events.append([eventOf(storeId, 'customer.deleted', customer)], deletedAt);
     });
   }
+}
+
+/** 422 naming each id that is not a price list of the store. */
+async function assertPriceListsExist(repos: Repositories, storeId: number, priceListIds: readonly number[]): Promise<void> {
+  if (priceListIds.length === 0) return;
+  const existing = await repos.priceLists.existingIds(storeId, priceListIds);
+  const problems: FieldProblem[] = priceListIds.flatMap((id, position) =>
+    existing.has(id) ? [] : [{ field: `priceListIds[${position}]`, message: `Price list ${id} does not exist in this store` }],
+  );
+  if (problems.length > 0) throw validationFailed(problems);
 }
 
 async function withEmailRule<T>(write: Promise<T>): Promise<T> {

@@ -20,6 +20,11 @@ export const READ_SCOPE_OF_TOPIC: Readonly<Record<EventTopic, Scope>> = {
   'category.updated': 'catalog:read',
   'category.deleted': 'catalog:read',
   'order.created': 'orders:read',
+  'price_list.created': 'trade_prices:read',
+  'price_list.updated': 'trade_prices:read',
+  'price_list.deleted': 'trade_prices:read',
+  'price_list_price.created': 'trade_prices:read',
+  'price_list_price.deleted': 'trade_prices:read',
 };
 
 /** The topics whose events a credential with `scopes` may read. */

@@ -1,4 +1,5 @@
 import type { Order } from '../../contract/orders.js';
+import type { PriceSource } from '../../contract/trade-prices.js';
 import type { Page } from '../page.js';
 
 export interface OrderFilter {
@@ -13,6 +14,11 @@ export interface NewOrderLine {
   variationId: number | null;
   unitPriceUnits: bigint;
   lineTotalUnits: bigint;
+  /** How the resolution rule priced it. */
+  source: PriceSource;
+  tradePriceId: number | null;
+  priceListId: number | null;
+  priceListPriceId: number | null;
 }
 
 /** An order as placed, amounts in integer ten-thousandths (each below 10^15). */

@@ -1,20 +1,19 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
-import type { EffectivePrice } from '../../contract/trade-prices.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
-import type { EffectivePriceService } from '../trade-prices/effective-price-service.js';
+import { type PricingService, refusedBy } from '../pricing/pricing-service.js';
 import { eventOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { formatUnits, isOrderAmount, lineTotalUnits, priceUnits } from './order-amounts.js';
+import { formatUnits, isOrderAmount } from './order-amounts.js';
 import type { NewOrderLine, OrderFilter } from './order-repository.js';
 
 export class OrderService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly effectivePrices: EffectivePriceService,
+    private readonly pricing: PricingService,
   ) {}
 
   list(storeId: number, filter: OrderFilter, page: Page): Promise<Order[]> {
@@ -32,8 +31,9 @@ export class OrderService {
   /**
    * Places the order, or nothing. `shapeProblems` are what the schema refused (a line's carry
    * its `index`); everything else is checked against the store, and all problems are reported
-   * together. Each line is priced at the customer's effective price, resolved in this same
-   * transaction and captured in the order: later price changes never touch it. Rules: an
+   * together. Each line is priced by the resolution rule at its quantity and the order's time,
+   * in this same transaction, and captured in the order with the source of its price: later
+   * price changes never touch it. Rules: an
    * active customer; each SKU of the store at most once, on an active product; every line
    * total and the total below MAX_ORDER_AMOUNT.
    */
@@ -58,25 +58,38 @@ export class OrderService {
         else problems.push({ index, field: 'sku', message: `SKU '${line.sku}' is already ordered on line ${first}; order each SKU once, with its whole quantity` });
       });
 
-      // Without a valid customer the catalog prices still tell which SKUs exist.
-      const prices = await this.effectivePrices.resolve(storeId, { id: customer?.id ?? 0, trade: customer?.trade ?? false }, [...lineOfSku.keys()]);
-      const inactive = await repos.orders.inactiveProductIds(storeId, [...new Set([...prices.values()].map((price) => price.productId))]);
+      // Every line is priced at the moment the order is placed, in this transaction.
+      const createdAt = isoTimestamp(this.clock);
+      const toPrice = lines.map((line, index) =>
+        line === undefined || refused(index, 'sku') || lineOfSku.get(line.sku) !== index ? undefined : { sku: line.sku, quantity: refused(index, 'quantity') ? undefined : line.quantity },
+      );
+      // Without a valid customer the catalog still tells which SKUs exist.
+      const { lines: pricedLines, catalog } = await this.pricing.priceLines(repos, storeId, customer, toPrice, createdAt);
+      const inactive = await repos.orders.inactiveProductIds(storeId, [...new Set([...catalog.values()].map((entry) => entry.productId))]);
       for (const [sku, index] of lineOfSku) {
-        const price = prices.get(sku);
-        if (price === undefined) problems.push({ index, field: 'sku', message: `SKU '${sku}' does not exist in this store` });
-        else if (inactive.has(price.productId)) problems.push({ index, field: 'sku', message: `SKU '${sku}' belongs to product ${price.productId}, which is inactive` });
+        const entry = catalog.get(sku);
+        if (entry === undefined) problems.push({ index, field: 'sku', message: `SKU '${sku}' does not exist in this store` });
+        else if (inactive.has(entry.productId)) problems.push({ index, field: 'sku', message: `SKU '${sku}' belongs to product ${entry.productId}, which is inactive` });
       }
 
       const priced: NewOrderLine[] = [];
-      lines.forEach((line, index) => {
-        if (line === undefined || customer === undefined || refused(index, 'sku') || refused(index, 'quantity') || lineOfSku.get(line.sku) !== index) return;
-        const price = prices.get(line.sku);
-        if (price === undefined || inactive.has(price.productId)) return;
-        const pricedLine = priceLine(line.quantity, price);
-        if (!isOrderAmount(pricedLine.lineTotalUnits)) {
-          problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(pricedLine.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
+      pricedLines.forEach((line, index) => {
+        if (line === undefined || customer === undefined || inactive.has(line.productId)) return;
+        if (!isOrderAmount(line.lineTotalUnits)) {
+          problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(line.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
         }
-        priced.push(pricedLine);
+        priced.push({
+          sku: line.sku,
+          quantity: line.quantity,
+          productId: line.productId,
+          variationId: line.variationId,
+          unitPriceUnits: BigInt(line.priceUnits),
+          lineTotalUnits: line.lineTotalUnits,
+          source: line.source,
+          tradePriceId: line.tradePriceId,
+          priceListId: line.priceListId,
+          priceListPriceId: line.priceListPriceId,
+        });
       });
       const totalUnits = priced.reduce((sum, line) => sum + line.lineTotalUnits, 0n);
       if (problems.length === 0 && !isOrderAmount(totalUnits)) {
@@ -84,7 +97,6 @@ export class OrderService {
       }
 
       if (problems.length > 0 || customer === undefined) throw validationFailed(inReportOrder(problems));
-      const createdAt = isoTimestamp(this.clock);
       const order = await repos.orders.insert(storeId, { customerId: customer.id, status: 'placed', totalUnits, lines: priced }, createdAt);
       await repos.events.append([eventOf(storeId, 'order.created', order)], createdAt);
       return order;
@@ -96,27 +108,6 @@ function customerProblems(customerId: number, customer: Customer | undefined): F
   if (customer === undefined) return [{ field: 'customerId', message: `Customer ${customerId} does not exist in this store` }];
   if (!customer.active) return [{ field: 'customerId', message: `Customer ${customerId} is inactive` }];
   return [];
-}
-
-function priceLine(quantity: number, price: EffectivePrice): NewOrderLine {
-  const unitPriceUnits = priceUnits(price.price);
-  return {
-    sku: price.sku,
-    quantity,
-    productId: price.productId,
-    variationId: price.variationId,
-    unitPriceUnits,
-    lineTotalUnits: lineTotalUnits(unitPriceUnits, quantity),
-  };
-}
-
-/**
- * Whether the schema refused a part of the body: `(index, field)` is refused by a problem of
- * that field or of the whole line; `(undefined, field)` by a problem of that order field.
- */
-function refusedBy(problems: readonly FieldProblem[]): (index: number | undefined, field: string | null) => boolean {
-  const keys = new Set(problems.map((problem) => `${problem.index ?? ''}:${problem.field ?? ''}`));
-  return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
 }
 
 /** Problems of the order as a whole first, then by line. */

@@ -5,14 +5,22 @@ export interface TradePriceFilter {
   customerId?: number;
   productId?: number;
   sku?: string;
+  /** Canonical timestamp: only records valid then. */
+  validAt?: string;
 }
 
-/** A record to insert; the price is a decimal with at most 4 places. */
+/**
+ * A record to insert; the price is a decimal with at most 4 places, the bounds canonical
+ * timestamps (`modules/timestamps.ts`).
+ */
 export interface NewTradePrice {
   customerId: number;
   productId: number;
   sku: string;
   price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
 }
 
 /** What a bulk create refers to, looked up for the whole batch at once. */
@@ -23,16 +31,6 @@ export interface BatchReferences {
   productIds: ReadonlySet<number>;
   /** The product owning each SKU of the store among those asked for. */
   skuOwners: ReadonlyMap<string, number>;
-}
-
-/** A SKU with the catalog prices that apply when no trade price does. */
-export interface SkuPrice {
-  sku: string;
-  productId: number;
-  variationId: number | null;
-  productPrice: number;
-  /** Null when the variation has no price of its own (or the SKU is the product's). */
-  variationPrice: number | null;
 }
 
 /** Whose trade prices a cascade removes. */
@@ -54,8 +52,4 @@ export interface TradePriceRepository {
   deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]>;
   /** Three set-based queries, however large the batch. */
   findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences>;
-  /** A customer's records for these SKUs, newest (highest id) first. */
-  newestFirst(storeId: number, customerId: number, skus: readonly string[]): Promise<TradePrice[]>;
-  /** Catalog prices of these SKUs; unknown SKUs are absent. */
-  skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
 }

@@ -4,7 +4,9 @@ import { type FieldProblem, found, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import type { BatchReferences, TradePriceFilter } from './trade-price-repository.js';
+import type { BatchReferences, NewTradePrice, TradePriceFilter } from './trade-price-repository.js';
+import { ruleFieldsOf } from '../pricing/price-rule-input.js';
+import { productProblems } from '../pricing/product-references.js';
 
 export class TradePriceService {
   constructor(
@@ -27,7 +29,7 @@ export class TradePriceService {
   /**
    * Creates every item or none. `shapeProblems` are the items the schema already refused;
    * the others are checked against the store's customers, products and SKUs in three queries,
-   * and all problems are reported together. Never looks at existing trade prices: the same
+   * and their validity windows, and all problems are reported together. Never looks at existing trade prices: the same
    * item twice makes two records.
    */
   bulkCreate(storeId: number, items: readonly TradePriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<TradePrice[]> {
@@ -41,15 +43,20 @@ export class TradePriceService {
         unique(checkable.map((item) => item.sku)),
       );
       const problems = [...shapeProblems];
+      const records: NewTradePrice[] = [];
       items.forEach((item, index) => {
-        if (!refused.has(index)) problems.push(...referenceProblems(item, index, references));
+        if (refused.has(index)) return;
+        problems.push(...referenceProblems(item, index, references));
+        const rule = ruleFieldsOf(item, index);
+        problems.push(...rule.problems);
+        records.push({ customerId: item.customerId, productId: item.productId, sku: item.sku, price: item.price, ...rule.fields });
       });
       if (problems.length > 0) {
         problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
         throw validationFailed(problems, items.length);
       }
       const createdAt = isoTimestamp(this.clock);
-      const created = await repos.tradePrices.insertMany(storeId, items, createdAt);
+      const created = await repos.tradePrices.insertMany(storeId, records, createdAt);
       await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), createdAt);
       return created;
     });
@@ -72,11 +79,7 @@ function referenceProblems(item: TradePriceInput, index: number, references: Bat
   } else if (!customer.trade) {
     problems.push({ index, field: 'customerId', message: `Customer ${item.customerId} is not a trade customer` });
   }
-  if (!references.productIds.has(item.productId)) {
-    problems.push({ index, field: 'productId', message: `Product ${item.productId} does not exist in this store` });
-  } else if (references.skuOwners.get(item.sku) !== item.productId) {
-    problems.push({ index, field: 'sku', message: `SKU '${item.sku}' does not belong to product ${item.productId}` });
-  }
+  problems.push(...productProblems(item, index, references));
   return problems;
 }
 

@@ -6,6 +6,7 @@ import { ordersSchema } from './004-orders.js';
 import { webhooksSchema } from './005-webhooks.js';
 import { idempotencyPerCredentialSchema } from './006-idempotency-per-credential.js';
 import { customerPageIndexSchema } from './007-customer-page-index.js';
+import { priceRulesSchema } from './008-price-rules.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -15,6 +16,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['005-webhooks', webhooksSchema],
   ['006-idempotency-per-credential', idempotencyPerCredentialSchema],
   ['007-customer-page-index', customerPageIndexSchema],
+  ['008-price-rules', priceRulesSchema],
 ];
 
 /**

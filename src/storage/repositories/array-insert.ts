@@ -3,7 +3,8 @@ import { type RawBuilder, sql } from 'kysely';
 /** One column of rows to insert: its SQL element type and a value for every row. */
 export interface ArrayColumn {
   type: 'bigint' | 'text';
-  values: ReadonlyArray<number | string>;
+  /** null is SQL NULL. */
+  values: ReadonlyArray<number | string | null>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
-import type { CustomerFilter, CustomerRepository } from '../../modules/customers/customer-repository.js';
+import type { Customer, CustomerUpdate } from '../../contract/customers.js';
+import type { CustomerFilter, CustomerRepository, NewCustomer } from '../../modules/customers/customer-repository.js';
 import type { Page } from '../../modules/page.js';
 import type { CustomersTable, Tables } from '../tables.js';
 import { mapUniqueViolation } from '../unique-violation.js';
@@ -11,7 +11,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
 
   async list(storeId: number, filter: CustomerFilter, page: Page): Promise<Customer[]> {
     const rows = await this.filtered(storeId, filter).selectAll().orderBy('id').limit(page.count).offset(page.offset).execute();
-    return rows.map(toCustomer);
+    return this.withPriceLists(storeId, rows);
   }
 
   async count(storeId: number, filter: CustomerFilter): Promise<number> {
@@ -21,16 +21,18 @@ export class KyselyCustomerRepository implements CustomerRepository {
 
   async find(storeId: number, id: number): Promise<Customer | undefined> {
     const row = await this.db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
-    return row && toCustomer(row);
+    if (row === undefined) return undefined;
+    const [customer] = await this.withPriceLists(storeId, [row]);
+    return customer;
   }
 
   async findMany(storeId: number, ids: readonly number[]): Promise<Customer[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map(toCustomer);
+    return this.withPriceLists(storeId, rows);
   }
 
-  async insert(storeId: number, input: Required<CustomerInput>, createdAt: string): Promise<Customer> {
+  async insert(storeId: number, input: NewCustomer, createdAt: string): Promise<Customer> {
     const row = await mapUniqueViolation(
       this.db
         .insertInto('customers')
@@ -48,30 +50,51 @@ export class KyselyCustomerRepository implements CustomerRepository {
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
-    return toCustomer(row);
+    await this.setPriceLists(storeId, row.id, input.priceListIds);
+    return toCustomer(row, input.priceListIds);
   }
 
   async update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer | undefined> {
-    const row = await mapUniqueViolation(
-      this.db
-        .updateTable('customers')
-        .set({
-          ...(patch.email !== undefined && { email: patch.email, email_key: patch.email.toLowerCase() }),
-          ...(patch.firstName !== undefined && { first_name: patch.firstName }),
-          ...(patch.lastName !== undefined && { last_name: patch.lastName }),
-          ...(patch.companyName !== undefined && { company_name: patch.companyName }),
-          ...(patch.trade !== undefined && { trade: toFlag(patch.trade) }),
-          ...(patch.active !== undefined && { active: toFlag(patch.active) }),
-        })
-        .where('store_id', '=', storeId)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst(),
-    );
-    return row && toCustomer(row);
+    const columns = {
+      ...(patch.email !== undefined && { email: patch.email, email_key: patch.email.toLowerCase() }),
+      ...(patch.firstName !== undefined && { first_name: patch.firstName }),
+      ...(patch.lastName !== undefined && { last_name: patch.lastName }),
+      ...(patch.companyName !== undefined && { company_name: patch.companyName }),
+      ...(patch.trade !== undefined && { trade: toFlag(patch.trade) }),
+      ...(patch.active !== undefined && { active: toFlag(patch.active) }),
+    };
+    // A patch of the price lists alone changes no column of the customer itself.
+    const row =
+      Object.keys(columns).length === 0
+        ? await this.db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
+        : await mapUniqueViolation(this.db.updateTable('customers').set(columns).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst());
+    if (row === undefined) return undefined;
+    if (patch.priceListIds !== undefined) {
+      await this.db.deleteFrom('customer_price_lists').where('store_id', '=', storeId).where('customer_id', '=', id).execute();
+      await this.setPriceLists(storeId, id, patch.priceListIds);
+    }
+    const [customer] = await this.withPriceLists(storeId, [row]);
+    return customer;
+  }
+
+  async removePriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('customer_price_lists')
+      .select('customer_id')
+      .where('price_list_id', '=', priceListId)
+      .where('store_id', '=', storeId)
+      .where('customer_id', '>', afterId)
+      .orderBy('customer_id')
+      .limit(limit)
+      .execute();
+    const customerIds = rows.map((row) => Number(row.customer_id));
+    if (customerIds.length === 0) return [];
+    await this.db.deleteFrom('customer_price_lists').where('price_list_id', '=', priceListId).where('customer_id', 'in', customerIds).execute();
+    return customerIds;
   }
 
   async delete(storeId: number, id: number): Promise<boolean> {
+    await this.db.deleteFrom('customer_price_lists').where('store_id', '=', storeId).where('customer_id', '=', id).execute();
     const result = await this.db.deleteFrom('customers').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
@@ -80,11 +103,48 @@ export class KyselyCustomerRepository implements CustomerRepository {
     let query = this.db.selectFrom('customers').where('store_id', '=', storeId);
     if (filter.email !== undefined) query = query.where('email_key', '=', filter.email.toLowerCase());
     if (filter.trade !== undefined) query = query.where('trade', '=', toFlag(filter.trade));
+    if (filter.priceListId !== undefined) {
+      const listId = filter.priceListId;
+      query = query.where('id', 'in', (eb) => eb.selectFrom('customer_price_lists').select('customer_id').where('price_list_id', '=', listId));
+    }
     return query;
+  }
+
+  /** Gives the customer these lists, position 0 first. */
+  private async setPriceLists(storeId: number, customerId: number, priceListIds: readonly number[]): Promise<void> {
+    if (priceListIds.length === 0) return;
+    await this.db
+      .insertInto('customer_price_lists')
+      .values(priceListIds.map((priceListId, position) => ({ store_id: storeId, customer_id: customerId, position, price_list_id: priceListId })))
+      .execute();
+  }
+
+  /** The page's customers with their lists: one more query, however long the page. */
+  private async withPriceLists(storeId: number, rows: readonly Selectable<CustomersTable>[]): Promise<Customer[]> {
+    if (rows.length === 0) return [];
+    const assignments = await this.db
+      .selectFrom('customer_price_lists')
+      .select(['customer_id', 'price_list_id'])
+      .where('store_id', '=', storeId)
+      .where(
+        'customer_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('customer_id')
+      .orderBy('position')
+      .execute();
+    const listsOf = new Map<number, number[]>();
+    for (const { customer_id: customerId, price_list_id: listId } of assignments) {
+      const lists = listsOf.get(Number(customerId));
+      if (lists === undefined) listsOf.set(Number(customerId), [Number(listId)]);
+      else lists.push(Number(listId));
+    }
+    return rows.map((row) => toCustomer(row, listsOf.get(Number(row.id)) ?? []));
   }
 }
 
-function toCustomer(row: Selectable<CustomersTable>): Customer {
+function toCustomer(row: Selectable<CustomersTable>, priceListIds: number[]): Customer {
   return {
     id: row.id,
     email: row.email,
@@ -93,6 +153,7 @@ function toCustomer(row: Selectable<CustomersTable>): Customer {
     companyName: row.company_name,
     trade: fromFlag(row.trade),
     active: fromFlag(row.active),
+    priceListIds,
     createdAt: row.created_at,
   };
 }

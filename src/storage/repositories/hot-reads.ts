@@ -8,13 +8,14 @@ import type { ApiKeysTable, Tables, TradePricesTable } from '../tables.js';
  * an instance still running while another one's migration adds a column must not fail.
  */
 const API_KEY_COLUMNS = ['id', 'store_id', 'key', 'secret_hash', 'scopes', 'created_at', 'revoked_at'] as const;
-const TRADE_PRICE_COLUMNS = ['id', 'store_id', 'customer_id', 'product_id', 'sku', 'price', 'created_at'] as const;
+const TRADE_PRICE_COLUMNS = ['id', 'store_id', 'customer_id', 'product_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until', 'created_at'] as const;
 
 /** Which filters a list or count has: each combination is one SQL text. */
 interface FilterShape {
   customerId: boolean;
   productId: boolean;
   sku: boolean;
+  validAt: boolean;
   /** Test only: the fault suite's planted leak leaves out the store. */
   everyStore: boolean;
 }
@@ -22,7 +23,7 @@ interface FilterShape {
 /**
  * The reads every request or most requests make (the credential, a trade price, a page of
  * them, their count), each compiled once per database and run with new values. Shapes of a
- * list or count are compiled at first use; there are at most 16 of each.
+ * list or count are compiled at first use; there are at most 32 of each.
  */
 export class HotReads {
   readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>>;
@@ -67,6 +68,12 @@ export class HotReads {
     if (shape.customerId) query = query.where('customer_id', '=', 0);
     if (shape.productId) query = query.where('product_id', '=', 0);
     if (shape.sku) query = query.where('sku', '=', '');
+    // validFrom ≤ validAt < validUntil, a missing bound always met; canonical timestamps compare as text.
+    if (shape.validAt) {
+      query = query
+        .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', '')]))
+        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', '')]));
+    }
     return query;
   }
 }
@@ -77,13 +84,14 @@ export function filterValues(storeId: number, filter: TradePriceFilter, everySto
   if (filter.customerId !== undefined) values.push(filter.customerId);
   if (filter.productId !== undefined) values.push(filter.productId);
   if (filter.sku !== undefined) values.push(filter.sku);
+  if (filter.validAt !== undefined) values.push(filter.validAt, filter.validAt);
   return values;
 }
 
 function shapeOf(filter: TradePriceFilter, everyStore: boolean): FilterShape {
-  return { customerId: filter.customerId !== undefined, productId: filter.productId !== undefined, sku: filter.sku !== undefined, everyStore };
+  return { customerId: filter.customerId !== undefined, productId: filter.productId !== undefined, sku: filter.sku !== undefined, validAt: filter.validAt !== undefined, everyStore };
 }
 
 function shapeKey(shape: FilterShape): string {
-  return `${Number(shape.customerId)}${Number(shape.productId)}${Number(shape.sku)}${Number(shape.everyStore)}`;
+  return `${Number(shape.customerId)}${Number(shape.productId)}${Number(shape.sku)}${Number(shape.validAt)}${Number(shape.everyStore)}`;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Order, OrderLine } from '../../contract/orders.js';
+import type { PriceSource } from '../../contract/trade-prices.js';
 import { amountOf } from '../../modules/orders/order-amounts.js';
 import type { NewOrder, OrderFilter, OrderRepository } from '../../modules/orders/order-repository.js';
 import type { Page } from '../../modules/page.js';
@@ -26,6 +27,10 @@ export class KyselyOrderRepository implements OrderRepository {
       variation_id: line.variationId,
       unit_price: storedUnits(line.unitPriceUnits),
       line_total: storedUnits(line.lineTotalUnits),
+      source: line.source,
+      trade_price_id: line.tradePriceId,
+      price_list_id: line.priceListId,
+      price_list_price_id: line.priceListPriceId,
     }));
     if (lines.length > 0) await this.db.insertInto('order_lines').values(lines).execute();
     return {
@@ -109,7 +114,15 @@ function toOrderLine(row: Omit<Selectable<OrderLinesTable>, 'store_id' | 'order_
     variationId: row.variation_id === null ? null : Number(row.variation_id),
     unitPrice: amountOf(row.unit_price),
     lineTotal: amountOf(row.line_total),
+    source: row.source === null ? null : (row.source as PriceSource),
+    tradePriceId: nullableId(row.trade_price_id),
+    priceListId: nullableId(row.price_list_id),
+    priceListPriceId: nullableId(row.price_list_price_id),
   };
+}
+
+function nullableId(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 /** Units as the driver's integer; the order's rules keep them below 10^15, well inside 2^53. */

@@ -5,7 +5,6 @@ import type { Page } from '../../modules/page.js';
 import type {
   BatchReferences,
   NewTradePrice,
-  SkuPrice,
   TradePriceFilter,
   TradePriceOwner,
   TradePriceRepository,
@@ -35,17 +34,42 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
             product_id: { type: 'bigint', values: items.map((item) => item.productId) },
             sku: { type: 'text', values: items.map((item) => item.sku) },
             price: { type: 'bigint', values: items.map((item) => toPriceUnits(item.price)) },
+            min_quantity: { type: 'bigint', values: items.map((item) => item.minQuantity) },
+            valid_from: { type: 'text', values: items.map((item) => item.validFrom) },
+            valid_until: { type: 'text', values: items.map((item) => item.validUntil) },
             created_at: { type: 'text', values: items.map(() => createdAt) },
           })} returning id`.execute(this.db)
         ).rows
       : await this.db
           .insertInto('trade_prices')
-          .values(items.map((item) => ({ store_id: storeId, customer_id: item.customerId, product_id: item.productId, sku: item.sku, price: toPriceUnits(item.price), created_at: createdAt })))
+          .values(
+            items.map((item) => ({
+              store_id: storeId,
+              customer_id: item.customerId,
+              product_id: item.productId,
+              sku: item.sku,
+              price: toPriceUnits(item.price),
+              min_quantity: item.minQuantity,
+              valid_from: item.validFrom,
+              valid_until: item.validUntil,
+              created_at: createdAt,
+            })),
+          )
           .returning('id')
           .execute();
     // Ids of one statement are assigned in the order of its rows; RETURNING's order is not promised.
     const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
-    return items.map((item, index) => ({ id: ids[index]!, customerId: item.customerId, productId: item.productId, sku: item.sku, price: item.price, createdAt }));
+    return items.map((item, index) => ({
+      id: ids[index]!,
+      customerId: item.customerId,
+      productId: item.productId,
+      sku: item.sku,
+      price: item.price,
+      minQuantity: item.minQuantity,
+      validFrom: item.validFrom,
+      validUntil: item.validUntil,
+      createdAt,
+    }));
   }
 
   async list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
@@ -96,39 +120,6 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
       skuOwners: new Map(owners.map((row) => [row.sku, Number(row.product_id)])),
     };
   }
-
-  async newestFirst(storeId: number, customerId: number, skus: readonly string[]): Promise<TradePrice[]> {
-    if (skus.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('trade_prices')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('customer_id', '=', customerId)
-      .where('sku', 'in', [...skus])
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toTradePrice);
-  }
-
-  async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
-    if (skus.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('skus')
-      .innerJoin('products', 'products.id', 'skus.product_id')
-      .leftJoin('product_variations', 'product_variations.id', 'skus.variation_id')
-      .select(['skus.sku', 'skus.product_id', 'skus.variation_id', 'products.price as product_price', 'product_variations.price as variation_price'])
-      .where('skus.store_id', '=', storeId)
-      .where('skus.sku', 'in', [...skus])
-      .execute();
-    return rows.map((row) => ({
-      sku: row.sku,
-      productId: Number(row.product_id),
-      variationId: row.variation_id === null ? null : Number(row.variation_id),
-      productPrice: fromPriceUnits(row.product_price),
-      variationPrice: row.variation_price === null ? null : fromPriceUnits(row.variation_price),
-    }));
-  }
-
 }
 
 function toTradePrice(row: Selectable<TradePricesTable>): TradePrice {
@@ -138,6 +129,9 @@ function toTradePrice(row: Selectable<TradePricesTable>): TradePrice {
     productId: Number(row.product_id),
     sku: row.sku,
     price: fromPriceUnits(row.price),
+    minQuantity: Number(row.min_quantity),
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
     createdAt: row.created_at,
   };
 }

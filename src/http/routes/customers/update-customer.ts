@@ -1,16 +1,26 @@
 import { IdParams } from '../../../contract/common.js';
 import { Customer, CustomerUpdate } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, requireScope, storeIdOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updateCustomer(app: App, customers: CustomerService): void {
   app.put(
     '/v1/customers/:id',
     {
-      schema: { tags: ['customers'], summary: 'Update some fields of a customer', params: IdParams, body: CustomerUpdate, response: { 200: Customer, ...writeErrors } },
+      schema: {
+        tags: ['customers'],
+        summary: 'Update some fields of a customer',
+        description: '`priceListIds`, when sent, replaces the customer’s price lists (in order) and needs the scope `trade_prices:write` as well.',
+        params: IdParams,
+        body: CustomerUpdate,
+        response: { 200: Customer, ...writeErrors },
+      },
       config: { scope: 'catalog:write' },
     },
-    async (request) => customers.update(storeIdOf(request), request.params.id, request.body),
+    async (request) => {
+      if (request.body.priceListIds !== undefined) requireScope(request, 'trade_prices:write', 'setting priceListIds');
+      return customers.update(storeIdOf(request), request.params.id, request.body);
+    },
   );
 }

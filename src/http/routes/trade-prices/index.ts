@@ -1,4 +1,4 @@
-import type { EffectivePriceService } from '../../../modules/trade-prices/effective-price-service.js';
+import type { PricingService } from '../../../modules/pricing/pricing-service.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
 import type { App } from '../../app-types.js';
 import { bulkCreateTradePrices } from './bulk-create-trade-prices.js';
@@ -9,11 +9,11 @@ import { getEffectivePrice } from './get-effective-price.js';
 import { getTradePrice } from './get-trade-price.js';
 import { listTradePrices } from './list-trade-prices.js';
 
-export function registerTradePriceRoutes(app: App, tradePrices: TradePriceService, effectivePrices: EffectivePriceService, embedder: TradePriceEmbedder): void {
+export function registerTradePriceRoutes(app: App, tradePrices: TradePriceService, pricing: PricingService, embedder: TradePriceEmbedder): void {
   bulkCreateTradePrices(app, tradePrices);
   listTradePrices(app, tradePrices, embedder);
   countTradePrices(app, tradePrices);
-  getEffectivePrice(app, effectivePrices);
+  getEffectivePrice(app, pricing);
   getTradePrice(app, tradePrices, embedder);
   deleteTradePrice(app, tradePrices);
 }

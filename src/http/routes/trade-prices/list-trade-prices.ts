@@ -18,9 +18,9 @@ export function listTradePrices(app: App, tradePrices: TradePriceService, embedd
       config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBEDS },
     },
     async (request) => {
-      const { customerId, productId, sku } = request.query;
+      const { customerId, productId, sku, validAt } = request.query;
       const storeId = storeIdOf(request);
-      const records = await tradePrices.list(storeId, { customerId, productId, sku }, pageOf(request.query));
+      const records = await tradePrices.list(storeId, { customerId, productId, sku, validAt }, pageOf(request.query));
       return embedder.embed(request, storeId, records);
     },
   );

@@ -1,0 +1,24 @@
+import { IdParams } from '../../../contract/common.js';
+import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { NoContent, readErrors } from '../docs.js';
+
+export function deletePriceList(app: App, priceLists: PriceListService): void {
+  app.delete(
+    '/v1/price-lists/:id',
+    {
+      schema: {
+        tags: ['price lists'],
+        summary: 'Delete a price list, its entries, and its place in customers’ lists',
+        description: 'Events: `price_list_price.deleted` for each entry, `customer.updated` for each customer that had the list, then `price_list.deleted`.',
+        params: IdParams,
+        response: { 204: NoContent, ...readErrors },
+      },
+      config: { scope: 'trade_prices:write' },
+    },
+    async (request, reply) => {
+      await priceLists.remove(storeIdOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

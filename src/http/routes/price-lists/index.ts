@@ -1,0 +1,31 @@
+import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
+import type { App } from '../../app-types.js';
+import { bulkCreatePriceListPrices } from './bulk-create-price-list-prices.js';
+import { countPriceListPrices } from './count-price-list-prices.js';
+import { countPriceLists } from './count-price-lists.js';
+import { createPriceList } from './create-price-list.js';
+import { deletePriceListPrice } from './delete-price-list-price.js';
+import { deletePriceList } from './delete-price-list.js';
+import { getPriceListPrice } from './get-price-list-price.js';
+import { getPriceList } from './get-price-list.js';
+import { listPriceListPrices } from './list-price-list-prices.js';
+import { listPriceLists } from './list-price-lists.js';
+import { updatePriceList } from './update-price-list.js';
+
+export function registerPriceListRoutes(app: App, priceLists: PriceListService): void {
+  for (const register of [
+    listPriceLists,
+    countPriceLists,
+    getPriceList,
+    createPriceList,
+    updatePriceList,
+    deletePriceList,
+    bulkCreatePriceListPrices,
+    listPriceListPrices,
+    countPriceListPrices,
+    getPriceListPrice,
+    deletePriceListPrice,
+  ]) {
+    register(app, priceLists);
+  }
+}

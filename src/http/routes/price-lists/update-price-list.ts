@@ -1,0 +1,23 @@
+import { IdParams } from '../../../contract/common.js';
+import { PriceList, PriceListUpdate } from '../../../contract/price-lists.js';
+import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { writeErrors } from '../docs.js';
+
+export function updatePriceList(app: App, priceLists: PriceListService): void {
+  app.put(
+    '/v1/price-lists/:id',
+    {
+      schema: {
+        tags: ['price lists'],
+        summary: 'Rename a price list or change its percentage',
+        description: 'The kind never changes (sending it is allowed only as it is).',
+        params: IdParams,
+        body: PriceListUpdate,
+        response: { 200: PriceList, ...writeErrors },
+      },
+      config: { scope: 'trade_prices:write' },
+    },
+    async (request) => priceLists.update(storeIdOf(request), request.params.id, request.body),
+  );
+}

@@ -1,0 +1,54 @@
+import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import type { Page } from '../page.js';
+
+export interface PriceListFilter {
+  kind?: PriceListKind;
+}
+
+export interface PriceListPriceFilter {
+  productId?: number;
+  sku?: string;
+  /** Canonical timestamp: only entries valid then. */
+  validAt?: string;
+}
+
+/** A list as stored: the percentage in ten-thousandths of a percent. */
+export interface NewPriceList {
+  name: string;
+  kind: PriceListKind;
+  percentage: number | null;
+}
+
+/** An entry to insert: the price with at most 4 decimals, bounds canonical timestamps. */
+export interface NewPriceListPrice {
+  productId: number;
+  sku: string;
+  price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+/** Whose entries a cascade removes. */
+export type PriceListPriceOwner = { priceListId: number } | { productId: number };
+
+export interface PriceListRepository {
+  list(storeId: number, filter: PriceListFilter, page: Page): Promise<PriceList[]>;
+  count(storeId: number, filter: PriceListFilter): Promise<number>;
+  find(storeId: number, id: number): Promise<PriceList | undefined>;
+  /** Those of these ids that are lists of the store. */
+  existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>>;
+  insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList>;
+  update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage'>>): Promise<PriceList | undefined>;
+  delete(storeId: number, id: number): Promise<boolean>;
+
+  /** One multi-row insert; the entries come back in the order given. */
+  insertPrices(storeId: number, priceListId: number, items: readonly NewPriceListPrice[], createdAt: string): Promise<PriceListPrice[]>;
+  listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]>;
+  countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number>;
+  findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
+  /** The deleted entry, or undefined when there was none. */
+  deletePrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
+  /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */
+  deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]>;
+}

@@ -1,0 +1,171 @@
+import type { PriceList, PriceListInput, PriceListPrice, PriceListPriceInput, PriceListUpdate } from '../../contract/price-lists.js';
+import { deleteInBatches } from '../batched-delete.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { type FieldProblem, found, invalidField, notFound, validationFailed } from '../errors.js';
+import { eventOf, eventsOf } from '../events/events.js';
+import { toPriceUnits } from '../money.js';
+import type { Page } from '../page.js';
+import { ruleFieldsOf } from '../pricing/price-rule-input.js';
+import { productProblems } from '../pricing/product-references.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { NewPriceList, NewPriceListPrice, PriceListFilter, PriceListPriceFilter, PriceListPriceOwner } from './price-list-repository.js';
+
+/**
+ * Price lists shared by customers (docs/pricing.md): a fixed list prices SKUs by its entries,
+ * a percentage list takes a share off every catalog price. Customers name their lists in
+ * order (`priceListIds`); the resolution rule reads them after the customer's own trade prices.
+ */
+export class PriceListService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  list(storeId: number, filter: PriceListFilter, page: Page): Promise<PriceList[]> {
+    return this.uow.repos.priceLists.list(storeId, filter, page);
+  }
+
+  count(storeId: number, filter: PriceListFilter): Promise<number> {
+    return this.uow.repos.priceLists.count(storeId, filter);
+  }
+
+  async get(storeId: number, id: number): Promise<PriceList> {
+    return found(await this.uow.repos.priceLists.find(storeId, id), `Price list ${id}`);
+  }
+
+  create(storeId: number, input: PriceListInput): Promise<PriceList> {
+    const percentage = input.percentage ?? null;
+    if (input.kind === 'percentage' && percentage === null) throw invalidField('percentage', 'is required for a percentage list');
+    if (input.kind === 'fixed' && percentage !== null) throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
+    const list: NewPriceList = { name: input.name, kind: input.kind, percentage: percentage === null ? null : toPriceUnits(percentage) };
+    return this.uow.transaction(async (repos) => {
+      const createdAt = isoTimestamp(this.clock);
+      const created = await repos.priceLists.insert(storeId, list, createdAt);
+      await repos.events.append([eventOf(storeId, 'price_list.created', created)], createdAt);
+      return created;
+    });
+  }
+
+  /** Changes the name or a percentage list's percentage; the kind stays what it was. */
+  update(storeId: number, id: number, patch: PriceListUpdate): Promise<PriceList> {
+    return this.uow.transaction(async (repos) => {
+      const current = found(await repos.priceLists.find(storeId, id), `Price list ${id}`);
+      if (patch.kind !== undefined && patch.kind !== current.kind) {
+        throw invalidField('kind', `cannot change from '${current.kind}' to '${patch.kind}': create another list`);
+      }
+      if (patch.percentage !== undefined) {
+        if (current.kind === 'percentage' && patch.percentage === null) throw invalidField('percentage', 'cannot be null for a percentage list');
+        if (current.kind === 'fixed' && patch.percentage !== null) throw invalidField('percentage', 'must be null for a fixed list: its entries set its prices');
+      }
+      const updated = found(
+        await repos.priceLists.update(storeId, id, {
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.percentage !== undefined && patch.percentage !== null && { percentage: toPriceUnits(patch.percentage) }),
+        }),
+        `Price list ${id}`,
+      );
+      await repos.events.append([eventOf(storeId, 'price_list.updated', updated)], isoTimestamp(this.clock));
+      return updated;
+    });
+  }
+
+  /**
+   * Deletes the list in one transaction: its entries (a `price_list_price.deleted` event each),
+   * its place in every customer's lists (a `customer.updated` event each), then the list
+   * itself (`price_list.deleted`). Entries and customers go in bounded batches.
+   */
+  remove(storeId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      const list = found(await repos.priceLists.find(storeId, id), `Price list ${id}`);
+      const deletedAt = isoTimestamp(this.clock);
+      await deletePriceListPricesOf(repos, storeId, { priceListId: id }, deletedAt);
+      await deleteInBatches(
+        async (afterId, limit) => (await repos.customers.removePriceListBatch(storeId, id, afterId, limit)).map((customerId) => ({ id: customerId })),
+        async (batch) => {
+          const customers = await repos.customers.findMany(
+            storeId,
+            batch.map((customer) => customer.id),
+          );
+          await repos.events.append(eventsOf(storeId, 'customer.updated', customers.sort((a, b) => a.id - b.id)), deletedAt);
+        },
+      );
+      if (!(await repos.priceLists.delete(storeId, id))) throw notFound(`Price list ${id}`);
+      await repos.events.append([eventOf(storeId, 'price_list.deleted', list)], deletedAt);
+    });
+  }
+
+  listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]> {
+    return this.withList(storeId, priceListId, (repos) => repos.priceLists.listPrices(storeId, priceListId, filter, page));
+  }
+
+  countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number> {
+    return this.withList(storeId, priceListId, (repos) => repos.priceLists.countPrices(storeId, priceListId, filter));
+  }
+
+  async getPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice> {
+    return found(await this.uow.repos.priceLists.findPrice(storeId, priceListId, id), `Entry ${id} of price list ${priceListId}`);
+  }
+
+  /**
+   * Creates every entry or none, as bulk trade prices do: `shapeProblems` are the items the
+   * schema refused; the others are checked against the store's products and SKUs in two
+   * queries and their windows checked, and all problems are reported together. The list must
+   * be a fixed one. Entries are never de-duplicated: the rule's tie break decides.
+   */
+  bulkCreatePrices(storeId: number, priceListId: number, items: readonly PriceListPriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<PriceListPrice[]> {
+    return this.uow.transaction(async (repos) => {
+      const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
+      if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
+      const refused = new Set(shapeProblems.map((problem) => problem.index));
+      const checkable = items.filter((_item, index) => !refused.has(index));
+      const references = await repos.tradePrices.findReferences(
+        storeId,
+        [],
+        [...new Set(checkable.map((item) => item.productId))],
+        [...new Set(checkable.map((item) => item.sku))],
+      );
+      const problems = [...shapeProblems];
+      const entries: NewPriceListPrice[] = [];
+      items.forEach((item, index) => {
+        if (refused.has(index)) return;
+        problems.push(...productProblems(item, index, references));
+        const rule = ruleFieldsOf(item, index);
+        problems.push(...rule.problems);
+        entries.push({ productId: item.productId, sku: item.sku, price: item.price, ...rule.fields });
+      });
+      if (problems.length > 0) {
+        problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+        throw validationFailed(problems, items.length);
+      }
+      const createdAt = isoTimestamp(this.clock);
+      const created = await repos.priceLists.insertPrices(storeId, priceListId, entries, createdAt);
+      await repos.events.append(eventsOf(storeId, 'price_list_price.created', created), createdAt);
+      return created;
+    });
+  }
+
+  removePrice(storeId: number, priceListId: number, id: number): Promise<void> {
+    return this.uow.transaction(async (repos) => {
+      const deleted = found(await repos.priceLists.deletePrice(storeId, priceListId, id), `Entry ${id} of price list ${priceListId}`);
+      await repos.events.append([eventOf(storeId, 'price_list_price.deleted', deleted)], isoTimestamp(this.clock));
+    });
+  }
+
+  /** A read under a list: 404 when the list is not the store's. */
+  private async withList<T>(storeId: number, priceListId: number, read: (repos: Repositories) => Promise<T>): Promise<T> {
+    const repos = this.uow.repos;
+    if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
+    return read(repos);
+  }
+}
+
+/**
+ * Deletes every entry of a list or product inside the caller's transaction, with a
+ * `price_list_price.deleted` event for each, in bounded batches.
+ */
+export function deletePriceListPricesOf(repos: Repositories, storeId: number, owner: PriceListPriceOwner, deletedAt: string): Promise<void> {
+  return deleteInBatches(
+    (afterId, limit) => repos.priceLists.deletePriceBatchOf(storeId, owner, afterId, limit),
+    (batch) => repos.events.append(eventsOf(storeId, 'price_list_price.deleted', batch), deletedAt),
+  );
+}

@@ -1,0 +1,43 @@
+import type { FieldProblem } from '../errors.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+
+/** The quantity break and validity window of a trade price or a list entry, as stored. */
+export interface RuleFields {
+  minQuantity: number;
+  /** Canonical timestamps (`modules/timestamps.ts`); null: no bound. */
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+/** What a request item may carry of them (the schema has checked the types). */
+export interface RuleFieldsInput {
+  minQuantity?: number;
+  validFrom?: string | null;
+  validUntil?: string | null;
+}
+
+/**
+ * An item's rule fields with their defaults (from 1 unit, always) and timestamps made
+ * canonical, or the problems found: a timestamp that names no moment, or a window that ends
+ * before it starts. The schema has passed the item.
+ */
+export function ruleFieldsOf(item: RuleFieldsInput, index: number | undefined): { fields: RuleFields; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const bound = (field: 'validFrom' | 'validUntil'): string | null => {
+    const text = item[field];
+    if (text === undefined || text === null) return null;
+    const canonical = canonicalTimestamp(text);
+    if (canonical === undefined) problems.push(at(index, { field, message: TIMESTAMP_RULE }));
+    return canonical ?? null;
+  };
+  const validFrom = bound('validFrom');
+  const validUntil = bound('validUntil');
+  if (validFrom !== null && validUntil !== null && validFrom >= validUntil) {
+    problems.push(at(index, { field: 'validUntil', message: `must be after validFrom (${validFrom})` }));
+  }
+  return { fields: { minQuantity: item.minQuantity ?? 1, validFrom, validUntil }, problems };
+}
+
+function at(index: number | undefined, problem: FieldProblem): FieldProblem {
+  return index === undefined ? problem : { index, ...problem };
+}

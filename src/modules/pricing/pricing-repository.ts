@@ -1,0 +1,36 @@
+import type { PriceListKind } from '../../contract/price-lists.js';
+import type { PriceRule } from './price-resolution.js';
+
+/** A SKU of the store with the catalog prices that apply when no trade price or list does. */
+export interface SkuPrice {
+  sku: string;
+  productId: number;
+  variationId: number | null;
+  /** Ten-thousandths. */
+  productPriceUnits: number;
+  /** Ten-thousandths; null when the variation has no price of its own (or the SKU is the product's). */
+  variationPriceUnits: number | null;
+}
+
+/** What a price list contributes to the rule, besides its entries. */
+export interface PriceListTerms {
+  id: number;
+  kind: PriceListKind;
+  /** Ten-thousandths of a percent; null for a fixed list. */
+  percentageUnits: number | null;
+}
+
+/**
+ * The reads behind the resolution rule: each takes every SKU of a request at once, so pricing
+ * 1 line or 1000 costs the same number of queries.
+ */
+export interface PricingRepository {
+  /** Catalog prices of these SKUs; unknown SKUs are absent. */
+  skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
+  /** The customer's price lists in their order. */
+  customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]>;
+  /** The customer's trade prices for these SKUs. */
+  tradeRules(storeId: number, customerId: number, skus: readonly string[]): Promise<Array<PriceRule & { sku: string }>>;
+  /** The entries of these lists for these SKUs. */
+  listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[]): Promise<Array<PriceRule & { sku: string; priceListId: number }>>;
+}

@@ -1,0 +1,212 @@
+import { MAX_ORDER_AMOUNT } from '../../contract/orders.js';
+import type { Quote, QuoteInput } from '../../contract/quotes.js';
+import type { EffectivePrice } from '../../contract/trade-prices.js';
+import { type Clock, isoTimestamp } from '../clock.js';
+import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
+import { fromPriceUnits } from '../money.js';
+import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import { explainPrice, type PricingFacts, resolvePrice, type Resolution } from './price-resolution.js';
+import type { SkuPrice } from './pricing-repository.js';
+
+/** A line to price: a SKU and how many units (undefined: only look the SKU up). */
+export interface LineToPrice {
+  sku: string;
+  quantity: number | undefined;
+}
+
+export interface PricedLines {
+  /** In the order given; undefined for a line left out, without a quantity, or with an unknown SKU. */
+  lines: Array<PricedLine | undefined>;
+  /** The catalog entries of the SKUs the store has. */
+  catalog: ReadonlyMap<string, SkuPrice>;
+}
+
+/** A line priced by the rule, amounts in ten-thousandths (BigInt for the totals). */
+export interface PricedLine extends Resolution {
+  sku: string;
+  quantity: number;
+  productId: number;
+  variationId: number | null;
+  lineTotalUnits: bigint;
+}
+
+/**
+ * Prices by the resolution rule (`price-resolution.ts`) for the effective-price endpoint,
+ * quotes and orders, from facts read in a fixed number of queries whatever the number of
+ * SKUs: the catalog prices, the customer's lists, their trade prices, the lists' entries.
+ */
+export class PricingService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Which price the customer pays for `quantity` units of the SKU at `at` (default now), and why. */
+  async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined): Promise<EffectivePrice> {
+    const repos = this.uow.repos;
+    const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
+    const moment = at ?? isoTimestamp(this.clock);
+    const facts = (await loadFacts(repos, storeId, customer, [sku], { forExplanation: true })).get(sku);
+    if (facts === undefined) throw notFound(`SKU '${sku}'`);
+    const explained = explainPrice(facts.facts, quantity, moment);
+    return {
+      customerId: customer.id,
+      sku,
+      productId: facts.catalog.productId,
+      variationId: facts.catalog.variationId,
+      quantity,
+      at: moment,
+      price: fromPriceUnits(explained.priceUnits),
+      source: explained.source,
+      tradePriceId: explained.tradePriceId,
+      priceListId: explained.priceListId,
+      priceListPriceId: explained.priceListPriceId,
+      validUntil: explained.validUntil,
+      nextChangeAt: explained.nextChangeAt,
+      shadowedTradePriceIds: explained.shadowedTradePriceIds,
+      candidates: explained.candidates,
+    };
+  }
+
+  /**
+   * Prices a cart or a page of SKUs for a customer; nothing is stored. `shapeProblems` are what
+   * the schema refused (a line's carry its `index`); an unknown customer or SKU, a bad `at`, a
+   * line total or total of MAX_ORDER_AMOUNT or more are reported with them.
+   */
+  async quote(storeId: number, input: QuoteInput, shapeProblems: readonly FieldProblem[] = []): Promise<Quote> {
+    const refused = refusedBy(shapeProblems);
+    if (refused(undefined, null)) throw validationFailed(shapeProblems);
+    const problems: FieldProblem[] = [...shapeProblems];
+    const repos = this.uow.repos;
+
+    const customer = refused(undefined, 'customerId') ? undefined : await repos.customers.find(storeId, input.customerId);
+    if (!refused(undefined, 'customerId') && customer === undefined) problems.push({ field: 'customerId', message: `Customer ${input.customerId} does not exist in this store` });
+    let at = isoTimestamp(this.clock);
+    if (input.at !== undefined && !refused(undefined, 'at')) {
+      const canonical = canonicalTimestamp(input.at);
+      if (canonical === undefined) problems.push({ field: 'at', message: TIMESTAMP_RULE });
+      else at = canonical;
+    }
+
+    const lines = refused(undefined, 'lines') ? [] : input.lines.map((line, index) => (refused(index, null) || refused(index, 'sku') || refused(index, 'quantity') ? undefined : line));
+    const { lines: priced } = await this.priceLines(repos, storeId, customer, lines, at);
+    lines.forEach((line, index) => {
+      if (line === undefined) return;
+      const price = priced[index];
+      if (price === undefined) problems.push({ index, field: 'sku', message: `SKU '${line.sku}' does not exist in this store` });
+      else if (!isOrderAmount(price.lineTotalUnits)) {
+        problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(price.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
+      }
+    });
+    const totalUnits = priced.reduce((sum, line) => sum + (line?.lineTotalUnits ?? 0n), 0n);
+    if (problems.length === 0 && !isOrderAmount(totalUnits)) {
+      problems.push({ field: 'lines', message: `make the total ${formatUnits(totalUnits)}; a total must be below ${MAX_ORDER_AMOUNT} (quote fewer lines)` });
+    }
+    if (problems.length > 0 || customer === undefined) throw validationFailed([...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1)));
+
+    return {
+      customerId: customer.id,
+      at,
+      lines: priced.map((line) => {
+        const { sku, productId, variationId, quantity, priceUnits, lineTotalUnits: total, source, tradePriceId, priceListId, priceListPriceId } = line!;
+        return { sku, productId, variationId, quantity, unitPrice: fromPriceUnits(priceUnits), lineTotal: amountOf(total), source, tradePriceId, priceListId, priceListPriceId };
+      }),
+      total: amountOf(totalUnits),
+    };
+  }
+
+  /**
+   * Each line priced at its quantity at `at`, in `repos` (an order's transaction). With no
+   * customer, only the catalog is read (it still tells which SKUs exist).
+   */
+  async priceLines(
+    repos: Repositories,
+    storeId: number,
+    customer: { id: number; trade: boolean } | undefined,
+    lines: ReadonlyArray<LineToPrice | undefined>,
+    at: string,
+  ): Promise<PricedLines> {
+    const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
+    const factsBySku = await loadFacts(repos, storeId, customer, skus, { forExplanation: false });
+    const priced = lines.map((line) => {
+      const facts = line === undefined ? undefined : factsBySku.get(line.sku);
+      if (line?.quantity === undefined || facts === undefined) return undefined;
+      const resolution = resolvePrice(facts.facts, line.quantity, at);
+      return {
+        ...resolution,
+        sku: line.sku,
+        quantity: line.quantity,
+        productId: facts.catalog.productId,
+        variationId: facts.catalog.variationId,
+        lineTotalUnits: lineTotalUnits(BigInt(resolution.priceUnits), line.quantity),
+      };
+    });
+    return { lines: priced, catalog: new Map([...factsBySku].map(([sku, facts]) => [sku, facts.catalog])) };
+  }
+}
+
+interface SkuFacts {
+  catalog: SkuPrice;
+  facts: PricingFacts;
+}
+
+/**
+ * The facts of every SKU at once, in at most four queries. A customer's trade prices are read
+ * only while they count (a trade customer), unless an explanation lists them anyway.
+ */
+async function loadFacts(
+  repos: Repositories,
+  storeId: number,
+  customer: { id: number; trade: boolean } | undefined,
+  skus: readonly string[],
+  { forExplanation }: { forExplanation: boolean },
+): Promise<Map<string, SkuFacts>> {
+  const distinct = [...new Set(skus)];
+  const result = new Map<string, SkuFacts>();
+  if (distinct.length === 0) return result;
+  const readTrade = customer !== undefined && (customer.trade || forExplanation);
+  const [catalog, lists, tradeRules] = await Promise.all([
+    repos.pricing.skuPrices(storeId, distinct),
+    customer === undefined ? [] : repos.pricing.customerLists(storeId, customer.id),
+    readTrade ? repos.pricing.tradeRules(storeId, customer.id, distinct) : [],
+  ]);
+  const fixedListIds = lists.filter((list) => list.kind === 'fixed').map((list) => list.id);
+  const entries = fixedListIds.length === 0 ? [] : await repos.pricing.listRules(storeId, fixedListIds, distinct);
+
+  const tradeBySku = groupBy(tradeRules, (rule) => rule.sku);
+  const entriesBySkuAndList = groupBy(entries, (entry) => `${entry.priceListId}\u0000${entry.sku}`);
+  for (const entry of catalog) {
+    result.set(entry.sku, {
+      catalog: entry,
+      facts: {
+        trade: customer?.trade ?? false,
+        tradeRules: tradeBySku.get(entry.sku) ?? [],
+        lists: lists.map((list) => ({ ...list, rules: entriesBySkuAndList.get(`${list.id}\u0000${entry.sku}`) ?? [] })),
+        productPriceUnits: entry.productPriceUnits,
+        variationPriceUnits: entry.variationPriceUnits,
+      },
+    });
+  }
+  return result;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group === undefined) groups.set(key(item), [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/**
+ * Whether the schema refused a part of the body: `(index, field)` is refused by a problem of
+ * that field or of the whole line; `(undefined, field)` by a problem of that body field.
+ */
+export function refusedBy(problems: readonly FieldProblem[]): (index: number | undefined, field: string | null) => boolean {
+  const keys = new Set(problems.map((problem) => `${problem.index ?? ''}:${problem.field ?? ''}`));
+  return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
+}

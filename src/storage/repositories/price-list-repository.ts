@@ -1,0 +1,189 @@
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
+import type { Page } from '../../modules/page.js';
+import type {
+  NewPriceList,
+  NewPriceListPrice,
+  PriceListFilter,
+  PriceListPriceFilter,
+  PriceListPriceOwner,
+  PriceListRepository,
+} from '../../modules/price-lists/price-list-repository.js';
+import type { Engine } from '../engine.js';
+import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
+import { insertFromArrays } from './array-insert.js';
+
+export class KyselyPriceListRepository implements PriceListRepository {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
+
+  async list(storeId: number, filter: PriceListFilter, page: Page): Promise<PriceList[]> {
+    const rows = await this.filteredLists(storeId, filter).selectAll().orderBy('id').limit(page.count).offset(page.offset).execute();
+    return rows.map(toPriceList);
+  }
+
+  async count(storeId: number, filter: PriceListFilter): Promise<number> {
+    const row = await this.filteredLists(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async find(storeId: number, id: number): Promise<PriceList | undefined> {
+    const row = await this.db.selectFrom('price_lists').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+    return row && toPriceList(row);
+  }
+
+  async existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('price_lists').select('id').where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  async insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList> {
+    const row = await this.db
+      .insertInto('price_lists')
+      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, created_at: createdAt })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toPriceList(row);
+  }
+
+  async update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage'>>): Promise<PriceList | undefined> {
+    const columns = { ...(patch.name !== undefined && { name: patch.name }), ...(patch.percentage !== undefined && { percentage: patch.percentage }) };
+    const row =
+      Object.keys(columns).length === 0
+        ? await this.db.selectFrom('price_lists').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
+        : await this.db.updateTable('price_lists').set(columns).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toPriceList(row);
+  }
+
+  async delete(storeId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('price_lists').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async insertPrices(storeId: number, priceListId: number, items: readonly NewPriceListPrice[], createdAt: string): Promise<PriceListPrice[]> {
+    if (items.length === 0) return [];
+    const rows = this.engine.insertsRowsFromArrays
+      ? (
+          await sql<{ id: number }>`${insertFromArrays('price_list_prices', {
+            store_id: { type: 'bigint', values: items.map(() => storeId) },
+            price_list_id: { type: 'bigint', values: items.map(() => priceListId) },
+            product_id: { type: 'bigint', values: items.map((item) => item.productId) },
+            sku: { type: 'text', values: items.map((item) => item.sku) },
+            price: { type: 'bigint', values: items.map((item) => toPriceUnits(item.price)) },
+            min_quantity: { type: 'bigint', values: items.map((item) => item.minQuantity) },
+            valid_from: { type: 'text', values: items.map((item) => item.validFrom) },
+            valid_until: { type: 'text', values: items.map((item) => item.validUntil) },
+            created_at: { type: 'text', values: items.map(() => createdAt) },
+          })} returning id`.execute(this.db)
+        ).rows
+      : await this.db
+          .insertInto('price_list_prices')
+          .values(
+            items.map((item) => ({
+              store_id: storeId,
+              price_list_id: priceListId,
+              product_id: item.productId,
+              sku: item.sku,
+              price: toPriceUnits(item.price),
+              min_quantity: item.minQuantity,
+              valid_from: item.validFrom,
+              valid_until: item.validUntil,
+              created_at: createdAt,
+            })),
+          )
+          .returning('id')
+          .execute();
+    // Ids of one statement are assigned in the order of its rows; RETURNING's order is not promised.
+    const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    return items.map((item, index) => ({ id: ids[index]!, priceListId, ...item, createdAt }));
+  }
+
+  async listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]> {
+    const rows = await this.filteredPrices(storeId, priceListId, filter).selectAll().orderBy('id').limit(page.count).offset(page.offset).execute();
+    return rows.map(toPriceListPrice);
+  }
+
+  async countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number> {
+    const row = await this.filteredPrices(storeId, priceListId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined> {
+    const row = await this.db
+      .selectFrom('price_list_prices')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('price_list_id', '=', priceListId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toPriceListPrice(row);
+  }
+
+  async deletePrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined> {
+    const row = await this.db
+      .deleteFrom('price_list_prices')
+      .where('store_id', '=', storeId)
+      .where('price_list_id', '=', priceListId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toPriceListPrice(row);
+  }
+
+  async deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]> {
+    // Ids first along the list's or product's index, then a delete by primary key (as for trade prices).
+    let batch = this.db.selectFrom('price_list_prices').select('id').where('store_id', '=', storeId).where('id', '>', afterId);
+    batch = 'priceListId' in owner ? batch.where('price_list_id', '=', owner.priceListId) : batch.where('product_id', '=', owner.productId);
+    const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const rows = await this.db.deleteFrom('price_list_prices').where('id', 'in', ids).returningAll().execute();
+    return rows.map(toPriceListPrice).sort((a, b) => a.id - b.id);
+  }
+
+  private filteredLists(storeId: number, filter: PriceListFilter): SelectQueryBuilder<Tables, 'price_lists', object> {
+    let query = this.db.selectFrom('price_lists').where('store_id', '=', storeId);
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    return query;
+  }
+
+  private filteredPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): SelectQueryBuilder<Tables, 'price_list_prices', object> {
+    let query = this.db.selectFrom('price_list_prices').where('store_id', '=', storeId).where('price_list_id', '=', priceListId);
+    if (filter.productId !== undefined) query = query.where('product_id', '=', filter.productId);
+    if (filter.sku !== undefined) query = query.where('sku', '=', filter.sku);
+    const at = filter.validAt;
+    if (at !== undefined) {
+      query = query
+        .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]))
+        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)]));
+    }
+    return query;
+  }
+}
+
+function toPriceList(row: Selectable<PriceListsTable>): PriceList {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    kind: row.kind as PriceListKind,
+    percentage: row.percentage === null ? null : fromPriceUnits(Number(row.percentage)),
+    createdAt: row.created_at,
+  };
+}
+
+function toPriceListPrice(row: Selectable<PriceListPricesTable>): PriceListPrice {
+  return {
+    id: Number(row.id),
+    priceListId: Number(row.price_list_id),
+    productId: Number(row.product_id),
+    sku: row.sku,
+    price: fromPriceUnits(Number(row.price)),
+    minQuantity: Number(row.min_quantity),
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { PriceListKind } from '../../contract/price-lists.js';
+import type { PriceRule } from '../../modules/pricing/price-resolution.js';
+import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
+import type { Tables } from '../tables.js';
+
+/** One query each, whatever the number of SKUs or lists. */
+export class KyselyPricingRepository implements PricingRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
+    if (skus.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('skus')
+      .innerJoin('products', 'products.id', 'skus.product_id')
+      .leftJoin('product_variations', 'product_variations.id', 'skus.variation_id')
+      .select(['skus.sku', 'skus.product_id', 'skus.variation_id', 'products.price as product_price', 'product_variations.price as variation_price'])
+      .where('skus.store_id', '=', storeId)
+      .where('skus.sku', 'in', [...skus])
+      .execute();
+    return rows.map((row) => ({
+      sku: row.sku,
+      productId: Number(row.product_id),
+      variationId: row.variation_id === null ? null : Number(row.variation_id),
+      productPriceUnits: Number(row.product_price),
+      variationPriceUnits: row.variation_price === null ? null : Number(row.variation_price),
+    }));
+  }
+
+  async customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]> {
+    const rows = await this.db
+      .selectFrom('customer_price_lists as c')
+      .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
+      .select(['l.id', 'l.kind', 'l.percentage'])
+      .where('c.store_id', '=', storeId)
+      .where('c.customer_id', '=', customerId)
+      .orderBy('c.position')
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage) }));
+  }
+
+  async tradeRules(storeId: number, customerId: number, skus: readonly string[]): Promise<Array<PriceRule & { sku: string }>> {
+    if (skus.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('trade_prices')
+      .select(['id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
+      .where('store_id', '=', storeId)
+      .where('customer_id', '=', customerId)
+      .where('sku', 'in', [...skus])
+      .execute();
+    return rows.map(toRule);
+  }
+
+  async listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[]): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
+    if (skus.length === 0 || priceListIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('price_list_prices')
+      .select(['id', 'price_list_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
+      .where('store_id', '=', storeId)
+      .where('price_list_id', 'in', [...priceListIds])
+      .where('sku', 'in', [...skus])
+      .execute();
+    return rows.map((row) => ({ ...toRule(row), priceListId: Number(row.price_list_id) }));
+  }
+}
+
+function toRule(row: { id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }): PriceRule & { sku: string } {
+  return {
+    id: Number(row.id),
+    sku: row.sku,
+    priceUnits: Number(row.price),
+    minQuantity: Number(row.min_quantity),
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
+  };
+}
