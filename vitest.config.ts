@@ -14,6 +14,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more workers would fight over them and PostgreSQL.
     maxWorkers: 2,
+    // One printed seed for every property test of the run (PRICEBOOK_PROPERTY_SEED replays it).
+    globalSetup: ['test/support/property-setup.ts'],
+    setupFiles: ['test/support/property-seed.ts'],
     projects: [
       {
         extends: true,

@@ -166,3 +166,50 @@ export async function priceIdRange(database: Database, storeId: number): Promise
     .executeTakeFirstOrThrow();
   return { min: Number(row.min), max: Number(row.max) };
 }
+
+/** Lines of the quote scenario. */
+export const QUOTE_LINES = 100;
+
+/**
+ * What the quote scenario prices: the first customer, given a fixed price list (an entry and a
+ * quantity break for each of the first half of the quoted SKUs) and then a percentage list, so
+ * a quote of the first `QUOTE_LINES` SKUs takes every branch of the rule: the customer's own
+ * trade prices (the seeded ones, all on SKU `BENCH-0`), the fixed list, the percentage list.
+ * Returns the request body.
+ */
+export async function seedQuote(database: Database, catalog: Catalog): Promise<string> {
+  const createdAt = new Date().toISOString();
+  const customerId = catalog.customerIds[0]!;
+  const half = QUOTE_LINES / 2;
+  await database.db.transaction().execute(async (trx) => {
+    const [fixed, percentage] = await trx
+      .insertInto('price_lists')
+      .values([
+        { store_id: catalog.storeId, name: 'Bench fixed', kind: 'fixed', percentage: null, created_at: createdAt },
+        { store_id: catalog.storeId, name: 'Bench 12.5 % off', kind: 'percentage', percentage: toPriceUnits(12.5), created_at: createdAt },
+      ])
+      .returning('id')
+      .execute();
+    const entries = Array.from({ length: half }, (_, n) => [
+      { minQuantity: 1, price: 500 + n },
+      { minQuantity: 10, price: 450 + n },
+    ].map(({ minQuantity, price }) => ({
+      store_id: catalog.storeId,
+      price_list_id: Number(fixed!.id),
+      product_id: catalog.productIds[n]!,
+      sku: skuOf(n),
+      price: toPriceUnits(price),
+      min_quantity: minQuantity,
+      valid_from: null,
+      valid_until: null,
+      created_at: createdAt,
+    }))).flat();
+    await trx.insertInto('price_list_prices').values(entries).execute();
+    await trx
+      .insertInto('customer_price_lists')
+      .values([fixed!, percentage!].map((list, position) => ({ store_id: catalog.storeId, customer_id: customerId, position, price_list_id: Number(list.id) })))
+      .execute();
+  });
+  const lines = Array.from({ length: QUOTE_LINES }, (_, n) => ({ sku: skuOf(n), quantity: 1 + (n % 20) }));
+  return JSON.stringify({ customerId, lines });
+}

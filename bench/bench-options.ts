@@ -21,6 +21,11 @@ export const PROFILES: Record<BenchProfile['name'], BenchProfile> = {
 export const BULK_CONNECTIONS = 4;
 /** Connections of the read scenarios (the 50). */
 export const READ_CONNECTIONS = 50;
+/**
+ * Connections of the quote scenario: a 100-line quote is a cart's worth of work, like a bulk
+ * create, and a closed loop of 50 would measure the queue in front of it, not the quote.
+ */
+export const QUOTE_CONNECTIONS = 4;
 
 export interface BenchOptions {
   profile: BenchProfile;

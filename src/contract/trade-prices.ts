@@ -71,6 +71,7 @@ export const EffectivePriceQuery = Type.Object(
     sku: Sku,
     quantity: Type.Optional({ ...Quantity, default: 1, description: 'Units in the line being priced; default 1' }),
     at: MomentQuery('The moment to price at; default now'),
+    ...FieldsQuery,
   },
   { additionalProperties: false },
 );

@@ -84,11 +84,35 @@ describe.each(engines)('hostile input on %s', (engine) => {
         { customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: 3.25 },
       ],
     })).body as Array<{ id: number }>;
+    const fixedList = await post('/v1/price-lists', { name: `Fixed ${marker}`, kind: 'fixed' });
+    const percentageList = await post('/v1/price-lists', { name: `Percentage ${marker}`, kind: 'percentage', percentage: 12.5 });
+    const entries = (await api.request('POST', `/v1/price-lists/${fixedList.id}/prices/bulk`, {
+      token: tenant.token,
+      body: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 2.75, minQuantity: 3, validFrom: '2026-01-01T00:00:00Z' }],
+    })).body as Array<{ id: number }>;
+    await send('PUT', `/v1/customers/${customer.id}`, { priceListIds: [fixedList.id, percentageList.id] }, 200);
     const order = await post('/v1/orders', { customerId: customer.id, lines: [{ sku: catalog.skus.teeRedM, quantity: 2 }] });
     const webhook = await post('/v1/webhooks', { topic: 'customer.created', url: `https://${marker.toLowerCase()}.example/hook` });
     const variations = (await api.request('GET', `/v1/products/${catalog.tee}/variations`, { token: tenant.token })).body as Array<{ id: number }>;
     return {
-      ids: [catalog.tradeCustomer, catalog.otherTradeCustomer, catalog.regularCustomer, catalog.tee, catalog.mug, root.id, child.id, extra.id, customer.id, order.id, webhook.id, ...prices.map((p) => p.id), ...variations.map((v) => v.id)],
+      ids: [
+        catalog.tradeCustomer,
+        catalog.otherTradeCustomer,
+        catalog.regularCustomer,
+        catalog.tee,
+        catalog.mug,
+        root.id,
+        child.id,
+        extra.id,
+        customer.id,
+        order.id,
+        webhook.id,
+        fixedList.id,
+        percentageList.id,
+        ...prices.map((p) => p.id),
+        ...entries.map((e) => e.id),
+        ...variations.map((v) => v.id),
+      ],
       skus: [...Object.values(catalog.skus), `${name}-V1`],
     };
   }

@@ -80,6 +80,8 @@ const hostileText: fc.Arbitrary<string | Buffer> = fc.constantFrom<string | Buff
 /** A value the schema accepts (given the right store), from the pools where names say ids or SKUs. */
 function valid(schema: JsonSchema, name: string, pools: Pools): fc.Arbitrary<unknown> {
   if (schema.enum !== undefined) return fc.constantFrom(...schema.enum);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.anyOf !== undefined && schema.anyOf.length > 0) return fc.oneof(...schema.anyOf.map((option) => valid(option, name, pools)));
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'object'];
   return fc.oneof(...types.map((type) => ofType(type, schema, name, pools)));
 }

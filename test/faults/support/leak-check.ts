@@ -11,7 +11,7 @@ import type { StoreSnapshot } from '../../support/store-snapshot.js';
  * own it too. This sees every kind of record, those without any free text (variations, trade
  * prices, orders, events) included.
  */
-export type IdKind = 'stores' | 'customers' | 'products' | 'variations' | 'categories' | 'prices' | 'orders' | 'webhooks' | 'events';
+export type IdKind = 'stores' | 'customers' | 'products' | 'variations' | 'categories' | 'prices' | 'priceLists' | 'priceListPrices' | 'orders' | 'webhooks' | 'events';
 
 /** A store's ids, per kind. */
 export type StoreIds = ReadonlyMap<IdKind, ReadonlySet<number>>;
@@ -24,6 +24,8 @@ const TABLES: Record<IdKind, string> = {
   variations: 'product_variations',
   categories: 'categories',
   prices: 'trade_prices',
+  priceLists: 'price_lists',
+  priceListPrices: 'price_list_prices',
   orders: 'orders',
   webhooks: 'webhooks',
   events: 'events',
@@ -51,6 +53,7 @@ const ROUTES: Record<string, IdKind> = {
   products: 'products',
   categories: 'categories',
   'trade-customer-product-prices': 'prices',
+  'price-lists': 'priceLists',
   orders: 'orders',
   webhooks: 'webhooks',
   events: 'events',
@@ -70,10 +73,21 @@ const REFERENCES: Record<string, IdKind> = {
   categoryIds: 'categories',
   tradePriceId: 'prices',
   shadowedTradePriceIds: 'prices',
+  priceListId: 'priceLists',
+  priceListIds: 'priceLists',
+  priceListPriceId: 'priceListPrices',
 };
 
 /** An event topic's first part → the kind of its subject. */
-const TOPICS: Record<string, IdKind> = { customer: 'customers', product: 'products', category: 'categories', trade_customer_product_price: 'prices', order: 'orders' };
+const TOPICS: Record<string, IdKind> = {
+  customer: 'customers',
+  product: 'products',
+  category: 'categories',
+  trade_customer_product_price: 'prices',
+  order: 'orders',
+  price_list: 'priceLists',
+  price_list_price: 'priceListPrices',
+};
 
 /**
  * The kind of record a URL answers with, if any (`/v1/products/5/variations` → variations). The
@@ -90,6 +104,7 @@ export function kindOfRoute(url: string): IdKind | undefined {
   });
   if (segments[1] !== 'v1') return undefined;
   if (segments[2] === 'products' && segments[4] === 'variations') return 'variations';
+  if (segments[2] === 'price-lists' && segments[4] === 'prices') return 'priceListPrices';
   return ROUTES[segments[2] ?? ''];
 }
 

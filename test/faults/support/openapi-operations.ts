@@ -7,6 +7,10 @@ export interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   enum?: unknown[];
+  /** One fixed value (TypeBox's literals). */
+  const?: unknown;
+  /** One of these (TypeBox's unions). */
+  anyOf?: JsonSchema[];
   minimum?: number;
   maximum?: number;
   minLength?: number;

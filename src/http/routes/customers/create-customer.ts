@@ -1,6 +1,6 @@
 import { Customer, CustomerInput } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { type App, requireScopeForField, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createCustomer(app: App, customers: CustomerService): void {
@@ -15,10 +15,8 @@ export function createCustomer(app: App, customers: CustomerService): void {
         response: { 201: Customer, ...createErrors },
       },
       config: { scope: 'catalog:write' },
+      preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
     },
-    async (request, reply) => {
-      if (request.body.priceListIds !== undefined) requireScope(request, 'trade_prices:write', 'setting priceListIds');
-      return reply.sendCreated(() => customers.create(storeIdOf(request), request.body));
-    },
+    async (request, reply) => reply.sendCreated(() => customers.create(storeIdOf(request), request.body)),
   );
 }

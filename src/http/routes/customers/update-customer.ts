@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Customer, CustomerUpdate } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { type App, requireScopeForField, storeIdOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updateCustomer(app: App, customers: CustomerService): void {
@@ -17,10 +17,8 @@ export function updateCustomer(app: App, customers: CustomerService): void {
         response: { 200: Customer, ...writeErrors },
       },
       config: { scope: 'catalog:write' },
+      preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
     },
-    async (request) => {
-      if (request.body.priceListIds !== undefined) requireScope(request, 'trade_prices:write', 'setting priceListIds');
-      return customers.update(storeIdOf(request), request.params.id, request.body);
-    },
+    async (request) => customers.update(storeIdOf(request), request.params.id, request.body),
   );
 }

@@ -1,0 +1,229 @@
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import type { Clock } from '../../src/modules/clock.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { suiteServer } from '../support/suite-server.js';
+import type { Tenant } from '../support/test-server.js';
+
+/**
+ * On random catalogs, trade prices and price lists, a quote, the effective-price endpoint and an
+ * order placed at the same moment price every line alike, and as a model of the rule
+ * (docs/pricing.md) says. The run's property seed (printed at the start of `npm test`) drives
+ * the random choices on both engines; PRICEBOOK_PROPERTY_SEED=N repeats them.
+ */
+const seed = inject('propertySeed');
+const RUNS = 25;
+const replayCommand = `PRICEBOOK_PROPERTY_SEED=${seed} npx vitest run --project main test/http/pricing.property.test.ts`;
+
+/** Windows and moments are whole and half days around this moment. */
+const REFERENCE = Date.parse('2030-01-01T00:00:00.000Z');
+const DAY_MS = 86_400_000;
+const momentOf = (days: number) => new Date(REFERENCE + days * DAY_MS).toISOString();
+
+/** The moment the server believes it is: orders are placed, and priced, then. */
+class SetClock implements Clock {
+  moment = Date.now();
+  now(): number {
+    return this.moment;
+  }
+}
+
+/** A trade price or list entry as generated: `sku` picks one of the catalog's SKUs; bounds are days from REFERENCE. */
+interface RuleSpec {
+  sku: number;
+  units: number;
+  minQuantity: number;
+  from: number | null;
+  until: number | null;
+}
+
+/** Ten-thousandths, up to 20.0000. */
+const units = fc.integer({ min: 0, max: 200_000 });
+const bound = fc.option(fc.integer({ min: -3, max: 3 }), { nil: null, freq: 3 });
+/** A SKU among the first few: rules and lines meet often. */
+const skuPick = fc.nat({ max: 6 });
+const rule: fc.Arbitrary<RuleSpec> = fc.record({ sku: skuPick, units, minQuantity: fc.integer({ min: 1, max: 20 }), from: bound, until: bound }).map((spec) => {
+  // A window ends after it starts: two bounds are put in order, and equal ones leave it open-ended.
+  if (spec.from === null || spec.until === null || spec.from < spec.until) return spec;
+  return spec.from === spec.until ? { ...spec, until: null } : { ...spec, from: spec.until, until: spec.from };
+});
+const scenario = fc.record({
+  products: fc.array(fc.record({ units, variations: fc.array(fc.option(units, { nil: null }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
+  lists: fc.array(
+    fc.oneof(
+      { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }) }), weight: 3 },
+      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }) }), weight: 1 },
+    ),
+    { minLength: 1, maxLength: 3 },
+  ),
+  /** Positions in `lists`, in the order each customer has them (those beyond the lists are dropped). */
+  traderLists: fc.shuffledSubarray([0, 1, 2]),
+  lapsedLists: fc.shuffledSubarray([0, 1, 2]),
+  traderPrices: fc.array(rule, { minLength: 1, maxLength: 10 }),
+  lapsedPrices: fc.array(rule, { maxLength: 10 }),
+  lines: fc.array(fc.record({ sku: skuPick, quantity: fc.integer({ min: 1, max: 30 }) }), { minLength: 1, maxLength: 8 }),
+  /** Half days from REFERENCE: every window bound is among them. */
+  at: fc.integer({ min: -8, max: 8 }).map((halfDays) => momentOf(halfDays / 2)),
+});
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+interface CatalogSku {
+  sku: string;
+  productId: number;
+  productUnits: number;
+  variationUnits: number | null;
+}
+
+/** A stored trade price or entry, as the model sees it. */
+interface StoredRule {
+  id: number;
+  sku: string;
+  units: number;
+  minQuantity: number;
+  fromMs: number;
+  untilMs: number;
+}
+
+interface StoredList {
+  id: number;
+  percentageUnits: number | null;
+  entries: StoredRule[];
+}
+
+interface Priced {
+  unitPrice: number;
+  source: string;
+  tradePriceId: number | null;
+  priceListId: number | null;
+  priceListPriceId: number | null;
+}
+
+const pricedOf = ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId }: Priced): Priced => ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId });
+
+/** The rule, written from docs/pricing.md over numbers (moments in milliseconds, prices in units). */
+function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: StoredList[] }, sku: CatalogSku, quantity: number, atMs: number): Priced {
+  const best = (rules: StoredRule[]) =>
+    rules
+      .filter((candidate) => candidate.sku === sku.sku && candidate.minQuantity <= quantity && candidate.fromMs <= atMs && atMs < candidate.untilMs)
+      .sort((a, b) => b.minQuantity - a.minQuantity || b.id - a.id)[0];
+  const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({ unitPrice: priceUnits / 10_000, source, tradePriceId: null, priceListId: null, priceListPriceId: null, ...ids });
+  const tradePrice = facts.trade ? best(facts.tradeRules) : undefined;
+  if (tradePrice !== undefined) return priced(tradePrice.units, 'trade', { tradePriceId: tradePrice.id });
+  const catalogUnits = sku.variationUnits ?? sku.productUnits;
+  for (const list of facts.lists) {
+    if (list.percentageUnits !== null) {
+      // Half-up to whole units; below 2^53 throughout, so exact in doubles.
+      return priced(Math.floor((catalogUnits * (1_000_000 - list.percentageUnits) + 500_000) / 1_000_000), 'price_list', { priceListId: list.id });
+    }
+    const listed = best(list.entries);
+    if (listed !== undefined) return priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id });
+  }
+  return sku.variationUnits !== null ? priced(sku.variationUnits, 'variation') : priced(sku.productUnits, 'product');
+}
+
+describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
+  const clock = new SetClock();
+  const suite = suiteServer(engine, { tenants: 0, services: { clock } });
+
+  async function send<T>(tenant: Tenant, method: string, path: string, body: unknown, status: number): Promise<T> {
+    const response = await suite.api.request(method, path, { token: tenant.token, body });
+    expect(response.status, `${method} ${path}: ${response.text.slice(0, 300)}`).toBe(status);
+    return response.body as T;
+  }
+
+  /** Makes the scenario's store, fresh for each run: catalog, lists, the two customers and their trade prices. */
+  async function storeOf(tenant: Tenant, spec: Scenario) {
+    const skus: CatalogSku[] = [];
+    for (const [index, product] of spec.products.entries()) {
+      const variations = product.variations.map((variationUnits, position) => ({ sku: `P${index}-V${position}`, ...(variationUnits !== null && { price: variationUnits / 10_000 }) }));
+      const created = await send<{ id: number }>(tenant, 'POST', '/v1/products', { title: `Product ${index}`, sku: `P${index}`, price: product.units / 10_000, variations }, 201);
+      skus.push({ sku: `P${index}`, productId: created.id, productUnits: product.units, variationUnits: null });
+      product.variations.forEach((variationUnits, position) => skus.push({ sku: `P${index}-V${position}`, productId: created.id, productUnits: product.units, variationUnits }));
+    }
+    const skuOf = (rule: RuleSpec) => skus[rule.sku % skus.length]!;
+    const ruleFields = (rule: RuleSpec) => ({
+      productId: skuOf(rule).productId,
+      sku: skuOf(rule).sku,
+      price: rule.units / 10_000,
+      minQuantity: rule.minQuantity,
+      ...(rule.from !== null && { validFrom: momentOf(rule.from) }),
+      validUntil: rule.until === null ? null : momentOf(rule.until),
+    });
+    const stored = (rules: RuleSpec[], ids: number[]): StoredRule[] =>
+      rules.map((rule, index) => ({
+        id: ids[index]!,
+        sku: skuOf(rule).sku,
+        units: rule.units,
+        minQuantity: rule.minQuantity,
+        fromMs: rule.from === null ? -Infinity : REFERENCE + rule.from * DAY_MS,
+        untilMs: rule.until === null ? Infinity : REFERENCE + rule.until * DAY_MS,
+      }));
+
+    const lists: StoredList[] = [];
+    for (const [index, list] of spec.lists.entries()) {
+      const percentage = list.kind === 'percentage' ? list.percentageUnits / 10_000 : undefined;
+      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage }, 201);
+      if (list.kind === 'percentage') {
+        lists.push({ id, percentageUnits: list.percentageUnits, entries: [] });
+        continue;
+      }
+      const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', `/v1/price-lists/${id}/prices/bulk`, list.entries.map(ruleFields), 201);
+      lists.push({ id, percentageUnits: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
+    }
+
+    // Both start as trade customers, to be given trade prices; the lapsed one then stops being one.
+    const customer = async (name: string, positions: number[], prices: RuleSpec[]) => {
+      const own = positions.filter((position) => position < lists.length).map((position) => lists[position]!);
+      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/customers', { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id) }, 201);
+      const records = prices.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', '/v1/trade-customer-product-prices/bulk', prices.map((price) => ({ customerId: id, ...ruleFields(price) })), 201);
+      return { id, trade: true, lists: own, tradeRules: stored(prices, records.map((record) => record.id)) };
+    };
+    const trader = await customer('trader', spec.traderLists, spec.traderPrices);
+    const lapsed = await customer('lapsed', spec.lapsedLists, spec.lapsedPrices);
+    await send(tenant, 'PUT', `/v1/customers/${lapsed.id}`, { trade: false }, 200);
+    return { skus, customers: [trader, { ...lapsed, trade: false }] };
+  }
+
+  it('a quote, the effective price and an order placed then agree on every line, as the rule says', async () => {
+    const details = await fc.check(
+      fc.asyncProperty(scenario, async (spec) => {
+        const tenant = await suite.server.createTenant();
+        clock.moment = Date.parse(spec.at);
+        const { skus, customers } = await storeOf(tenant, spec);
+        // Each SKU once: an order refuses a SKU repeated on another line.
+        const lines = [...new Map(spec.lines.map((line) => [skus[line.sku % skus.length]!, line.quantity])).entries()];
+        const body = lines.map(([sku, quantity]) => ({ sku: sku.sku, quantity }));
+
+        for (const customer of customers) {
+          const quote = await send<{ at: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/quotes', { customerId: customer.id, at: spec.at, lines: body }, 200);
+          const order = await send<{ createdAt: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/orders', { customerId: customer.id, lines: body }, 201);
+          expect([quote.at, order.createdAt]).toEqual([spec.at, spec.at]);
+          for (const [index, [sku, quantity]] of lines.entries()) {
+            const query = new URLSearchParams({ customerId: String(customer.id), sku: sku.sku, quantity: String(quantity), at: spec.at });
+            const effective = await send<Priced & { price: number; productId: number; variationId: number | null }>(tenant, 'GET', `/v1/trade-customer-product-prices/effective?${query}`, undefined, 200);
+            const expected = modelPrice(customer, sku, quantity, clock.moment);
+            const where = `${customer.trade ? 'trade' : 'lapsed'} customer, ${sku.sku} × ${quantity} at ${spec.at}`;
+            expect({ quote: pricedOf(quote.lines[index]!), effective: pricedOf({ ...effective, unitPrice: effective.price }), order: pricedOf(order.lines[index]!) }, where).toEqual({
+              quote: expected,
+              effective: expected,
+              order: expected,
+            });
+            const ids = [quote.lines[index]!, effective, order.lines[index]!].map(({ productId, variationId }) => ({ productId, variationId }));
+            expect(ids, where).toEqual([ids[0], ids[0], ids[0]]);
+            expect(ids[0]!.productId).toBe(sku.productId);
+          }
+        }
+      }),
+      { numRuns: RUNS, seed },
+    );
+    if (details.failed) {
+      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      const { actual, expected } = details.errorInstance as { actual?: unknown; expected?: unknown };
+      const difference = actual === undefined ? '' : `Received: ${JSON.stringify(actual)}\nExpected: ${JSON.stringify(expected)}\n`;
+      throw new Error(
+        `pricing agreement on ${engine} failed (seed ${seed}, path ${details.counterexamplePath ?? '?'}, after ${details.numRuns} runs):\n${error}\n${difference}` +
+          `Counterexample: ${JSON.stringify(details.counterexample?.[0] ?? null)}\nReplay: ${replayCommand}`,
+      );
+    }
+  });
+});
