@@ -27,6 +27,7 @@ import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
 import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
+import { registerImportRoutes } from '../http/routes/imports/index.js';
 import { registerProductRoutes } from '../http/routes/products/index.js';
 import { registerVariationRoutes } from '../http/routes/variations/index.js';
 import { TradePriceEmbedder } from '../http/routes/trade-prices/embed-trade-prices.js';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
   registerPriceListRoutes(app, services.priceLists);
   registerQuoteRoutes(app, services.pricing);
+  registerImportRoutes(app, services.imports);
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);

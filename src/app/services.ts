@@ -9,6 +9,7 @@ import { OrderService } from '../modules/orders/order-service.js';
 import { CredentialService } from '../modules/stores/credential-service.js';
 import { PricingService } from '../modules/pricing/pricing-service.js';
 import { PriceListService } from '../modules/price-lists/price-list-service.js';
+import { ImportService } from '../modules/imports/import-service.js';
 import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
 import type { UnitOfWork } from '../modules/unit-of-work.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -47,6 +48,8 @@ export interface Services {
   /** The resolution rule: effective prices, quotes (and orders price with it). */
   readonly pricing: PricingService;
   readonly priceLists: PriceListService;
+  /** CSV imports; `serve` runs an `ImportRunner` that works them. */
+  readonly imports: ImportService;
   readonly idempotency: IdempotencyService;
   readonly orders: OrderService;
   readonly webhooks: WebhookService;
@@ -101,6 +104,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     tradePrices: new TradePriceService(uow, clock),
     pricing,
     priceLists: new PriceListService(uow, clock),
+    imports: new ImportService(uow, clock, config.importLeaseSeconds * 1000),
     idempotency: new IdempotencyService(uow, clock),
     orders: new OrderService(uow, clock, pricing),
     webhooks: new WebhookService(uow, clock, guard, webhookSender),

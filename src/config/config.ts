@@ -43,6 +43,11 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** Webhook requests one delivery worker has in flight for one store at once (at most `webhookConcurrency`; default half of it). */
   readonly webhookPerStore: number;
+  /**
+   * Seconds a process owns an import it works on without renewing its lease; when it dies, an
+   * import waits this long before another process takes it up again.
+   */
+  readonly importLeaseSeconds: number;
   /** Run the maintenance loop (purge of old events and expired idempotency keys) in this process. */
   readonly maintenance: boolean;
   /** `postgres://…` selects PostgreSQL; unset means SQLite in the data dir. */
@@ -96,6 +101,7 @@ export const CONFIG_VARIABLES = {
   webhookRetryScheduleSeconds: 'PRICEBOOK_WEBHOOK_RETRY_SCHEDULE',
   webhookConcurrency: 'PRICEBOOK_WEBHOOK_CONCURRENCY',
   webhookPerStore: 'PRICEBOOK_WEBHOOK_PER_STORE',
+  importLeaseSeconds: 'PRICEBOOK_IMPORT_LEASE',
   maintenance: 'PRICEBOOK_MAINTENANCE',
   databaseUrl: 'DATABASE_URL',
   redisUrl: 'REDIS_URL',
@@ -146,6 +152,7 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     webhookConcurrency,
     // Default: half the slots, so one store's slow receivers leave the other half to the rest.
     webhookPerStore: parseBounded(name('webhookPerStore'), raw('webhookPerStore'), Math.ceil(webhookConcurrency / 2), 1000),
+    importLeaseSeconds: parseBounded(name('importLeaseSeconds'), raw('importLeaseSeconds'), 300, 86_400),
     maintenance: parseSwitch(name('maintenance'), raw('maintenance'), true),
     databaseUrl: parseUrl(name('databaseUrl'), raw('databaseUrl'), ['postgres:', 'postgresql:']),
     redisUrl: parseUrl(name('redisUrl'), raw('redisUrl'), ['redis:', 'rediss:']),

@@ -20,6 +20,8 @@ export const EVENT_TOPICS = [
   'price_list.deleted',
   'price_list_price.created',
   'price_list_price.deleted',
+  'import.succeeded',
+  'import.failed',
 ] as const;
 
 export type EventTopic = (typeof EVENT_TOPICS)[number];

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, MomentQuery, Nullable, PageQuery, PartialStrictObject, Price, PriceRuleFields, PriceRuleInput, StrictObject, Timestamp } from './common.js';
-import { Sku } from './variations.js';
+import { Id, MomentQuery, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
+import { PricedSkuInput } from './priced-sku.js';
 
 /** Entries in one bulk create. */
 export const MAX_PRICE_LIST_BULK_ITEMS = 1000;
@@ -51,16 +51,8 @@ export const PriceListCountQuery = Type.Object(ListFilters, { additionalProperti
 export const PriceListGetQuery = Type.Object({ fields: PageQuery.fields }, { additionalProperties: false });
 
 /** One entry of a fixed list's bulk create. */
-export const PriceListPriceInput = Type.Object(
-  {
-    productId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A product of this store' }),
-    sku: Sku,
-    price: Price,
-    ...PriceRuleInput,
-  },
-  { additionalProperties: false },
-);
-export type PriceListPriceInput = Static<typeof PriceListPriceInput>;
+export const PriceListPriceInput = PricedSkuInput;
+export type PriceListPriceInput = PricedSkuInput;
 
 export const BulkPriceListPriceRequest = Type.Array(PriceListPriceInput, {
   minItems: 1,

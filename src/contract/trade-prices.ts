@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EmbedQuery, Id, MomentQuery, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
+import { PricedSkuInput } from './priced-sku.js';
 import { Product } from './products.js';
 
 export const MAX_BULK_ITEMS = 1000;
@@ -42,6 +43,48 @@ export const TradePrice = Type.Object(
   { $id: 'TradeCustomerProductPrice', additionalProperties: false },
 );
 export type TradePrice = Static<typeof TradePrice>;
+
+/** Prices in one replace: within the 1 MiB body limit. */
+export const MAX_REPLACE_ITEMS = 10_000;
+
+export const ReplaceTradePricesRequest = Type.Object(
+  {
+    customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store (a trade customer, unless `prices` is empty)' }),
+    prices: Type.Array(PricedSkuInput, { maxItems: MAX_REPLACE_ITEMS, description: `0–${MAX_REPLACE_ITEMS} prices, as a bulk create's items without customerId` }),
+    scope: Type.Unsafe<'customer' | 'skus'>({
+      type: 'string',
+      enum: ['customer', 'skus'],
+      description: '`customer`: the customer’s prices become exactly `prices`. `skus`: only the prices of the SKUs named in `prices` are replaced; others stay',
+    }),
+    dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Answer what would change, and change nothing' })),
+  },
+  { additionalProperties: false },
+);
+export type ReplaceTradePricesRequest = Static<typeof ReplaceTradePricesRequest>;
+
+/** A created record; in a dry run, one that would be: no id and no createdAt yet. */
+export const PlannedTradePrice = Type.Object(
+  {
+    id: Nullable({ ...Id, description: 'Null in a dry run' }),
+    customerId: Id,
+    productId: Id,
+    sku: Type.String(),
+    price: Type.Number(),
+    ...PriceRuleFields,
+    createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplaceTradePricesResult = Type.Object(
+  {
+    created: Type.Array(PlannedTradePrice, { description: 'In the order of `prices`' }),
+    deleted: Type.Array(TradePrice, { description: 'By id' }),
+    unchanged: Type.Integer({ minimum: 0, description: 'Prices equal in every field to a record already there: it stays, with its id, and no event' }),
+  },
+  { $id: 'ReplaceTradePricesResult', additionalProperties: false },
+);
+export type ReplaceTradePricesResult = Static<typeof ReplaceTradePricesResult>;
 
 export const TRADE_PRICE_EMBEDS = ['customer', 'product'] as const;
 

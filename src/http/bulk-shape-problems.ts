@@ -23,19 +23,19 @@ function describeRoot(problems: readonly { index?: number; message: string }[]):
   return root === undefined ? 'the body must be an array of 1 to 1000 objects' : `the body ${root.message}`;
 }
 
-const LINE_PATH = /^lines\[(\d+)\](?:\.(.+))?$/;
-
 /**
- * The schema's problems of a body with `lines` (an order, a quote), a line's with its position
- * as `index` and its own field (`lines[2].sku` becomes index 2, field `sku`). A body that is not
- * an object, or a report already full, is answered at once: there is nothing more to check.
+ * The schema's problems of an object body with an array of items (an order's or a quote's
+ * `lines`, a replace's `prices`), an item's with its position as `index` and its own field
+ * (`lines[2].sku` becomes index 2, field `sku`). A body that is not an object, or a report
+ * already full, is answered at once: there is nothing more to check.
  */
-export function lineShapeProblems(error: Error | undefined): FieldProblem[] {
+export function itemShapeProblems(error: Error | undefined, items: 'lines' | 'prices'): FieldProblem[] {
   if (error === undefined) return [];
   if (!(error instanceof AppError) || error.problems === undefined) throw error;
   if (error.problems.length >= MAX_REPORTED_PROBLEMS || error.problems.some((problem) => problem.field === null)) throw error;
+  const itemPath = new RegExp(`^${items}\\[(\\d+)\\](?:\\.(.+))?$`);
   return error.problems.map((problem) => {
-    const line = LINE_PATH.exec(problem.field ?? '');
-    return line === null ? problem : { index: Number(line[1]), field: line[2] ?? null, message: problem.message };
+    const item = itemPath.exec(problem.field ?? '');
+    return item === null ? problem : { index: Number(item[1]), field: item[2] ?? null, message: problem.message };
   });
 }

@@ -32,10 +32,10 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
 }
 
 /** Fastify's own failures, in the contract's terms. */
-function fromFastifyError(error: FastifyError): AppError | undefined {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('body_too_large', 'Request body is larger than 1 MiB');
+      return new AppError('body_too_large', request.routeOptions.config.bodyType === 'csv' ? 'Request body is larger than 50 MiB' : 'Request body is larger than 1 MiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('unsupported_media_type', 'Content-Type must be application/json');
@@ -50,7 +50,7 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error);
+    const known = error instanceof AppError ? error : fromFastifyError(error, request);
     if (known !== undefined) return sendError(reply, known);
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, new AppError('internal', 'Internal server error'));

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_IMPORT_BYTES } from '../contract/imports.js';
 import { AppError, type FieldProblem, validationFailed } from '../modules/errors.js';
+import './route-config.js';
 
 /** Deeper JSON is refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;
@@ -16,8 +18,9 @@ declare module 'fastify' {
 }
 
 /**
- * The only body parser: UTF-8 JSON, at most 32 levels deep, without prototype keys. Any other
- * content type is refused earlier (415) for POST and PUT and ignored for other methods.
+ * The body parsers: UTF-8 JSON, at most 32 levels deep, without prototype keys; and CSV for the
+ * routes that take it (imports, up to 50 MiB). Any other content type is refused earlier (415)
+ * for POST and PUT and ignored for other methods.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.decorateRequest('rawBody', undefined);
@@ -34,6 +37,20 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(null, parseJsonBody(bytes));
     } catch (error) {
       done(error as Error, undefined);
+    }
+  });
+  // CSV reaches only the routes that take it (the route guard refuses it elsewhere first), as text.
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (request, body, done) => {
+    if (request.routeOptions.config.bodyType !== 'csv' || request.method !== 'POST') {
+      done(null, undefined);
+      return;
+    }
+    const bytes = body as Buffer;
+    (request as FastifyRequest).rawBody = bytes;
+    try {
+      done(null, utf8.decode(bytes));
+    } catch {
+      done(validationFailed([{ field: null, message: 'The file is not valid UTF-8 text' }]), undefined);
     }
   });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, _body, done) => done(null, undefined));

@@ -6,6 +6,8 @@ declare module 'fastify' {
     scope?: Scope;
     /** Related objects `embed=` may name. */
     embeds?: readonly string[];
+    /** What POST or PUT bodies are: JSON (the default) or CSV text (`text/csv`, imports). */
+    bodyType?: 'json' | 'csv';
   }
 }
 

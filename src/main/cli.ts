@@ -37,6 +37,7 @@ const FLAG_HELP: Record<keyof Config, string> = {
   webhookRetryScheduleSeconds: 'comma-separated delays in seconds between webhook attempts; default hourly for 24 h',
   webhookConcurrency: 'webhook requests in flight per delivery worker; default 8',
   webhookPerStore: 'webhook requests in flight per store and delivery worker; default half of the concurrency',
+  importLeaseSeconds: 'seconds an import is owned by the process working on it before another may take it up (after a crash); default 300',
   maintenance: '1 or 0: purge old events and expired idempotency keys from this process; default 1',
   databaseUrl: 'postgres://… selects PostgreSQL instead of SQLite',
   redisUrl: 'redis://… keeps rate-limit buckets in Redis',

@@ -6,6 +6,7 @@ import { seedDemoStore } from '../app/demo.js';
 import { buildServices } from '../app/services.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
 import { buildMaintenanceLoop } from '../app/maintenance.js';
+import { ImportRunner } from '../modules/imports/import-runner.js';
 import { loadTlsPair } from '../app/tls.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
 
@@ -61,6 +62,10 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   worker?.start();
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;
   maintenance?.start();
+  // CSV imports are worked here, by every instance that serves the API (each import by one).
+  const importRunner = new ImportRunner(services.imports, app.log);
+  services.imports.whenQueued(() => importRunner.wake());
+  importRunner.start();
 
   if (demo !== undefined) {
     const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '127.0.0.1' ? 'localhost' : config.host;
@@ -92,6 +97,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         app.close(),
         worker?.stop(),
         maintenance?.stop(),
+        importRunner.stop(),
       ]);
       await services.close();
     })();

@@ -63,6 +63,17 @@ export function validationFailed(problems: readonly FieldProblem[], itemCount?: 
   return new AppError('validation_failed', message, listed);
 }
 
+/**
+ * Whether the schema refused a part of a body with an array of items (`lines`, `prices`):
+ * `(index, field)` is refused by a problem of that field or of the whole item;
+ * `(undefined, field)` by a problem of that body field; `(undefined, null)` means the body as
+ * a whole.
+ */
+export function refusedBy(problems: readonly FieldProblem[]): (index: number | undefined, field: string | null) => boolean {
+  const keys = new Set(problems.map((problem) => `${problem.index ?? ''}:${problem.field ?? ''}`));
+  return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
+}
+
 /** A single-field 422 for single-object bodies. */
 export function invalidField(field: string | null, message: string): AppError {
   return validationFailed([{ field, message }]);

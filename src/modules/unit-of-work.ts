@@ -11,6 +11,7 @@ import type { EventRepository } from './events/event-repository.js';
 import type { WebhookRepository } from './webhooks/webhook-repository.js';
 import type { PriceListRepository } from './price-lists/price-list-repository.js';
 import type { PricingRepository } from './pricing/pricing-repository.js';
+import type { ImportRepository } from './imports/import-repository.js';
 
 /** The repositories of one unit of work. */
 export interface Repositories {
@@ -25,6 +26,7 @@ export interface Repositories {
   readonly priceLists: PriceListRepository;
   /** The reads behind the resolution rule. */
   readonly pricing: PricingRepository;
+  readonly imports: ImportRepository;
   readonly idempotency: IdempotencyRepository;
   readonly orders: OrderRepository;
   /** The outbox: services append the events of their changes in the same transaction. */

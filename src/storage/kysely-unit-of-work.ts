@@ -18,6 +18,7 @@ import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/st
 import { HotReads } from './repositories/hot-reads.js';
 import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
+import { KyselyImportRepository } from './repositories/import-repository.js';
 import type { Tables } from './tables.js';
 
 function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, faults: UnitOfWorkFaults): Repositories {
@@ -32,6 +33,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads, { listEveryStore: faults.tradePriceListEveryStore === true }),
     priceLists: new KyselyPriceListRepository(db, engine),
     pricing: new KyselyPricingRepository(db),
+    imports: new KyselyImportRepository(db),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),

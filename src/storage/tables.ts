@@ -17,6 +17,9 @@ export interface Tables {
   price_lists: PriceListsTable;
   price_list_prices: PriceListPricesTable;
   customer_price_lists: CustomerPriceListsTable;
+  imports: ImportsTable;
+  import_files: ImportFilesTable;
+  import_rows: ImportRowsTable;
   idempotency_records: IdempotencyRecordsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -155,6 +158,56 @@ export interface CustomerPriceListsTable {
   customer_id: number;
   position: number;
   price_list_id: number;
+}
+
+/** A CSV import of trade prices. */
+export interface ImportsTable {
+  id: Generated<number>;
+  store_id: number;
+  /** `queued`, `running`, `succeeded` or `failed`. */
+  status: string;
+  /** `add` or `replace`. */
+  mode: string;
+  dry_run: number;
+  /** `long` or `matrix`, once the header is read. */
+  format: string | null;
+  /** Data rows of the file, once counted. */
+  rows: number | null;
+  processed: Generated<number>;
+  /** JSON array of at most 1000 `{row, field, message}`. */
+  errors: Generated<string>;
+  error_count: Generated<number>;
+  /** JSON `{created, deleted, unchanged}`, once succeeded. */
+  result: string | null;
+  created_at: string;
+  finished_at: string | null;
+  /** Milliseconds since the epoch; while in the future, one process owns the running import. */
+  lease_until: number | null;
+  lease_token: string | null;
+  attempts: Generated<number>;
+}
+
+/** An import's CSV text, kept until the import ends. */
+export interface ImportFilesTable {
+  import_id: number;
+  store_id: number;
+  csv: string;
+}
+
+/** A price an import checked, staged until the import applies them all at once. */
+export interface ImportRowsTable {
+  import_id: number;
+  store_id: number;
+  /** The order of the prices in the file. */
+  position: number;
+  customer_id: number;
+  product_id: number;
+  sku: string;
+  /** Ten-thousandths. */
+  price: number;
+  min_quantity: number;
+  valid_from: string | null;
+  valid_until: string | null;
 }
 
 /**

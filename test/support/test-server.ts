@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
+import { ImportRunner } from '../../src/modules/imports/import-runner.js';
 import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/build-app.js';
 import { buildServices, type ServiceOptions, type Services } from '../../src/app/services.js';
 import { generateSelfSigned } from '../../src/app/tls.js';
@@ -110,6 +111,10 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const tls = await testCertificate();
   const metrics = options.metrics === true ? buildMetrics(services, { api: true, deliveries: true }) : undefined;
   const app = await buildApp(config, services, { ...options.app, metrics: metrics?.http, tls: { ...tls, source: 'test' } });
+  // As main/serve.ts does: imports are worked in the process that serves them.
+  const importRunner = new ImportRunner(services.imports, app.log);
+  const stopWaking = services.imports.whenQueued(() => importRunner.wake());
+  importRunner.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const baseUrl = `https://127.0.0.1:${port}`;
@@ -182,6 +187,8 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
         plain.closeAllConnections();
         await new Promise<void>((resolve) => plain?.close(() => resolve()));
       }
+      stopWaking();
+      await importRunner.stop();
       await app.close();
       await services.close();
       await postgres?.drop();

@@ -16,7 +16,9 @@ export function registerRouteGuard(app: FastifyInstance): void {
     }
     if (request.method === 'POST' || request.method === 'PUT') {
       const contentType = request.headers['content-type'];
-      if (contentType === undefined || !isJsonContentType(contentType)) {
+      if (request.routeOptions.config.bodyType === 'csv') {
+        if (contentType === undefined || !isContentType(contentType, 'text/csv')) return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be text/csv'));
+      } else if (contentType === undefined || !isJsonContentType(contentType)) {
         return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be application/json'));
       }
     }
@@ -25,11 +27,16 @@ export function registerRouteGuard(app: FastifyInstance): void {
 
 /**
  * `application/json`, parameters allowed; bodies are read as UTF-8, so another `charset` is
- * refused rather than misread.
+ * refused rather than misread. The same rule for CSV bodies.
  */
 export function isJsonContentType(value: string): boolean {
+  return isContentType(value, 'application/json');
+}
+
+/** `value` names `mediaType`, with parameters allowed but a `charset` only if it is UTF-8. */
+export function isContentType(value: string, wanted: string): boolean {
   const [mediaType = '', ...parameters] = value.split(';');
-  if (mediaType.trim().toLowerCase() !== 'application/json') return false;
+  if (mediaType.trim().toLowerCase() !== wanted) return false;
   for (const parameter of parameters) {
     if (parameter.trim() === '') continue;
     const equals = parameter.indexOf('=');

@@ -15,6 +15,10 @@ export interface CustomerRepository {
   list(storeId: number, filter: CustomerFilter, page: Page): Promise<Customer[]>;
   count(storeId: number, filter: CustomerFilter): Promise<number>;
   find(storeId: number, id: number): Promise<Customer | undefined>;
+  /** Whether each of these customers of the store is a trade customer, by id (others absent). */
+  tradeFlags(storeId: number, ids: readonly number[]): Promise<Map<number, { id: number; trade: boolean }>>;
+  /** The same by e-mail address, keyed by the address in lower case (uniqueness ignores case). */
+  tradeFlagsByEmail(storeId: number, emails: readonly string[]): Promise<Map<string, { id: number; trade: boolean }>>;
   /** Finds several at once; missing and other stores' ids are simply absent. */
   findMany(storeId: number, ids: readonly number[]): Promise<Customer[]>;
   /** Throws UniqueViolation('email') when the store has the email already. */

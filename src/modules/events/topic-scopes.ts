@@ -25,6 +25,8 @@ export const READ_SCOPE_OF_TOPIC: Readonly<Record<EventTopic, Scope>> = {
   'price_list.deleted': 'trade_prices:read',
   'price_list_price.created': 'trade_prices:read',
   'price_list_price.deleted': 'trade_prices:read',
+  'import.succeeded': 'trade_prices:read',
+  'import.failed': 'trade_prices:read',
 };
 
 /** The topics whose events a credential with `scopes` may read. */

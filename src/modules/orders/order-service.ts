@@ -1,9 +1,9 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, validationFailed } from '../errors.js';
+import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
-import { type PricingService, refusedBy } from '../pricing/pricing-service.js';
+import type { PricingService } from '../pricing/pricing-service.js';
 import { eventOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { formatUnits, isOrderAmount } from './order-amounts.js';

@@ -5,10 +5,9 @@ import { type FieldProblem, found, invalidField, notFound, validationFailed } fr
 import { eventOf, eventsOf } from '../events/events.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
-import { ruleFieldsOf } from '../pricing/price-rule-input.js';
-import { productProblems } from '../pricing/product-references.js';
+import { checkPricedSkus } from '../pricing/priced-sku-check.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import type { NewPriceList, NewPriceListPrice, PriceListFilter, PriceListPriceFilter, PriceListPriceOwner } from './price-list-repository.js';
+import type { NewPriceList, PriceListFilter, PriceListPriceFilter, PriceListPriceOwner } from './price-list-repository.js';
 
 /**
  * Price lists shared by customers (docs/pricing.md): a fixed list prices SKUs by its entries,
@@ -116,29 +115,14 @@ export class PriceListService {
     return this.uow.transaction(async (repos) => {
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
-      const refused = new Set(shapeProblems.map((problem) => problem.index));
-      const checkable = items.filter((_item, index) => !refused.has(index));
-      const references = await repos.tradePrices.findReferences(
-        storeId,
-        [],
-        [...new Set(checkable.map((item) => item.productId))],
-        [...new Set(checkable.map((item) => item.sku))],
-      );
-      const problems = [...shapeProblems];
-      const entries: NewPriceListPrice[] = [];
-      items.forEach((item, index) => {
-        if (refused.has(index)) return;
-        problems.push(...productProblems(item, index, references));
-        const rule = ruleFieldsOf(item, index);
-        problems.push(...rule.problems);
-        entries.push({ productId: item.productId, sku: item.sku, price: item.price, ...rule.fields });
-      });
+      const { checked, problems: storeProblems } = await checkPricedSkus(repos, storeId, items, new Set(shapeProblems.map((problem) => problem.index)));
+      const problems = [...shapeProblems, ...storeProblems];
       if (problems.length > 0) {
         problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
         throw validationFailed(problems, items.length);
       }
       const createdAt = isoTimestamp(this.clock);
-      const created = await repos.priceLists.insertPrices(storeId, priceListId, entries, createdAt);
+      const created = await repos.priceLists.insertPrices(storeId, priceListId, checked, createdAt);
       await repos.events.append(eventsOf(storeId, 'price_list_price.created', created), createdAt);
       return created;
     });

@@ -29,8 +29,12 @@ export interface PricingRepository {
   skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
   /** The customer's price lists in their order. */
   customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]>;
-  /** The customer's trade prices for these SKUs. */
-  tradeRules(storeId: number, customerId: number, skus: readonly string[]): Promise<Array<PriceRule & { sku: string }>>;
-  /** The entries of these lists for these SKUs. */
-  listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[]): Promise<Array<PriceRule & { sku: string; priceListId: number }>>;
+  /**
+   * The customer's trade prices for these SKUs. With `validAt`, only those that can win then:
+   * valid at that moment, and the newest of each SKU and quantity break (the rule never looks
+   * past it). Without, all of them (an explanation lists every one).
+   */
+  tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>>;
+  /** The entries of these lists for these SKUs; `validAt` as for `tradeRules`, per list. */
+  listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string; priceListId: number }>>;
 }

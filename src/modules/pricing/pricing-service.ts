@@ -2,7 +2,7 @@ import { MAX_ORDER_AMOUNT } from '../../contract/orders.js';
 import type { Quote, QuoteInput } from '../../contract/quotes.js';
 import type { EffectivePrice } from '../../contract/trade-prices.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
+import { type FieldProblem, found, notFound, refusedBy, validationFailed } from '../errors.js';
 import { fromPriceUnits } from '../money.js';
 import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
@@ -48,7 +48,7 @@ export class PricingService {
     const repos = this.uow.repos;
     const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
-    const facts = (await loadFacts(repos, storeId, customer, [sku], { forExplanation: true })).get(sku);
+    const facts = (await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
     const explained = explainPrice(facts.facts, quantity, moment);
     return {
@@ -129,7 +129,7 @@ export class PricingService {
     at: string,
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
-    const factsBySku = await loadFacts(repos, storeId, customer, skus, { forExplanation: false });
+    const factsBySku = await loadFacts(repos, storeId, customer, skus, { at });
     const priced = lines.map((line) => {
       const facts = line === undefined ? undefined : factsBySku.get(line.sku);
       if (line?.quantity === undefined || facts === undefined) return undefined;
@@ -153,27 +153,29 @@ interface SkuFacts {
 }
 
 /**
- * The facts of every SKU at once, in at most four queries. A customer's trade prices are read
- * only while they count (a trade customer), unless an explanation lists them anyway.
+ * The facts of every SKU at once, in at most four queries. To price at a moment (`at`), only
+ * the trade prices and entries that can win then are read, and a customer's trade prices only
+ * while they count (a trade customer); an explanation (`explain`) reads every one.
  */
 async function loadFacts(
   repos: Repositories,
   storeId: number,
   customer: { id: number; trade: boolean } | undefined,
   skus: readonly string[],
-  { forExplanation }: { forExplanation: boolean },
+  purpose: { at: string } | { explain: true },
 ): Promise<Map<string, SkuFacts>> {
   const distinct = [...new Set(skus)];
   const result = new Map<string, SkuFacts>();
   if (distinct.length === 0) return result;
-  const readTrade = customer !== undefined && (customer.trade || forExplanation);
+  const at = 'at' in purpose ? purpose.at : undefined;
+  const readTrade = customer !== undefined && (customer.trade || at === undefined);
   const [catalog, lists, tradeRules] = await Promise.all([
     repos.pricing.skuPrices(storeId, distinct),
     customer === undefined ? [] : repos.pricing.customerLists(storeId, customer.id),
-    readTrade ? repos.pricing.tradeRules(storeId, customer.id, distinct) : [],
+    readTrade ? repos.pricing.tradeRules(storeId, customer.id, distinct, at) : [],
   ]);
   const fixedListIds = lists.filter((list) => list.kind === 'fixed').map((list) => list.id);
-  const entries = fixedListIds.length === 0 ? [] : await repos.pricing.listRules(storeId, fixedListIds, distinct);
+  const entries = fixedListIds.length === 0 ? [] : await repos.pricing.listRules(storeId, fixedListIds, distinct, at);
 
   const tradeBySku = groupBy(tradeRules, (rule) => rule.sku);
   const entriesBySkuAndList = groupBy(entries, (entry) => `${entry.priceListId}\u0000${entry.sku}`);
@@ -200,13 +202,4 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
-}
-
-/**
- * Whether the schema refused a part of the body: `(index, field)` is refused by a problem of
- * that field or of the whole line; `(undefined, field)` by a problem of that body field.
- */
-export function refusedBy(problems: readonly FieldProblem[]): (index: number | undefined, field: string | null) => boolean {
-  const keys = new Set(problems.map((problem) => `${problem.index ?? ''}:${problem.field ?? ''}`));
-  return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
 }

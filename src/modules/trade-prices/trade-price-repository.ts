@@ -37,13 +37,17 @@ export interface BatchReferences {
 export type TradePriceOwner = { customerId: number } | { productId: number };
 
 export interface TradePriceRepository {
-  /** One multi-row insert; the records come back in the order given. */
+  /** Multi-row inserts (as few as the engine's parameter limit allows); the records come back in the order given. */
   insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]>;
   list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]>;
   count(storeId: number, filter: TradePriceFilter): Promise<number>;
   find(storeId: number, id: number): Promise<TradePrice | undefined>;
   /** The deleted record, or undefined when there was none. */
   delete(storeId: number, id: number): Promise<TradePrice | undefined>;
+  /** Every record of the customer (of these SKUs only, when given), by id. */
+  allOf(storeId: number, customerId: number, skus?: readonly string[]): Promise<TradePrice[]>;
+  /** Deletes these records of the store. */
+  deleteMany(storeId: number, ids: readonly number[]): Promise<void>;
   /**
    * Deletes the `limit` lowest-id trade prices of the customer or product with an id above
    * `afterId` (all of them when fewer) and returns them in id order: a large cascade goes in

@@ -1,12 +1,14 @@
-import type { TradePrice, TradePriceInput } from '../../contract/trade-prices.js';
+import type { ReplaceTradePricesRequest, ReplaceTradePricesResult, TradePrice, TradePriceInput } from '../../contract/trade-prices.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, validationFailed } from '../errors.js';
+import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { BatchReferences, NewTradePrice, TradePriceFilter } from './trade-price-repository.js';
 import { ruleFieldsOf } from '../pricing/price-rule-input.js';
 import { productProblems } from '../pricing/product-references.js';
+import { checkPricedSkus } from '../pricing/priced-sku-check.js';
+import { diffPrices } from './price-diff.js';
 
 export class TradePriceService {
   constructor(
@@ -59,6 +61,47 @@ export class TradePriceService {
       const created = await repos.tradePrices.insertMany(storeId, records, createdAt);
       await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), createdAt);
       return created;
+    });
+  }
+
+  /**
+   * Makes the customer's prices exactly `prices` (scope `customer`) or replaces the prices of
+   * the SKUs named (scope `skus`), in one transaction: a price equal in every field to a record
+   * already there keeps that record and its id (no event); the others are created, the records
+   * left over deleted, each with its event. `shapeProblems` are what the schema refused (an
+   * item's with its `index`); the items are checked as a bulk create's, and every problem is
+   * reported together. A dry run answers the same and changes nothing.
+   */
+  replace(storeId: number, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
+    return this.uow.transaction(async (repos) => {
+      const refused = refusedBy(shapeProblems);
+      if (refused(undefined, null)) throw validationFailed(shapeProblems);
+      const items = refused(undefined, 'prices') ? [] : request.prices;
+      const refusedItems = new Set(shapeProblems.flatMap((problem) => (problem.index === undefined ? [] : [problem.index])));
+      const { checked, problems: itemProblems } = await checkPricedSkus(repos, storeId, items, refusedItems);
+      const problems = [...shapeProblems, ...itemProblems];
+      if (!refused(undefined, 'customerId')) {
+        const customer = await repos.customers.find(storeId, request.customerId);
+        if (customer === undefined) problems.push({ field: 'customerId', message: `Customer ${request.customerId} does not exist in this store` });
+        else if (!customer.trade && items.length > 0) problems.push({ field: 'customerId', message: `Customer ${request.customerId} is not a trade customer` });
+      }
+      if (problems.length > 0) throw validationFailed([...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1)));
+
+      const desired: NewTradePrice[] = checked.map((item) => ({ customerId: request.customerId, ...item }));
+      const existing = await repos.tradePrices.allOf(storeId, request.customerId, request.scope === 'skus' ? [...new Set(desired.map((item) => item.sku))] : undefined);
+      const diff = diffPrices(existing, desired);
+      if (request.dryRun === true) {
+        return { created: diff.create.map((item) => ({ id: null, ...item, createdAt: null })), deleted: diff.remove, unchanged: diff.unchanged.length };
+      }
+      const changedAt = isoTimestamp(this.clock);
+      await repos.tradePrices.deleteMany(
+        storeId,
+        diff.remove.map((record) => record.id),
+      );
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.deleted', diff.remove), changedAt);
+      const created = await repos.tradePrices.insertMany(storeId, diff.create, changedAt);
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
+      return { created, deleted: diff.remove, unchanged: diff.unchanged.length };
     });
   }
 

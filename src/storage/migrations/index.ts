@@ -7,6 +7,7 @@ import { webhooksSchema } from './005-webhooks.js';
 import { idempotencyPerCredentialSchema } from './006-idempotency-per-credential.js';
 import { customerPageIndexSchema } from './007-customer-page-index.js';
 import { priceRulesSchema } from './008-price-rules.js';
+import { importsSchema } from './009-imports.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -17,6 +18,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['006-idempotency-per-credential', idempotencyPerCredentialSchema],
   ['007-customer-page-index', customerPageIndexSchema],
   ['008-price-rules', priceRulesSchema],
+  ['009-imports', importsSchema],
 ];
 
 /**

@@ -32,6 +32,19 @@ export class KyselyCustomerRepository implements CustomerRepository {
     return this.withPriceLists(storeId, rows);
   }
 
+  async tradeFlags(storeId: number, ids: readonly number[]): Promise<Map<number, { id: number; trade: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('customers').select(['id', 'trade']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((row) => [Number(row.id), { id: Number(row.id), trade: fromFlag(row.trade) }]));
+  }
+
+  async tradeFlagsByEmail(storeId: number, emails: readonly string[]): Promise<Map<string, { id: number; trade: boolean }>> {
+    if (emails.length === 0) return new Map();
+    const keys = [...new Set(emails.map((email) => email.toLowerCase()))];
+    const rows = await this.db.selectFrom('customers').select(['id', 'trade', 'email_key']).where('store_id', '=', storeId).where('email_key', 'in', keys).execute();
+    return new Map(rows.map((row) => [row.email_key, { id: Number(row.id), trade: fromFlag(row.trade) }]));
+  }
+
   async insert(storeId: number, input: NewCustomer, createdAt: string): Promise<Customer> {
     const row = await mapUniqueViolation(
       this.db

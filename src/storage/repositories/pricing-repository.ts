@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { PriceListKind } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
@@ -39,29 +39,54 @@ export class KyselyPricingRepository implements PricingRepository {
     return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage) }));
   }
 
-  async tradeRules(storeId: number, customerId: number, skus: readonly string[]): Promise<Array<PriceRule & { sku: string }>> {
+  async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
     if (skus.length === 0) return [];
-    const rows = await this.db
+    const all = this.db
       .selectFrom('trade_prices')
       .select(['id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
       .where('store_id', '=', storeId)
       .where('customer_id', '=', customerId)
-      .where('sku', 'in', [...skus])
-      .execute();
+      .where('sku', 'in', [...skus]);
+    if (validAt === undefined) return (await all.execute()).map(toRule);
+    // The newest valid record of each SKU and break: a customer may hold thousands of records
+    // of one SKU (never de-duplicated), and only these can win.
+    const ranked = all
+      .where(validThen(validAt))
+      .select(sql<number>`row_number() over (partition by sku, min_quantity order by id desc)`.as('rank'))
+      .as('ranked');
+    const rows = await this.db.selectFrom(ranked).select(['id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until']).where('rank', '=', 1).execute();
     return rows.map(toRule);
   }
 
-  async listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[]): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
+  async listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
-    const rows = await this.db
+    const all = this.db
       .selectFrom('price_list_prices')
       .select(['id', 'price_list_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
       .where('store_id', '=', storeId)
       .where('price_list_id', 'in', [...priceListIds])
-      .where('sku', 'in', [...skus])
-      .execute();
+      .where('sku', 'in', [...skus]);
+    const rows =
+      validAt === undefined
+        ? await all.execute()
+        : await this.db
+            .selectFrom(
+              all
+                .where(validThen(validAt))
+                .select(sql<number>`row_number() over (partition by price_list_id, sku, min_quantity order by id desc)`.as('rank'))
+                .as('ranked'),
+            )
+            .select(['id', 'price_list_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
+            .where('rank', '=', 1)
+            .execute();
     return rows.map((row) => ({ ...toRule(row), priceListId: Number(row.price_list_id) }));
   }
+}
+
+/** validFrom ≤ at < validUntil, a missing bound always met; canonical timestamps compare as text. */
+function validThen(at: string) {
+  return (eb: ExpressionBuilder<Tables, 'trade_prices' | 'price_list_prices'>) =>
+    eb.and([eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]), eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)])]);
 }
 
 function toRule(row: { id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }): PriceRule & { sku: string } {

@@ -15,6 +15,11 @@ import { insertFromArrays } from './array-insert.js';
 import { filterValues, type HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
 
+/** Columns of an inserted trade price: the values a row binds. */
+const INSERTED_COLUMNS = 9;
+/** Ids bound in one delete. */
+const IDS_PER_DELETE = 5000;
+
 export class KyselyTradePriceRepository implements TradePriceRepository {
   constructor(
     private readonly db: Kysely<Tables>,
@@ -26,6 +31,13 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
     if (items.length === 0) return [];
+    // A values list binds one parameter per value: split where the engine's limit would be passed.
+    const perInsert = this.engine.insertsRowsFromArrays ? items.length : Math.floor(this.engine.maxBoundParameters / INSERTED_COLUMNS);
+    if (items.length > perInsert) {
+      const records: TradePrice[] = [];
+      for (let start = 0; start < items.length; start += perInsert) records.push(...(await this.insertMany(storeId, items.slice(start, start + perInsert), createdAt)));
+      return records;
+    }
     const rows = this.engine.insertsRowsFromArrays
       ? (
           await sql<{ id: number }>`${insertFromArrays('trade_prices', {
@@ -92,6 +104,21 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   async delete(storeId: number, id: number): Promise<TradePrice | undefined> {
     const row = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst();
     return row && toTradePrice(row);
+  }
+
+  async allOf(storeId: number, customerId: number, skus?: readonly string[]): Promise<TradePrice[]> {
+    let query = this.db.selectFrom('trade_prices').selectAll().where('store_id', '=', storeId).where('customer_id', '=', customerId);
+    if (skus !== undefined) {
+      if (skus.length === 0) return [];
+      query = query.where('sku', 'in', [...skus]);
+    }
+    return (await query.orderBy('id').execute()).map(toTradePrice);
+  }
+
+  async deleteMany(storeId: number, ids: readonly number[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += IDS_PER_DELETE) {
+      await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', 'in', ids.slice(start, start + IDS_PER_DELETE)).execute();
+    }
   }
 
   async deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]> {

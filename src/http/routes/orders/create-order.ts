@@ -1,7 +1,7 @@
 import { Order, OrderInput } from '../../../contract/orders.js';
 import type { OrderService } from '../../../modules/orders/order-service.js';
 import { type App, storeIdOf } from '../../app-types.js';
-import { lineShapeProblems } from '../../bulk-shape-problems.js';
+import { itemShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function createOrder(app: App, orders: OrderService): void {
@@ -23,7 +23,7 @@ export function createOrder(app: App, orders: OrderService): void {
       attachValidation: true,
     },
     async (request, reply) => {
-      const shapeProblems = lineShapeProblems(request.validationError);
+      const shapeProblems = itemShapeProblems(request.validationError, 'lines');
       return reply.sendCreated(() => orders.create(storeIdOf(request), request.body, shapeProblems));
     },
   );

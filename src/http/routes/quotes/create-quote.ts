@@ -1,7 +1,7 @@
 import { Quote, QuoteInput } from '../../../contract/quotes.js';
 import type { PricingService } from '../../../modules/pricing/pricing-service.js';
 import { type App, storeIdOf } from '../../app-types.js';
-import { lineShapeProblems } from '../../bulk-shape-problems.js';
+import { itemShapeProblems } from '../../bulk-shape-problems.js';
 import { writeErrors } from '../docs.js';
 
 export function createQuote(app: App, pricing: PricingService): void {
@@ -20,6 +20,6 @@ export function createQuote(app: App, pricing: PricingService): void {
       config: { scope: 'trade_prices:read' },
       attachValidation: true,
     },
-    async (request) => pricing.quote(storeIdOf(request), request.body, lineShapeProblems(request.validationError)),
+    async (request) => pricing.quote(storeIdOf(request), request.body, itemShapeProblems(request.validationError, 'lines')),
   );
 }

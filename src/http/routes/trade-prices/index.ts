@@ -8,9 +8,11 @@ import type { TradePriceEmbedder } from './embed-trade-prices.js';
 import { getEffectivePrice } from './get-effective-price.js';
 import { getTradePrice } from './get-trade-price.js';
 import { listTradePrices } from './list-trade-prices.js';
+import { replaceTradePrices } from './replace-trade-prices.js';
 
 export function registerTradePriceRoutes(app: App, tradePrices: TradePriceService, pricing: PricingService, embedder: TradePriceEmbedder): void {
   bulkCreateTradePrices(app, tradePrices);
+  replaceTradePrices(app, tradePrices);
   listTradePrices(app, tradePrices, embedder);
   countTradePrices(app, tradePrices);
   getEffectivePrice(app, pricing);

@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, Timestamp } from './common.js';
+
+/** Largest CSV body `POST /v1/imports` takes. */
+export const MAX_IMPORT_BYTES = 50 * 2 ** 20;
+/** Problems an import keeps (it counts them all). */
+export const MAX_IMPORT_ERRORS = 1000;
+
+export const IMPORT_MODES = ['add', 'replace'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+export const IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+export const ImportQuery = Type.Object(
+  {
+    mode: Type.Optional(
+      Type.Union([Type.Literal('add'), Type.Literal('replace')], {
+        default: 'add',
+        description: '`add`: create every row as a trade price. `replace`: every customer in the file gets exactly its rows (unchanged ones keep their records)',
+      }),
+    ),
+    dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Check the file and count what would change; change nothing' })),
+  },
+  { additionalProperties: false },
+);
+export type ImportQuery = Static<typeof ImportQuery>;
+
+/** A problem of one row (the header is row 1) and column of the file. */
+export const ImportError = Type.Object(
+  {
+    row: Type.Integer({ minimum: 1, description: 'Line of the file, the header being 1' }),
+    field: Nullable(Type.String({ description: 'The column, as the header names it; null for the row as a whole' })),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type ImportError = Static<typeof ImportError>;
+
+export const ImportResult = Type.Object(
+  {
+    created: Type.Integer({ minimum: 0, description: 'Trade prices created (or that would be, in a dry run)' }),
+    deleted: Type.Integer({ minimum: 0, description: 'Trade prices deleted (replace mode)' }),
+    unchanged: Type.Integer({ minimum: 0, description: 'Rows that matched a record already there (replace mode): it keeps its id' }),
+  },
+  { additionalProperties: false },
+);
+export type ImportResult = Static<typeof ImportResult>;
+
+export const Import = Type.Object(
+  {
+    id: Id,
+    status: Type.Unsafe<ImportStatus>({ type: 'string', enum: [...IMPORT_STATUSES], description: 'queued → running → succeeded or failed' }),
+    mode: Type.Unsafe<ImportMode>({ type: 'string', enum: [...IMPORT_MODES] }),
+    dryRun: Type.Boolean(),
+    format: Nullable(Type.Union([Type.Literal('long'), Type.Literal('matrix')], { description: 'Read from the header; null until it is' })),
+    rows: Nullable(Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' })),
+    processed: Type.Integer({ minimum: 0, description: 'Rows checked so far' }),
+    errors: Type.Array(ImportError, { description: `Every problem found, up to ${MAX_IMPORT_ERRORS}; a file with any changes nothing` }),
+    errorCount: Type.Integer({ minimum: 0, description: 'All problems found, also those beyond the list' }),
+    result: Nullable({ ...ImportResult, description: 'What changed (or would, in a dry run), once succeeded' }),
+    createdAt: Timestamp,
+    finishedAt: Nullable(Timestamp),
+  },
+  { $id: 'Import', additionalProperties: false },
+);
+export type Import = Static<typeof Import>;

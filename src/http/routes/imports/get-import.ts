@@ -1,0 +1,23 @@
+import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { Import } from '../../../contract/imports.js';
+import type { ImportService } from '../../../modules/imports/import-service.js';
+import { Type } from '@sinclair/typebox';
+import { type App, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function getImport(app: App, imports: ImportService): void {
+  app.get(
+    '/v1/imports/:id',
+    {
+      schema: {
+        tags: ['imports'],
+        summary: 'An import: its status, progress, problems and result',
+        params: IdParams,
+        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        response: { 200: Import, ...readErrors },
+      },
+      config: { scope: 'trade_prices:read' },
+    },
+    async (request) => imports.get(storeIdOf(request), request.params.id),
+  );
+}

@@ -1,0 +1,166 @@
+import type { ImportError } from '../../contract/imports.js';
+import { MAX_LINE_QUANTITY } from '../../contract/common.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+
+/**
+ * The two CSV layouts of trade prices (docs/imports.md), read from records already split into
+ * fields (the CSV parser handles quotes, BOM and line ends):
+ *
+ * - long: `customer_id,sku,price[,min_quantity,valid_from,valid_until]`, one price a row;
+ * - matrix: `sku,<customer>,<customer>,…`, one SKU a row, one customer a column (its id or
+ *   e-mail address in the header), a price in each cell (empty: no price).
+ *
+ * The header decides: a first column `sku` is a matrix, else the columns are named. Rows are
+ * numbered as records, the header being 1 (a line of the file, unless a quoted field holds a
+ * line break).
+ */
+export const LONG_COLUMNS = ['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'] as const;
+type LongColumn = (typeof LONG_COLUMNS)[number];
+const REQUIRED_LONG_COLUMNS: readonly LongColumn[] = ['customer_id', 'sku', 'price'];
+
+/** How a matrix column names its customer. */
+export type CustomerRef = { id: number } | { email: string };
+
+export type CsvLayout =
+  | { format: 'long'; width: number; column: Partial<Record<LongColumn, number>> }
+  | { format: 'matrix'; width: number; customers: Array<{ index: number; header: string; ref: CustomerRef }> };
+
+/** One price a data row gives, its customer not yet looked up. */
+export interface CsvPrice {
+  row: number;
+  /** The column naming the customer, for messages. */
+  customerField: string;
+  customer: CustomerRef;
+  sku: string;
+  price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+/** The layout the header announces, or its problems (all on row 1). */
+export function readHeader(header: readonly string[]): { layout: CsvLayout } | { errors: ImportError[] } {
+  const names = header.map((name) => name.trim());
+  const errors: ImportError[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name.toLowerCase())) errors.push({ row: 1, field: name, message: 'is named twice in the header' });
+    seen.add(name.toLowerCase());
+  }
+  if (names[0]?.toLowerCase() === 'sku') {
+    const customers = names.slice(1).map((name, offset) => ({ index: offset + 1, header: name, ref: customerRef(name) }));
+    for (const customer of customers) {
+      if (customer.ref === undefined) errors.push({ row: 1, field: customer.header, message: 'must name a customer: its id (a whole number) or its e-mail address' });
+    }
+    if (customers.length === 0) errors.push({ row: 1, field: null, message: 'a matrix needs a column for at least one customer after sku' });
+    if (errors.length > 0) return { errors };
+    return { layout: { format: 'matrix', width: names.length, customers: customers.map(({ index, header: name, ref }) => ({ index, header: name, ref: ref! })) } };
+  }
+  const column: Partial<Record<LongColumn, number>> = {};
+  names.forEach((name, index) => {
+    const known = LONG_COLUMNS.find((candidate) => candidate === name.toLowerCase());
+    if (known === undefined) errors.push({ row: 1, field: name, message: `is not a column of the long format (${LONG_COLUMNS.join(', ')}); a matrix starts with sku` });
+    else column[known] = index;
+  });
+  for (const required of REQUIRED_LONG_COLUMNS) {
+    if (column[required] === undefined) errors.push({ row: 1, field: required, message: 'is required in the header' });
+  }
+  if (errors.length > 0) return { errors };
+  return { layout: { format: 'long', width: names.length, column } };
+}
+
+/** The prices of one data row, or its problems (each naming its column). */
+export function readRow(layout: CsvLayout, fields: readonly string[], row: number): { prices: CsvPrice[]; errors: ImportError[] } {
+  if (fields.length !== layout.width) {
+    return { prices: [], errors: [{ row, field: null, message: `has ${fields.length} fields where the header has ${layout.width}` }] };
+  }
+  return layout.format === 'long' ? readLongRow(layout, fields, row) : readMatrixRow(layout, fields, row);
+}
+
+function readLongRow(layout: Extract<CsvLayout, { format: 'long' }>, fields: readonly string[], row: number): { prices: CsvPrice[]; errors: ImportError[] } {
+  const errors: ImportError[] = [];
+  const text = (name: LongColumn) => {
+    const index = layout.column[name];
+    return index === undefined ? '' : fields[index]!.trim();
+  };
+  const customerText = text('customer_id');
+  const customerId = /^[1-9]\d{0,15}$/.test(customerText) && Number.isSafeInteger(Number(customerText)) ? Number(customerText) : undefined;
+  if (customerId === undefined) errors.push({ row, field: 'customer_id', message: `must be a customer id (a whole number ≥ 1), got '${clip(customerText)}'` });
+  const sku = skuOf(text('sku'), row, 'sku', errors);
+  const price = decimalOf(text('price'), row, 'price', errors);
+  const minQuantity = minQuantityOf(text('min_quantity'), row, errors);
+  const validFrom = momentOf(text('valid_from'), row, 'valid_from', errors);
+  const validUntil = momentOf(text('valid_until'), row, 'valid_until', errors);
+  if (validFrom !== null && validUntil !== null && validFrom >= validUntil) errors.push({ row, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
+  if (errors.length > 0 || customerId === undefined || sku === undefined || price === undefined) return { prices: [], errors };
+  return { prices: [{ row, customerField: 'customer_id', customer: { id: customerId }, sku, price, minQuantity, validFrom, validUntil }], errors };
+}
+
+function readMatrixRow(layout: Extract<CsvLayout, { format: 'matrix' }>, fields: readonly string[], row: number): { prices: CsvPrice[]; errors: ImportError[] } {
+  const errors: ImportError[] = [];
+  const sku = skuOf(fields[0]!.trim(), row, 'sku', errors);
+  const prices: CsvPrice[] = [];
+  for (const { index, header, ref } of layout.customers) {
+    const cell = fields[index]!.trim();
+    if (cell === '') continue;
+    const price = decimalOf(cell, row, header, errors);
+    if (price !== undefined && sku !== undefined) prices.push({ row, customerField: header, customer: ref, sku, price, minQuantity: 1, validFrom: null, validUntil: null });
+  }
+  return errors.length > 0 ? { prices: [], errors } : { prices, errors };
+}
+
+/** A price as a CSV cell: the shortest decimal that is exactly it (12.5, 0.1, 3). */
+export function priceText(price: number): string {
+  return String(price);
+}
+
+/** Header and fields of the long format for a record, all six columns. */
+export function longRow(price: { customerId: number; sku: string; price: number; minQuantity: number; validFrom: string | null; validUntil: string | null }): string[] {
+  return [String(price.customerId), price.sku, priceText(price.price), String(price.minQuantity), price.validFrom ?? '', price.validUntil ?? ''];
+}
+
+function customerRef(header: string): CustomerRef | undefined {
+  if (/^[1-9]\d{0,15}$/.test(header) && Number.isSafeInteger(Number(header))) return { id: Number(header) };
+  if (/^[^\s@]+@[^\s@]+$/.test(header)) return { email: header };
+  return undefined;
+}
+
+function skuOf(text: string, row: number, field: string, errors: ImportError[]): string | undefined {
+  if (text === '' || text.length > 255) {
+    errors.push({ row, field, message: text === '' ? 'is required' : 'must have at most 255 characters' });
+    return undefined;
+  }
+  return text;
+}
+
+/** At most 4 decimals, below 1 000 000 000, with a point: what the API takes as a price. */
+const DECIMAL = /^(0|[1-9]\d{0,8})(\.\d{1,4})?$/;
+
+function decimalOf(text: string, row: number, field: string, errors: ImportError[]): number | undefined {
+  if (!DECIMAL.test(text)) {
+    errors.push({ row, field, message: `must be a price: digits with at most 4 decimals after a point, below 1000000000, got '${clip(text)}'` });
+    return undefined;
+  }
+  return Number(text);
+}
+
+function minQuantityOf(text: string, row: number, errors: ImportError[]): number {
+  if (text === '') return 1;
+  const value = /^[1-9]\d{0,6}$/.test(text) ? Number(text) : NaN;
+  if (!(value <= MAX_LINE_QUANTITY)) {
+    errors.push({ row, field: 'min_quantity', message: `must be a whole number from 1 to ${MAX_LINE_QUANTITY}, got '${clip(text)}'` });
+    return 1;
+  }
+  return value;
+}
+
+function momentOf(text: string, row: number, field: string, errors: ImportError[]): string | null {
+  if (text === '') return null;
+  const canonical = canonicalTimestamp(text);
+  if (canonical === undefined) errors.push({ row, field, message: `${TIMESTAMP_RULE}, got '${clip(text)}'` });
+  return canonical ?? null;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
