@@ -213,3 +213,58 @@ export async function seedQuote(database: Database, catalog: Catalog): Promise<s
   const lines = Array.from({ length: QUOTE_LINES }, (_, n) => ({ sku: skuOf(n), quantity: 1 + (n % 20) }));
   return JSON.stringify({ customerId, lines });
 }
+
+/** Customers the replace scenario replaces the prices of: none of them holds a seeded price. */
+export const REPLACE_CUSTOMERS = 4;
+
+/** Trade customers of their own for the replace scenario; their ids. */
+export async function seedReplaceCustomers(database: Database, catalog: Catalog): Promise<number[]> {
+  const createdAt = new Date().toISOString();
+  const rows = await database.db
+    .insertInto('customers')
+    .values(
+      Array.from({ length: REPLACE_CUSTOMERS }, (_, n) => ({
+        store_id: catalog.storeId,
+        email: `replacer${n}@bench.example`,
+        email_key: `replacer${n}@bench.example`,
+        first_name: 'Bench',
+        last_name: `Replacer ${n}`,
+        company_name: null,
+        trade: 1,
+        active: 1,
+        created_at: createdAt,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+/**
+ * Bodies of the replace scenario: for each customer, two sets of `BULK_ITEMS` prices over all
+ * products that differ in every price, so each replace deletes one set and creates the other.
+ * Request n sends body n mod (2 × customers): customers in turn, versions alternating.
+ */
+export function replaceBodies(catalog: Catalog, customerIds: readonly number[]): string[] {
+  const bodies: string[] = [];
+  for (const version of [0, 1]) {
+    for (const customerId of customerIds) {
+      const prices = Array.from({ length: BULK_ITEMS }, (_, k) => {
+        const productIndex = k % PRODUCT_COUNT;
+        return { productId: catalog.productIds[productIndex]!, sku: skuOf(productIndex), price: (k * 100 + version + 1) / 100, minQuantity: 1 + Math.floor(k / PRODUCT_COUNT) };
+      });
+      bodies.push(JSON.stringify({ customerId, scope: 'customer', prices }));
+    }
+  }
+  return bodies;
+}
+
+/** A long-format CSV of `rows` prices over the bulk customers and all products, for the import scenario. */
+export function importCsv(catalog: Catalog, rows: number): string {
+  const lines = ['customer_id,sku,price'];
+  for (let k = 0; k < rows; k++) {
+    const item = itemAt(catalog, k);
+    lines.push(`${catalog.customerIds[k % CUSTOMERS_PER_BULK]!},${item.sku},${item.price}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

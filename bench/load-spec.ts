@@ -8,6 +8,8 @@ export interface LoadSpec {
   headers: Record<string, string>;
   /** File holding the request body, sent with every request. */
   bodyFile?: string;
+  /** Files holding request bodies, sent in turn (request n sends the (n mod count)-th); instead of `bodyFile`. */
+  bodyFiles?: string[];
   /**
    * Every other request (the 1st, 3rd, …) carries an `Idempotency-Key` of its own:
    * `<prefix>-<n>`. The prefix must be new for every load process (a key sent again would be

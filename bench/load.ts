@@ -11,6 +11,7 @@ const spec = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as LoadS
 const url = new URL(spec.url);
 if (url.hostname !== '127.0.0.1') throw new Error(`load only goes to 127.0.0.1, not ${url.hostname}`);
 const body = spec.bodyFile === undefined ? undefined : fs.readFileSync(spec.bodyFile);
+const bodies = (spec.bodyFiles ?? []).map((file) => fs.readFileSync(file));
 
 function fire(seconds: number, label: string): Promise<{ result: autocannon.Result; sent: number }> {
   let next = 0;
@@ -29,6 +30,7 @@ function fire(seconds: number, label: string): Promise<{ result: autocannon.Resu
         setupRequest: (request) => {
           const n = next++;
           const path = pathAt(spec.paths, n);
+          if (bodies.length > 0) return { ...request, path, body: bodies[n % bodies.length] };
           if (spec.idempotencyKeyPrefix === undefined || n % 2 === 1) return { ...request, path };
           return { ...request, path, headers: { ...request.headers, 'idempotency-key': `${spec.idempotencyKeyPrefix}-${label}-${n}` } };
         },

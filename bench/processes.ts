@@ -57,8 +57,8 @@ export interface ServerProcess {
   pid: number;
   baseUrl: string;
   get(urlPath: string, token: string): Promise<{ status: number; body: string }>;
-  /** A POST with a JSON body. */
-  post(urlPath: string, token: string, payload: string): Promise<{ status: number; body: string }>;
+  /** A POST with a body, JSON unless told otherwise. */
+  post(urlPath: string, token: string, payload: string, contentType?: string): Promise<{ status: number; body: string }>;
   /** Peak resident set size so far, in bytes (VmHWM), or undefined off Linux. */
   peakRss(): number | undefined;
   /** Waits (at most 15 s) until the server is idle: background work of one slice must not weigh on the next. */
@@ -102,9 +102,9 @@ export async function startServer(env: Record<string, string>, tls: TlsFiles, ex
   });
   const { output, exited } = track(child);
   const agent = new https.Agent({ ca: tls.cert, servername: 'localhost', keepAlive: true });
-  const send = (method: 'GET' | 'POST', urlPath: string, token: string, payload?: string) =>
+  const send = (method: 'GET' | 'POST', urlPath: string, token: string, payload?: string, contentType = 'application/json') =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': 'application/json' }) };
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': contentType }) };
       const request = https.request({ method, host: '127.0.0.1', port, path: urlPath, agent, headers, timeout: 10_000 }, (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -120,7 +120,7 @@ export async function startServer(env: Record<string, string>, tls: TlsFiles, ex
     pid: child.pid ?? 0,
     baseUrl: `https://127.0.0.1:${port}`,
     get,
-    post: (urlPath, token, payload) => send('POST', urlPath, token, payload),
+    post: (urlPath, token, payload, contentType) => send('POST', urlPath, token, payload, contentType),
     peakRss: () => readPeakRss(child.pid ?? 0),
     settle: () => settle(child.pid ?? 0),
     stop: async () => {

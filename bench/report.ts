@@ -20,7 +20,7 @@ export function scenarioLine(scenario: Scenario): string {
 }
 
 /** The pattern of a scenario line (the CI test of `--quick` and readers of saved runs use it). */
-export const SCENARIO_LINE = /^([a-z][a-z0-9 ]*): (\d+(?:\.\d+)?) ([^\s,]+)(.*) \((\d+\.\d\d) of (ceiling|200 MB budget)\)$/;
+export const SCENARIO_LINE = /^([a-z][a-z0-9 ]*): (\d+(?:\.\d+)?) ([^\s,]+)(.*) \((\d+\.\d\d) of (ceiling|200 MB budget|bulk create)\)$/;
 
 /** Whether the scenario meets its target, in words. */
 export function verdict(scenario: Scenario): string {
@@ -30,5 +30,6 @@ export function verdict(scenario: Scenario): string {
   if (max !== undefined && scenario.ratio > max) misses.push(`ratio ${scenario.ratio.toFixed(2)} > ${max.toFixed(2)}`);
   if (p99Ms !== undefined && scenario.p99Ms !== undefined && scenario.p99Ms > p99Ms) misses.push(`p99 ${scenario.p99Ms} ms > ${p99Ms} ms`);
   const wanted = [min !== undefined && `≥ ${min.toFixed(2)}`, max !== undefined && `≤ ${max.toFixed(2)}`, p99Ms !== undefined && `p99 ≤ ${p99Ms} ms`].filter(Boolean).join(', ');
+  if (wanted === '') return `no target (${scenario.ratio.toFixed(2)} of ${scenario.ratioOf ?? 'ceiling'})`;
   return misses.length === 0 ? `target met (${wanted})` : `target MISSED: ${misses.join(', ')}`;
 }

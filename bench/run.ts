@@ -13,7 +13,22 @@ import path from 'node:path';
 import { generateSelfSigned } from '../src/app/tls.js';
 import { type BenchDatabase, createBenchDatabase } from './bench-database.js';
 import { BULK_CONNECTIONS, parseBenchOptions, QUOTE_CONNECTIONS, READ_CONNECTIONS } from './bench-options.js';
-import { BULK_ITEMS, bulkItems, type Catalog, CUSTOMER_COUNT, priceIdRange, QUOTE_LINES, seedCatalog, seedPrices, seedQuote, trimPrices } from './bench-data.js';
+import {
+  BULK_ITEMS,
+  bulkItems,
+  type Catalog,
+  CUSTOMER_COUNT,
+  importCsv,
+  priceIdRange,
+  QUOTE_LINES,
+  REPLACE_CUSTOMERS,
+  replaceBodies,
+  seedCatalog,
+  seedPrices,
+  seedQuote,
+  seedReplaceCustomers,
+  trimPrices,
+} from './bench-data.js';
 import { type InsertForm, measureInsertCeiling } from './insert-ceiling.js';
 import { type LoadResult, type LoadSpec, pathAt } from './load-spec.js';
 import { killChildren, runLoad, type ServerProcess, startBareServer, startScriptNodeFlags, startServer, type TlsFiles } from './processes.js';
@@ -37,6 +52,9 @@ process.on('exit', killChildren);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-bench-'));
 /** Read list pages of this many records. */
 const PAGE_SIZE = 50;
+/** Rows of the import scenario's file. */
+const IMPORT_ROWS_QUICK = 20_000;
+const IMPORT_ROWS_FULL = 100_000;
 /** Load processes started so far: each one's Idempotency-Keys start with its own number. */
 let loadsStarted = 0;
 const databases: BenchDatabase[] = [];
@@ -68,6 +86,8 @@ interface GrowthTarget {
   bulk: Tally;
   /** Most records one slice created (each slice starts from the seeded records again). */
   created: number;
+  /** Customers of the replace scenario (seeded on every store; replaced on the first). */
+  replaceCustomers: number[];
 }
 
 async function main(): Promise<void> {
@@ -79,23 +99,26 @@ async function main(): Promise<void> {
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${load1} ${load5} ${load15}`,
   );
 
-  // One database and one server per stored size, all seeded before their server starts.
+  // One database and one server per stored size, all seeded before their server starts; and
+  // one more like the first for the sync scenarios (replace, import), whose memory is its own.
   const targets: GrowthTarget[] = [];
-  for (const size of profile.storedSizes) {
-    const database = await track(createBenchDatabase(options.adminUrl, `s${size}`));
+  for (const [index, size] of [...profile.storedSizes, profile.storedSizes[0]!].entries()) {
+    const database = await track(createBenchDatabase(options.adminUrl, index < profile.storedSizes.length ? `s${size}` : 'sync'));
     const opened = await database.open();
     const catalog = await seedCatalog(opened);
     const seeded = await seedPrices(opened, catalog, size);
     const ids = await priceIdRange(opened, catalog.storeId);
     const quoteFile = path.join(workDir, `quote-${size}.json`);
     fs.writeFileSync(quoteFile, await seedQuote(opened, catalog));
+    const replaceCustomers = await seedReplaceCustomers(opened, catalog);
     await opened.close();
     const bodyFile = path.join(workDir, `bulk-${size}.json`);
     fs.writeFileSync(bodyFile, JSON.stringify(bulkItems(catalog)));
     const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
-    targets.push({ seeded, database, catalog, ids, bodyFile, quoteFile, server, bulk: new Tally(), created: 0 });
+    targets.push({ seeded, database, catalog, ids, bodyFile, quoteFile, server, bulk: new Tally(), created: 0, replaceCustomers });
     progress(`seeded ${seeded} trade prices; server ${server.pid} up`);
   }
+  const sync = targets.pop()!;
   const first = targets[0]!;
   const largest = targets.at(-1)!;
 
@@ -119,6 +142,15 @@ async function main(): Promise<void> {
   const bare = await startBareServer(bareSpecFile);
   const tallies = { one: new Tally(), bareOne: new Tally(), list: new Tally(), bareList: new Tally(), quote: new Tally(), bareQuote: new Tally() };
   const quote = quoteSpec(largest);
+  const replaceFiles = replaceBodies(sync.catalog, sync.replaceCustomers).map((body, index) => {
+    const file = path.join(workDir, `replace-${index}.json`);
+    fs.writeFileSync(file, body);
+    return file;
+  });
+  const replaceTally = new Tally();
+  const csvRows = profile.name === 'full' ? IMPORT_ROWS_FULL : IMPORT_ROWS_QUICK;
+  const csv = importCsv(sync.catalog, csvRows);
+  const imports = { rows: 0, seconds: 0 };
 
   try {
     const bulk = async (target: GrowthTarget, seconds: number, tally?: Tally) => {
@@ -128,6 +160,22 @@ async function main(): Promise<void> {
       await target.server.settle();
       const opened = await target.database.open();
       await trimPrices(opened, target.catalog.storeId, target.ids.max);
+      await opened.close();
+    };
+    const replace = async (seconds: number, tally?: Tally) => {
+      tally?.add(await load('replace', replaceSpec(sync, replaceFiles, seconds)));
+      await sync.server.settle();
+      const opened = await sync.database.open();
+      await trimPrices(opened, sync.catalog.storeId, sync.ids.max);
+      await opened.close();
+    };
+    const importOnce = async () => {
+      const timed = await importFile(sync, csv);
+      imports.rows += csvRows;
+      imports.seconds += timed;
+      await sync.server.settle();
+      const opened = await sync.database.open();
+      await trimPrices(opened, sync.catalog.storeId, sync.ids.max);
       await opened.close();
     };
     const insertCeiling = async (seconds: number, form: InsertForm) => {
@@ -146,6 +194,7 @@ async function main(): Promise<void> {
       progress('warming up');
       for (const form of forms) await insertCeiling(profile.warmupSeconds, form);
       for (const target of targets) await bulk(target, profile.warmupSeconds);
+      await replace(profile.warmupSeconds);
       for (const spec of [reads.one, reads.list, quote]) {
         await read('warm-up', spec, profile.warmupSeconds);
         await read('warm-up', spec, profile.warmupSeconds, bare.baseUrl);
@@ -159,6 +208,8 @@ async function main(): Promise<void> {
         ceiling.seconds += inserted.seconds;
       }
       for (const target of targets) await bulk(target, slice, target.bulk);
+      await replace(slice, replaceTally);
+      await importOnce();
       tallies.one.add(await read('get one price', reads.one, slice));
       tallies.bareOne.add(await read('bare get one', reads.one, slice, bare.baseUrl));
       tallies.list.add(await read('list customer prices', reads.list, slice));
@@ -182,6 +233,8 @@ async function main(): Promise<void> {
     if (rss !== undefined) peakRss.push(rss);
     await target.server.stop();
   }
+  const syncRss = sync.server.peakRss();
+  await sync.server.stop();
 
   const rateOf = (ceiling: { records: number; seconds: number }) => ceiling.records / ceiling.seconds;
   // The fastest form measured is the ceiling.
@@ -220,6 +273,23 @@ async function main(): Promise<void> {
       p99Ms: tallies.quote.p99Ms(),
     },
     {
+      name: 'replace',
+      figure: replaceTally.perSecond() * BULK_ITEMS,
+      unit: 'records/s',
+      extra: `, p99 ${replaceTally.p99Ms()} ms a request`,
+      ratio: (replaceTally.perSecond() * BULK_ITEMS) / bulkRate(first),
+      ratioOf: 'bulk create',
+      target: {},
+    },
+    {
+      name: 'import',
+      figure: imports.rows / imports.seconds,
+      unit: 'rows/s',
+      ratio: imports.rows / imports.seconds / bulkRate(first),
+      ratioOf: 'bulk create',
+      target: {},
+    },
+    {
       name: 'growth',
       figure: bulkRate(largest),
       unit: 'records/s',
@@ -239,6 +309,11 @@ async function main(): Promise<void> {
   detail(
     `read ceilings (bare Fastify HTTPS, same bodies, ${READ_CONNECTIONS} connections): get one ${tallies.bareOne.perSecond().toFixed(0)} req/s p99 ${tallies.bareOne.p99Ms()} ms, ` +
       `list ${tallies.bareList.perSecond().toFixed(0)} req/s p99 ${tallies.bareList.p99Ms()} ms`,
+  );
+  detail(
+    `replace: ${BULK_ITEMS} prices a request (each replace deletes the customer's ${BULK_ITEMS} and creates ${BULK_ITEMS} others), ${REPLACE_CUSTOMERS} customers in turn, ${REPLACE_CUSTOMERS} connections, at ${first.seeded} stored; ` +
+      `import: a ${csvRows}-row long CSV (mode add) once a round, from upload to succeeded, ${imports.seconds.toFixed(1)} s in all; ` +
+      `both on a server of their own (peak RSS ${syncRss === undefined ? '?' : (syncRss / 2 ** 20).toFixed(0)} MB, not in the budget line), ratios against the bulk create above`,
   );
   detail(
     `quote: ${QUOTE_LINES} lines a request, ${QUOTE_CONNECTIONS} connections, at ${largest.seeded} stored; the customer has a fixed list (entries and breaks for half the SKUs) and a percentage list; ` +
@@ -287,6 +362,37 @@ function readSpecs(target: GrowthTarget): { one: LoadSpec; list: LoadSpec } {
       paths: { kind: 'pages', prefix, customerIds: catalog.customerIds, pages: Math.max(1, Math.floor(target.seeded / CUSTOMER_COUNT / PAGE_SIZE)), pageSize: PAGE_SIZE, start: 0 },
     },
   };
+}
+
+/** Replaces of the replace scenario's customers' prices, alternating sets. */
+function replaceSpec(target: GrowthTarget, bodyFiles: string[], seconds: number): LoadSpec {
+  return {
+    url: target.server.baseUrl,
+    method: 'POST',
+    paths: { kind: 'fixed', path: '/v1/trade-customer-product-prices/replace' },
+    headers: { authorization: `Bearer ${target.catalog.token}`, 'content-type': 'application/json' },
+    bodyFiles,
+    connections: REPLACE_CUSTOMERS,
+    warmupSeconds: 0,
+    seconds,
+  };
+}
+
+/** Uploads the CSV and polls the import until it ends; the seconds from upload to success. */
+async function importFile(target: GrowthTarget, csv: string): Promise<number> {
+  const started = performance.now();
+  const upload = await target.server.post('/v1/imports?mode=add', target.catalog.token, csv, 'text/csv');
+  if (upload.status !== 202) throw new Error(`POST /v1/imports answered ${upload.status}: ${upload.body}`);
+  const { id } = JSON.parse(upload.body) as { id: number };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const polled = await target.server.get(`/v1/imports/${id}`, target.catalog.token);
+    const current = JSON.parse(polled.body) as { status: string; errors: unknown[] };
+    if (current.status === 'succeeded') return (performance.now() - started) / 1000;
+    if (current.status === 'failed') throw new Error(`import failed: ${JSON.stringify(current.errors).slice(0, 500)}`);
+    if (Date.now() > deadline) throw new Error(`import ${id} still ${current.status} after 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** A 100-line quote for the first customer of the largest store, again and again. */

@@ -1,6 +1,6 @@
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
+import { fromPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   NewPriceList,
@@ -12,7 +12,7 @@ import type {
 } from '../../modules/price-lists/price-list-repository.js';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
-import { insertFromArrays } from './array-insert.js';
+import { insertPricedSkuRows } from './priced-sku-rows.js';
 
 export class KyselyPriceListRepository implements PriceListRepository {
   constructor(
@@ -65,40 +65,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
   }
 
   async insertPrices(storeId: number, priceListId: number, items: readonly NewPriceListPrice[], createdAt: string): Promise<PriceListPrice[]> {
-    if (items.length === 0) return [];
-    const rows = this.engine.insertsRowsFromArrays
-      ? (
-          await sql<{ id: number }>`${insertFromArrays('price_list_prices', {
-            store_id: { type: 'bigint', values: items.map(() => storeId) },
-            price_list_id: { type: 'bigint', values: items.map(() => priceListId) },
-            product_id: { type: 'bigint', values: items.map((item) => item.productId) },
-            sku: { type: 'text', values: items.map((item) => item.sku) },
-            price: { type: 'bigint', values: items.map((item) => toPriceUnits(item.price)) },
-            min_quantity: { type: 'bigint', values: items.map((item) => item.minQuantity) },
-            valid_from: { type: 'text', values: items.map((item) => item.validFrom) },
-            valid_until: { type: 'text', values: items.map((item) => item.validUntil) },
-            created_at: { type: 'text', values: items.map(() => createdAt) },
-          })} returning id`.execute(this.db)
-        ).rows
-      : await this.db
-          .insertInto('price_list_prices')
-          .values(
-            items.map((item) => ({
-              store_id: storeId,
-              price_list_id: priceListId,
-              product_id: item.productId,
-              sku: item.sku,
-              price: toPriceUnits(item.price),
-              min_quantity: item.minQuantity,
-              valid_from: item.validFrom,
-              valid_until: item.validUntil,
-              created_at: createdAt,
-            })),
-          )
-          .returning('id')
-          .execute();
-    // Ids of one statement are assigned in the order of its rows; RETURNING's order is not promised.
-    const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    const ids = await insertPricedSkuRows(this.db, this.engine, 'price_list_prices', storeId, items.map((item) => ({ ...item, owner: priceListId })), createdAt);
     return items.map((item, index) => ({ id: ids[index]!, priceListId, ...item, createdAt }));
   }
 

@@ -1,6 +1,6 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
+import { fromPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   BatchReferences,
@@ -11,12 +11,10 @@ import type {
 } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
-import { insertFromArrays } from './array-insert.js';
+import { insertPricedSkuRows } from './priced-sku-rows.js';
 import { filterValues, type HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
 
-/** Columns of an inserted trade price: the values a row binds. */
-const INSERTED_COLUMNS = 9;
 /** Ids bound in one delete. */
 const IDS_PER_DELETE = 5000;
 
@@ -30,47 +28,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   ) {}
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
-    if (items.length === 0) return [];
-    // A values list binds one parameter per value: split where the engine's limit would be passed.
-    const perInsert = this.engine.insertsRowsFromArrays ? items.length : Math.floor(this.engine.maxBoundParameters / INSERTED_COLUMNS);
-    if (items.length > perInsert) {
-      const records: TradePrice[] = [];
-      for (let start = 0; start < items.length; start += perInsert) records.push(...(await this.insertMany(storeId, items.slice(start, start + perInsert), createdAt)));
-      return records;
-    }
-    const rows = this.engine.insertsRowsFromArrays
-      ? (
-          await sql<{ id: number }>`${insertFromArrays('trade_prices', {
-            store_id: { type: 'bigint', values: items.map(() => storeId) },
-            customer_id: { type: 'bigint', values: items.map((item) => item.customerId) },
-            product_id: { type: 'bigint', values: items.map((item) => item.productId) },
-            sku: { type: 'text', values: items.map((item) => item.sku) },
-            price: { type: 'bigint', values: items.map((item) => toPriceUnits(item.price)) },
-            min_quantity: { type: 'bigint', values: items.map((item) => item.minQuantity) },
-            valid_from: { type: 'text', values: items.map((item) => item.validFrom) },
-            valid_until: { type: 'text', values: items.map((item) => item.validUntil) },
-            created_at: { type: 'text', values: items.map(() => createdAt) },
-          })} returning id`.execute(this.db)
-        ).rows
-      : await this.db
-          .insertInto('trade_prices')
-          .values(
-            items.map((item) => ({
-              store_id: storeId,
-              customer_id: item.customerId,
-              product_id: item.productId,
-              sku: item.sku,
-              price: toPriceUnits(item.price),
-              min_quantity: item.minQuantity,
-              valid_from: item.validFrom,
-              valid_until: item.validUntil,
-              created_at: createdAt,
-            })),
-          )
-          .returning('id')
-          .execute();
-    // Ids of one statement are assigned in the order of its rows; RETURNING's order is not promised.
-    const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    const ids = await insertPricedSkuRows(this.db, this.engine, 'trade_prices', storeId, items.map((item) => ({ ...item, owner: item.customerId })), createdAt);
     return items.map((item, index) => ({
       id: ids[index]!,
       customerId: item.customerId,

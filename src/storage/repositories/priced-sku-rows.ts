@@ -1,0 +1,67 @@
+import { type Kysely, sql } from 'kysely';
+import { toPriceUnits } from '../../modules/money.js';
+import type { Engine } from '../engine.js';
+import type { Tables } from '../tables.js';
+import { insertFromArrays } from './array-insert.js';
+
+/** A trade price (owned by its customer) or a price list entry (owned by its list), to insert. */
+export interface PricedSkuRow {
+  /** The customer or the price list. */
+  owner: number;
+  productId: number;
+  sku: string;
+  /** A decimal with at most 4 places; stored as ten-thousandths. */
+  price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+/** Where such rows go, and which column names their owner. */
+const OWNER_COLUMN = { trade_prices: 'customer_id', price_list_prices: 'price_list_id' } as const;
+
+/** Values bound per row of a `values` list. */
+const COLUMNS_PER_ROW = 9;
+
+/**
+ * Inserts the rows, all with `createdAt`, and answers their ids in the order given: one
+ * statement from arrays on PostgreSQL (`Engine.insertsRowsFromArrays`), multi-row `values`
+ * statements elsewhere, as many as the engine's limit on bound values needs. Ids of one
+ * statement are assigned in the order of its rows; RETURNING's order is not promised, so they
+ * are sorted.
+ */
+export async function insertPricedSkuRows(
+  db: Kysely<Tables>,
+  engine: Engine,
+  table: keyof typeof OWNER_COLUMN,
+  storeId: number,
+  rows: readonly PricedSkuRow[],
+  createdAt: string,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const owner = OWNER_COLUMN[table];
+  if (engine.insertsRowsFromArrays) {
+    const inserted = await sql<{ id: number }>`${insertFromArrays(table, {
+      store_id: { type: 'bigint', values: rows.map(() => storeId) },
+      [owner]: { type: 'bigint', values: rows.map((row) => row.owner) },
+      product_id: { type: 'bigint', values: rows.map((row) => row.productId) },
+      sku: { type: 'text', values: rows.map((row) => row.sku) },
+      price: { type: 'bigint', values: rows.map((row) => toPriceUnits(row.price)) },
+      min_quantity: { type: 'bigint', values: rows.map((row) => row.minQuantity) },
+      valid_from: { type: 'text', values: rows.map((row) => row.validFrom) },
+      valid_until: { type: 'text', values: rows.map((row) => row.validUntil) },
+      created_at: { type: 'text', values: rows.map(() => createdAt) },
+    })} returning id`.execute(db);
+    return inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  }
+  const perStatement = Math.floor(engine.maxBoundParameters / COLUMNS_PER_ROW);
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const values = rows
+      .slice(start, start + perStatement)
+      .map((row) => sql`(${storeId}, ${row.owner}, ${row.productId}, ${row.sku}, ${toPriceUnits(row.price)}, ${row.minQuantity}, ${row.validFrom}, ${row.validUntil}, ${createdAt})`);
+    const inserted = await sql<{ id: number }>`insert into ${sql.table(table)} (store_id, ${sql.ref(owner)}, product_id, sku, price, min_quantity, valid_from, valid_until, created_at) values ${sql.join(values)} returning id`.execute(db);
+    ids.push(...inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b));
+  }
+  return ids;
+}
