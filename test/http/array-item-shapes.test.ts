@@ -68,6 +68,15 @@ const CASES: Record<string, SiteCase> = {
       { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9, minQuantity: 5 },
     ],
   },
+  'POST /v1/trade-customer-product-prices/replace prices': {
+    url: () => '/v1/trade-customer-product-prices/replace',
+    body: (prices, catalog) => ({ customerId: catalog.tradeCustomer, scope: 'skus', prices }),
+    validItems: (catalog) => [
+      { productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+      { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9, minQuantity: 5 },
+    ],
+    accepted: 200,
+  },
   'POST /v1/trade-customer-product-prices/bulk ': {
     url: () => '/v1/trade-customer-product-prices/bulk',
     body: (items) => items,
@@ -105,7 +114,8 @@ function acceptsNull(schema: JsonSchema): boolean {
 
 /** Whether a problem names the item at `position` of the array at `path` (an index, or a field below `lines[1]`). */
 function namesItem(problem: { index?: number; field: string | null }, path: string, position: number): boolean {
-  if (path === '' || path === 'lines') return problem.index === position;
+  // Items of the body itself, and an order's, a quote's or a replace's, are reported with their index.
+  if (path === '' || path === 'lines' || path === 'prices') return problem.index === position;
   return problem.field === `${path}[${position}]` || (problem.field ?? '').startsWith(`${path}[${position}].`);
 }
 
