@@ -1,4 +1,13 @@
-import { Type, type TSchema, type Static, type TProperties, type TObject } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type Static, type TProperties, type TObject } from '@sinclair/typebox';
+
+/**
+ * `schema` with other annotations (a description, a default): the same JSON as `{ ...schema,
+ * ...options }`, typed as `schema` is, so the build's declarations can name the type (a spread
+ * of a TypeBox schema carries its symbol keys, which a declaration file cannot name).
+ */
+export function Annotated<T extends TSchema>(schema: T, options: SchemaOptions): T {
+  return { ...schema, ...options };
+}
 
 /** Positive integer ids, never reused. */
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -74,4 +83,4 @@ export const PriceRuleFields = {
 };
 
 /** A moment for a query parameter (`validAt`, `at`). */
-export const MomentQuery = (description: string) => Type.Optional({ ...Timestamp, description: `${description}; ISO 8601 with a time zone` });
+export const MomentQuery = (description: string) => Type.Optional(Annotated(Timestamp, { description: `${description}; ISO 8601 with a time zone` }));

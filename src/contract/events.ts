@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FieldsQuery, Id, Timestamp } from './common.js';
+import { Annotated, FieldsQuery, Id, Timestamp } from './common.js';
 
 /** Every kind of change announced by an event, as webhook topics name them. */
 export const EVENT_TOPICS = [
@@ -34,11 +34,11 @@ export const EventTopicSchema = Type.Unsafe<EventTopic>({ type: 'string', enum: 
 
 export const Event = Type.Object(
   {
-    id: { ...Id, description: 'Increasing; the `webhook-id` of its deliveries, for de-duplication' },
+    id: Annotated(Id, { description: 'Increasing; the `webhook-id` of its deliveries, for de-duplication' }),
     storeId: Id,
     createdAt: Timestamp,
     topic: EventTopicSchema,
-    subjectId: { ...Id, description: 'Id of the record that changed' },
+    subjectId: Annotated(Id, { description: 'Id of the record that changed' }),
     data: Type.Object({}, { additionalProperties: true, description: 'The record as the API returns it (for deletions: as it was)' }),
   },
   { $id: 'Event', additionalProperties: false },

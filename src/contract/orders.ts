@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FieldsQuery, Id, MAX_LINE_QUANTITY, Nullable, PageQuery, StrictObject, Timestamp } from './common.js';
+import { Annotated, FieldsQuery, Id, MAX_LINE_QUANTITY, Nullable, PageQuery, StrictObject, Timestamp } from './common.js';
 import { Sku } from './variations.js';
 import { PRICE_SOURCES, type PriceSource } from './trade-prices.js';
 
@@ -13,7 +13,7 @@ export { MAX_LINE_QUANTITY } from './common.js';
 export const MAX_ORDER_AMOUNT = 100_000_000_000;
 
 export const OrderLineInput = StrictObject({
-  sku: { ...Sku, description: 'Exact SKU of a product or variation of this store (case-sensitive); each SKU once per order' },
+  sku: Annotated(Sku, { description: 'Exact SKU of a product or variation of this store (case-sensitive); each SKU once per order' }),
   quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY, description: `A JSON integer, 1–${MAX_LINE_QUANTITY}` }),
 });
 export type OrderLineInput = Static<typeof OrderLineInput>;

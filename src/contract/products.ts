@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+import { Annotated, Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
 import { ProductVariation, Sku, VariationInput } from './variations.js';
 
 export const ProductInput = StrictObject({
@@ -32,7 +32,7 @@ export type Product = Static<typeof Product>;
 
 const ProductFilterQuery = {
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The product owning this SKU, its own or a variation’s' })),
-  categoryId: Type.Optional({ ...Id, description: 'Products linked to this category (not to its subcategories)' }),
+  categoryId: Type.Optional(Annotated(Id, { description: 'Products linked to this category (not to its subcategories)' })),
 };
 
 export const ProductListQuery = Type.Object({ ...PageQuery, ...ProductFilterQuery }, { additionalProperties: false });

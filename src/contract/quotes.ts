@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, Quantity, StrictObject, Timestamp } from './common.js';
+import { Annotated, Id, Nullable, Quantity, StrictObject, Timestamp } from './common.js';
 import { MAX_ORDER_AMOUNT } from './orders.js';
 import { PricedLineFields } from './trade-prices.js';
 import { Sku } from './variations.js';
@@ -11,7 +11,7 @@ export const QuoteLineInput = StrictObject({ sku: Sku, quantity: Quantity });
 
 export const QuoteInput = StrictObject({
   customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store' }),
-  at: Type.Optional({ ...Timestamp, description: 'The moment to price at; default now' }),
+  at: Type.Optional(Annotated(Timestamp, { description: 'The moment to price at; default now' })),
   lines: Type.Array(QuoteLineInput, { minItems: 1, maxItems: MAX_QUOTE_LINES, description: `1–${MAX_QUOTE_LINES} lines; a SKU may come more than once` }),
 });
 export type QuoteInput = Static<typeof QuoteInput>;

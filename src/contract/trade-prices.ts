@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EmbedQuery, Id, MomentQuery, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
+import { Annotated, EmbedQuery, Id, MomentQuery, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
 import { PricedSkuInput } from './priced-sku.js';
 import { Product } from './products.js';
@@ -112,7 +112,7 @@ export const EffectivePriceQuery = Type.Object(
   {
     customerId: Type.Integer({ minimum: 1 }),
     sku: Sku,
-    quantity: Type.Optional({ ...Quantity, default: 1, description: 'Units in the line being priced; default 1' }),
+    quantity: Type.Optional(Annotated(Quantity, { default: 1, description: 'Units in the line being priced; default 1' })),
     at: MomentQuery('The moment to price at; default now'),
     ...FieldsQuery,
   },
@@ -158,7 +158,7 @@ export const EffectivePrice = Type.Object(
     productId: Id,
     variationId: Type.Union([Id, Type.Null()]),
     quantity: Type.Integer({ minimum: 1 }),
-    at: { ...Timestamp, description: 'The moment priced' },
+    at: Annotated(Timestamp, { description: 'The moment priced' }),
     price: Type.Number(),
     source: PriceSourceSchema,
     tradePriceId: Type.Union([Id, Type.Null()], { description: 'The trade price applied, if any' }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, PageQuery, StrictObject, Timestamp } from './common.js';
+import { Annotated, Id, PageQuery, StrictObject, Timestamp } from './common.js';
 import { EventTopicSchema } from './events.js';
 
 /** At most this many webhooks per topic and store. */
@@ -17,7 +17,7 @@ export type WebhookInput = Static<typeof WebhookInput>;
 export const WebhookUpdate = Type.Object(
   {
     topic: Type.Optional(EventTopicSchema),
-    url: Type.Optional({ ...Url, description: 'A new address is verified again before events go to it' }),
+    url: Type.Optional(Annotated(Url, { description: 'A new address is verified again before events go to it' })),
     active: Type.Optional(Type.Boolean({ description: 'true re-activates a disabled webhook and clears its failures' })),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -3,7 +3,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { buildServices, type Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
+import { registerPricesCommands } from './prices-commands.js';
 import { serve, stopOnSignals } from './serve.js';
+import { UsageError } from './usage-error.js';
 import { runWorker } from './worker.js';
 
 /** `PRICEBOOK_RATE_LIMIT_BUCKET` → `--rate-limit-bucket`; `DATABASE_URL` → `--database-url`. */
@@ -81,9 +83,6 @@ async function withServices(options: Record<string, string | undefined>, work: (
   }
 }
 
-/** A malformed argument: exit code 2, like commander's own usage errors and a bad configuration. */
-class UsageError extends Error {}
-
 function parseId(value: string, what: string): number {
   if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${what} must be a positive integer, got '${value}'`);
   return Number(value);
@@ -144,6 +143,7 @@ export function buildCli(): Command {
         return { id: keyId, revoked: true };
       }),
   );
+  registerPricesCommands(program);
   return program;
 }
 

@@ -1,0 +1,72 @@
+import type { Caller, CreateOptions } from './api-caller.js';
+import { type IterateQuery, offsetPages } from './pages.js';
+import type {
+  CountResult,
+  PriceList,
+  PriceListCountQuery,
+  PriceListGetQuery,
+  PriceListInput,
+  PriceListListQuery,
+  PriceListPrice,
+  PriceListPriceCountQuery,
+  PriceListPriceInput,
+  PriceListPriceListQuery,
+  PriceListUpdate,
+} from './types.js';
+
+/** `/v1/price-lists/{id}/prices`: the entries of a fixed list; every method takes the list's id first. */
+export class PriceListPricesResource {
+  constructor(private readonly api: Caller) {}
+
+  list(priceListId: number, query: PriceListPriceListQuery = {}): Promise<PriceListPrice[]> {
+    return this.api.call('priceLists.prices.list', { params: { id: priceListId }, query });
+  }
+  iterate(priceListId: number, query: IterateQuery<PriceListPriceListQuery> = {}): AsyncGenerator<PriceListPrice, void, undefined> {
+    return offsetPages((page) => this.list(priceListId, { ...query, ...page }));
+  }
+  async count(priceListId: number, query: PriceListPriceCountQuery = {}): Promise<number> {
+    return (await this.api.call<CountResult>('priceLists.prices.count', { params: { id: priceListId }, query })).count;
+  }
+  get(priceListId: number, priceId: number, query: PriceListGetQuery = {}): Promise<PriceListPrice> {
+    return this.api.call('priceLists.prices.get', { params: { id: priceListId, priceId }, query });
+  }
+  /** 1–1000 entries, all or nothing. */
+  bulkCreate(priceListId: number, entries: readonly PriceListPriceInput[], options: CreateOptions = {}): Promise<PriceListPrice[]> {
+    return this.api.call('priceLists.prices.bulkCreate', { params: { id: priceListId }, body: entries, ...options });
+  }
+  async delete(priceListId: number, priceId: number): Promise<void> {
+    await this.api.call('priceLists.prices.delete', { params: { id: priceListId, priceId } });
+  }
+}
+
+/** `/v1/price-lists` (docs/pricing.md); `prices` are a fixed list's entries. */
+export class PriceListsResource {
+  readonly prices: PriceListPricesResource;
+
+  constructor(private readonly api: Caller) {
+    this.prices = new PriceListPricesResource(api);
+  }
+
+  list(query: PriceListListQuery = {}): Promise<PriceList[]> {
+    return this.api.call('priceLists.list', { query });
+  }
+  iterate(query: IterateQuery<PriceListListQuery> = {}): AsyncGenerator<PriceList, void, undefined> {
+    return offsetPages((page) => this.list({ ...query, ...page }));
+  }
+  async count(query: PriceListCountQuery = {}): Promise<number> {
+    return (await this.api.call<CountResult>('priceLists.count', { query })).count;
+  }
+  get(id: number, query: PriceListGetQuery = {}): Promise<PriceList> {
+    return this.api.call('priceLists.get', { params: { id }, query });
+  }
+  create(priceList: PriceListInput, options: CreateOptions = {}): Promise<PriceList> {
+    return this.api.call('priceLists.create', { body: priceList, ...options });
+  }
+  update(id: number, changes: PriceListUpdate): Promise<PriceList> {
+    return this.api.call('priceLists.update', { params: { id }, body: changes });
+  }
+  /** Also removes its entries and its id from every customer's `priceListIds`. */
+  async delete(id: number): Promise<void> {
+    await this.api.call('priceLists.delete', { params: { id } });
+  }
+}

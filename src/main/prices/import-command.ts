@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import type { Import, Pricebook } from '../../client/index.js';
+import { readCsvRecords, readInputFile } from './csv-records.js';
+import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
+import { problemText, rejectedRowsCsv, rejectedRowsPath } from './rejected-rows.js';
+
+/** The API's limit on an import's file (docs/imports.md). */
+const MAX_IMPORT_BYTES = 50 * 2 ** 20;
+/** Problems printed on stderr; the rejected-rows file has them all (up to the API's 1000). */
+const PRINTED_PROBLEMS = 20;
+
+export interface ImportCommandOptions {
+  replace?: boolean;
+  dryRun?: boolean;
+}
+
+export interface CommandOutput {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+}
+
+/** Raised when the command ran and its outcome is a failure (exit 1); its message is the last line printed. */
+export class CommandFailed extends Error {}
+
+/**
+ * `pricebook prices import FILE.csv [--replace] [--dry-run]`: uploads the file as an import,
+ * follows it to its end on stderr, prints a summary on stdout. A failed import writes the rows
+ * with problems to `FILE.rejected.csv` and fails the command.
+ */
+export async function importPrices(client: Pricebook, file: string, options: ImportCommandOptions, output: CommandOutput): Promise<void> {
+  const csv = readInputFile(file);
+  if (csv.length > MAX_IMPORT_BYTES) throw new CommandFailed(`${file} has ${csv.length} bytes; an import takes at most ${MAX_IMPORT_BYTES} (50 MiB): split it`);
+  const mode = options.replace === true ? 'replace' : 'add';
+  const dryRun = options.dryRun === true;
+  const queued = await client.imports.create(csv, { mode, dryRun });
+  const progress = new ProgressReporter(output.stderr, `import ${queued.id}`);
+  let ended: Import;
+  try {
+    ended = await client.imports.wait(queued.id, { onProgress: (current) => progress.update(phaseOf(current), current.processed, current.rows) });
+  } finally {
+    progress.stop();
+  }
+  const what = `import ${ended.id} (${mode}${dryRun ? ', dry run' : ''})`;
+  if (ended.status === 'succeeded') {
+    const { created, deleted, unchanged } = ended.result ?? { created: 0, deleted: 0, unchanged: 0 };
+    const would = dryRun ? 'would be ' : '';
+    output.stdout.write(`${what} succeeded: ${ended.rows ?? 0} rows; ${created} ${would}created, ${deleted} ${would}deleted, ${unchanged} unchanged${dryRun ? '; nothing changed' : ''}\n`);
+    return;
+  }
+
+  const rejectedFile = rejectedRowsPath(file);
+  const { records } = await readCsvRecords(csv.toString('utf8'));
+  fs.writeFileSync(rejectedFile, rejectedRowsCsv(records, ended.errors));
+  const rows = new Set(ended.errors.map((problem) => problem.row)).size;
+  for (const problem of ended.errors.slice(0, PRINTED_PROBLEMS)) output.stderr.write(`row ${problem.row}, ${problemText(problem)}\n`);
+  if (ended.errorCount > PRINTED_PROBLEMS) output.stderr.write(`… ${ended.errorCount - PRINTED_PROBLEMS} more problems\n`);
+  const kept = ended.errorCount > ended.errors.length ? ` (the first ${ended.errors.length} of ${ended.errorCount} problems)` : '';
+  const summary = `${what} failed: ${ended.errorCount} problems in ${rows}${ended.errorCount > ended.errors.length ? '+' : ''} rows; nothing changed`;
+  output.stdout.write(`${summary}\n`);
+  throw new CommandFailed(`${summary}; rejected rows written to ${rejectedFile}${kept}`);
+}
+
+function phaseOf(current: Import): string {
+  if (current.status === 'running') return current.rows !== null && current.processed >= current.rows ? 'applying' : 'checking rows';
+  return current.status;
+}
