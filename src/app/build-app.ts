@@ -12,6 +12,7 @@ import { clientErrorAnswerer, limitConnections, registerEarlyAnswerTracking, tra
 import { registerErrorHandler } from '../http/error-handler.js';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from '../http/json-body-parser.js';
 import { registerOpenApi } from '../http/openapi.js';
+import { registerAdminPage } from '../http/admin-assets.js';
 import { registerVersionCheck } from '../http/plugins/api-version.js';
 import { registerAuthentication } from '../http/plugins/authenticate.js';
 import { registerNotFound } from '../http/plugins/not-found.js';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   await registerOpenApi(app);
 
   health(app, services.database, services.rateLimiterStatus);
+  await registerAdminPage(app);
   registerCustomerRoutes(app, services.customers);
   registerProductRoutes(app, services.products);
   registerVariationRoutes(app, services.variations);

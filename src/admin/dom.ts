@@ -1,0 +1,80 @@
+/** What `h` accepts as children: nodes, text (always as text, never parsed as HTML), or nothing. */
+export type Child = Node | string | number | null | undefined | false;
+
+type AttributeValue = string | number | boolean | null | undefined;
+type Handler = (event: Event) => void;
+
+/** Attributes by name; `on<event>` names take a listener, `false`/null/undefined leave the attribute out. */
+export type Attributes = Record<string, AttributeValue | Handler>;
+
+/**
+ * An element with attributes and children. Text from the API goes in as text nodes: the page
+ * never sets `innerHTML`, so no record can inject markup.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value);
+    else if (value === true) element.setAttribute(name, '');
+    else if (value !== false && value !== null && value !== undefined) element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+export function append(parent: Node, children: readonly Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+}
+
+/** Replaces an element's children. */
+export function replaceChildren(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+let sequence = 0;
+/** A document-unique id for labels and descriptions. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${++sequence}`;
+}
+
+/** A table inside a scrolling box, so a wide table never makes the page scroll sideways. */
+export function table(caption: string, headers: readonly string[], rows: readonly (readonly Child[])[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll', role: 'region', 'aria-label': caption, tabindex: 0 },
+    h(
+      'table',
+      {},
+      h('caption', { class: 'visually-hidden' }, caption),
+      h('thead', {}, h('tr', {}, ...headers.map((header) => h('th', { scope: 'col' }, header)))),
+      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    ),
+  );
+}
+
+/** `2026-12-01T00:00:00.000Z` as `2026-12-01 01:00` in the browser's time zone; empty for null. */
+export function formatMoment(value: string | null): string {
+  if (value === null) return '';
+  const date = new Date(value);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` input's value (the browser's time zone) as ISO 8601 UTC; undefined when empty. */
+export function momentFromInput(value: string): string | undefined {
+  if (value.trim() === '') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+/** ISO 8601 as a `datetime-local` input's value, in the browser's time zone. */
+export function momentToInput(value: string | null): string {
+  if (value === null) return '';
+  const date = new Date(value);
+  const seconds = date.getSeconds() === 0 && date.getMilliseconds() === 0 ? '' : `:${String(date.getSeconds()).padStart(2, '0')}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  return `${formatMoment(value).replace(' ', 'T')}${seconds}`;
+}

@@ -1,0 +1,47 @@
+import type { PricedSkuInput } from '../contract/priced-sku.js';
+import type { Product } from '../contract/products.js';
+import type { ApiClient } from './api-client.js';
+import { momentFromInput } from './dom.js';
+import { type FieldSpec, type Form, numberOrText } from './forms.js';
+
+/** The fields of a price with its quantity break and validity window, named as the API names them. */
+export const PRICE_FIELDS: readonly FieldSpec[] = [
+  { name: 'sku', label: 'SKU', hint: 'The product’s or a variation’s SKU, exactly (case matters).' },
+  { name: 'price', label: 'Price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
+  { name: 'minQuantity', label: 'From quantity', inputmode: 'numeric', value: '1', hint: 'Applies to lines of at least this many units.' },
+  { name: 'validFrom', label: 'Valid from', type: 'datetime-local', hint: 'Empty: always has. Your local time.' },
+  { name: 'validUntil', label: 'Valid until', type: 'datetime-local', hint: 'Empty: never ends. Exclusive.' },
+];
+
+/** A bulk item names the product the SKU belongs to; the page asks it as the SKU. */
+export const PRICE_ALIASES = { productId: 'sku' } as const;
+
+/**
+ * The price the form describes, for `productId`. The page sends what was typed and lets the API
+ * judge it: a price with 5 decimals, or text, comes back as a 422 on `price`.
+ */
+export function priceFromForm(form: Form, productId: number | undefined): Partial<Record<keyof PricedSkuInput, unknown>> {
+  return {
+    productId,
+    sku: form.value('sku') === '' ? undefined : form.value('sku'),
+    price: numberOrText(form.value('price')),
+    minQuantity: numberOrText(form.value('minQuantity')),
+    validFrom: momentFromInput(form.value('validFrom')),
+    validUntil: momentFromInput(form.value('validUntil')),
+  };
+}
+
+/** A record as an input item again (for a replace, which names every price it keeps). */
+export function priceInputOf(record: PricedSkuInput): PricedSkuInput {
+  const { productId, sku, price, minQuantity, validFrom, validUntil } = record;
+  return { productId, sku, price, minQuantity, validFrom, validUntil };
+}
+
+/**
+ * The product owning `sku` (its own SKU or a variation's), found with the products list's
+ * `sku=` filter; undefined when the store has none.
+ */
+export async function productOfSku(api: ApiClient, sku: string, signal: AbortSignal): Promise<Pick<Product, 'id' | 'title'> | undefined> {
+  const [product] = await api.get<Pick<Product, 'id' | 'title'>[]>('/products', { sku, count: 1, fields: 'id,title' }, signal);
+  return product;
+}

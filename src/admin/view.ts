@@ -1,0 +1,76 @@
+import type { ApiClient } from './api-client.js';
+import { h, replaceChildren, type Child } from './dom.js';
+import { isAbort } from './forms.js';
+
+/** What a view gets: the API, the main region, and a signal aborted when the page moves on. */
+export interface ViewContext {
+  api: ApiClient;
+  main: HTMLElement;
+  signal: AbortSignal;
+  /** Adds the view's `h1`, names the document after it and moves the focus to it. */
+  heading(text: string): HTMLHeadingElement;
+  /** Says something to screen readers (and shows it briefly). */
+  announce(message: string): void;
+  navigate(hash: string): void;
+  /** Signs out (the token is forgotten) and shows the sign-in form with `message`. */
+  signOut(message?: string): void;
+  /** Why the page is here (for the sign-in: the token was refused), if it should say so. */
+  notice: string | undefined;
+  /** The page to show once signed in (the one asked for before). */
+  afterSignIn: string;
+}
+
+/** A view renders into `context.main`; the route's captures (record ids) follow. */
+export type View = (context: ViewContext, ...parameters: string[]) => Promise<void>;
+
+/** A box for failures of loads and buttons: an alert, empty until something fails. */
+export interface AlertBox extends HTMLElement {
+  show(error: unknown): void;
+  clear(): void;
+}
+
+export function alertBox(): AlertBox {
+  const box = h('div', { class: 'alert', role: 'alert' });
+  return Object.assign(box, {
+    show(error: unknown) {
+      if (isAbort(error)) return;
+      replaceChildren(box, h('p', {}, error instanceof Error ? error.message : String(error)));
+    },
+    clear() {
+      replaceChildren(box);
+    },
+  });
+}
+
+/** A section with an `h2`, labelled by it. */
+export function section(title: string, ...children: Child[]): HTMLElement {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return h('section', { 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+}
+
+/** A button that runs `action`, disabled while it runs; a failure goes to `alert`. */
+export function actionButton(label: string, action: () => Promise<void>, alert: AlertBox, attributes: Record<string, string> = {}): HTMLButtonElement {
+  const button = h('button', { type: 'button', ...attributes }, label);
+  button.addEventListener('click', () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    alert.clear();
+    action()
+      .catch((error: unknown) => alert.show(error))
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+  return button;
+}
+
+/** Previous / next buttons and "11–20 of 35" for a paged table. */
+export function pager(options: { offset: number; count: number; total: number; shown: number; label: string; onPage: (offset: number) => void }): HTMLElement {
+  const { offset, count, total, shown } = options;
+  const range = shown === 0 ? `0 of ${total}` : `${offset + 1}–${offset + shown} of ${total}`;
+  const previous = h('button', { type: 'button', disabled: offset === 0 }, 'Previous page');
+  const next = h('button', { type: 'button', disabled: offset + count >= total }, 'Next page');
+  previous.addEventListener('click', () => options.onPage(Math.max(0, offset - count)));
+  next.addEventListener('click', () => options.onPage(offset + count));
+  return h('nav', { class: 'pager', 'aria-label': `${options.label} pages` }, previous, h('span', {}, range), next);
+}

@@ -1,0 +1,255 @@
+import type { Static } from '@sinclair/typebox';
+import type { Customer } from '../../contract/customers.js';
+import type { PriceList } from '../../contract/price-lists.js';
+import type { ReplaceTradePricesResult, TradePrice, TradePriceWithEmbeds } from '../../contract/trade-prices.js';
+import { downloadText, tradePricesCsv } from '../csv.js';
+import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, table } from '../dom.js';
+import { Form } from '../forms.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku } from '../price-input.js';
+import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
+import { customerName } from './customers.js';
+import { effectivePricePanel } from './effective-price.js';
+
+type PriceRow = Static<typeof TradePriceWithEmbeds>;
+
+/** Trade prices per page of the table. */
+const PAGE = 20;
+const PRICE = '/trade-customer-product-prices';
+
+/**
+ * One customer: details, trade prices (paged, filtered by SKU and moment), a form that adds a
+ * price or edits one (as a replace of that SKU's prices), deletes, a CSV download, and the
+ * effective price of any SKU and quantity with its candidates.
+ */
+export const customerView: View = async (context, idText = '') => {
+  const customerId = Number(idText);
+  const heading = context.heading(`Customer ${customerId}`);
+  const alert = alertBox();
+  context.main.append(alert);
+  const [customer, lists] = await Promise.all([
+    context.api.get<Customer>(`/customers/${customerId}`, undefined, context.signal),
+    context.api.all<PriceList>('/price-lists', { fields: 'id,name,kind' }, context.signal).catch(() => [] as PriceList[]),
+  ]);
+  heading.textContent = customerName(customer);
+  document.title = `${customerName(customer)} · Pricebook admin`;
+  const listNames = new Map(lists.map((list) => [list.id, list.name]));
+  const listName = (id: number) => `“${listNames.get(id) ?? `#${id}`}”`;
+
+  const prices = pricesTable(context, customerId, alert);
+  const effective = effectivePricePanel(context, customerId, listName);
+  const form = priceForm(context, customerId, async (sku) => {
+    await prices.reload();
+    await effective.explain(sku).catch(() => undefined);
+  });
+  prices.onEdit = (record) => form.edit(record);
+  prices.onExplain = (record) => {
+    void effective.explain(record.sku, record.minQuantity);
+    effective.element.scrollIntoView({ block: 'start' });
+  };
+
+  context.main.append(
+    h(
+      'dl',
+      { class: 'details' },
+      h('dt', {}, 'Email'),
+      h('dd', {}, customer.email),
+      h('dt', {}, 'Company'),
+      h('dd', {}, customer.companyName ?? '—'),
+      h('dt', {}, 'Trade customer'),
+      h('dd', {}, customer.trade ? 'Yes: their trade prices apply' : 'No: their trade prices do not apply (price lists and catalog prices do)'),
+      h('dt', {}, 'Active'),
+      h('dd', {}, customer.active ? 'Yes' : 'No'),
+      h('dt', {}, 'Price lists, in order'),
+      h(
+        'dd',
+        {},
+        customer.priceListIds.length === 0
+          ? 'None'
+          : h('ol', { class: 'inline-list' }, ...customer.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`)))),
+      ),
+    ),
+    prices.element,
+    form.element,
+    effective.element,
+  );
+  await prices.reload();
+};
+
+interface PricesTable {
+  element: HTMLElement;
+  reload(): Promise<void>;
+  onEdit: (record: TradePrice) => void;
+  onExplain: (record: TradePrice) => void;
+}
+
+function pricesTable(context: ViewContext, customerId: number, alert: AlertBox): PricesTable {
+  let offset = 0;
+  const body = h('div', {});
+  const filter = new Form({
+    label: 'Filter trade prices',
+    submitLabel: 'Filter',
+    fields: [
+      { name: 'sku', label: 'Only SKU', hint: 'Exact SKU; empty: all.' },
+      { name: 'validAt', label: 'Valid at', type: 'datetime-local', hint: 'Only prices valid at this moment; empty: all.' },
+    ],
+    onSubmit: async () => {
+      offset = 0;
+      await load();
+    },
+    actions: [h('button', { type: 'reset' }, 'Show all')],
+    grid: true,
+  });
+  filter.element.addEventListener('reset', () => {
+    offset = 0;
+    setTimeout(() => void load().catch((error: unknown) => alert.show(error)));
+  });
+
+  const query = () => ({ customerId, sku: filter.value('sku') === '' ? undefined : filter.value('sku'), validAt: momentFromInput(filter.value('validAt')) });
+  const load = async () => {
+    const [page, total] = await Promise.all([
+      context.api.get<PriceRow[]>(PRICE, { ...query(), count: PAGE, offset, fields: 'id,customerId,productId,sku,price,minQuantity,validFrom,validUntil', embed: 'product' }, context.signal),
+      context.api.get<{ count: number }>(`${PRICE}/count`, query(), context.signal),
+    ]);
+    replaceChildren(
+      body,
+      page.length === 0
+        ? h('p', {}, total.count === 0 ? 'No trade prices.' : 'No trade prices on this page.')
+        : table(
+            'Trade prices of this customer',
+            ['SKU', 'Product', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Actions'],
+            page.map((record) => [
+              record.sku,
+              record.product?.title ?? `#${record.productId}`,
+              String(record.price),
+              String(record.minQuantity),
+              formatMoment(record.validFrom),
+              formatMoment(record.validUntil),
+              h(
+                'div',
+                { class: 'row-actions' },
+                rowButton('Edit', record, () => prices.onEdit(record)),
+                rowButton('Explain', record, () => prices.onExplain(record)),
+                actionButton(
+                  'Delete',
+                  async () => {
+                    if (!confirm(`Delete the price ${record.price} for ${record.sku} (from ${record.minQuantity})?`)) return;
+                    await context.api.delete(`${PRICE}/${record.id}`, context.signal);
+                    context.announce(`Price of ${record.sku} deleted`);
+                    await load();
+                  },
+                  alert,
+                  { 'aria-label': `Delete price #${record.id} of ${record.sku}` },
+                ),
+              ),
+            ]),
+          ),
+      pager({ offset, count: PAGE, total: total.count, shown: page.length, label: 'Trade prices', onPage: (next) => {
+        offset = next;
+        void load().catch((error: unknown) => alert.show(error));
+      } }),
+    );
+  };
+  const download = actionButton(
+    'Download prices (CSV)',
+    async () => {
+      const records = await context.api.all<TradePrice>(PRICE, { customerId, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }, context.signal);
+      downloadText(`customer-${customerId}-prices.csv`, tradePricesCsv(records));
+      context.announce(`${records.length} prices downloaded`);
+    },
+    alert,
+  );
+  const prices: PricesTable = {
+    element: section('Trade prices', filter.element, body, h('p', {}, download)),
+    reload: load,
+    onEdit: () => undefined,
+    onExplain: () => undefined,
+  };
+  return prices;
+}
+
+function rowButton(label: string, record: TradePrice, action: () => void): HTMLButtonElement {
+  return h('button', { type: 'button', 'aria-label': `${label} price #${record.id} of ${record.sku}`, onclick: action }, label);
+}
+
+/**
+ * Adds a price (a bulk create of one item), or, in edit mode, replaces the edited record: a
+ * replace with scope `skus` for its SKU, naming every other price of that SKU as it is, so only
+ * the edited one changes. The SKU of an edited price stays (delete and add to move it).
+ */
+function priceForm(context: ViewContext, customerId: number, saved: (sku: string) => Promise<void>) {
+  let editing: TradePrice | undefined;
+  const legend = h('h2', { id: 'price-form-heading' }, 'Add a price');
+  const editNote = h('p', { class: 'notice', hidden: true });
+  const cancel = h('button', { type: 'button', hidden: true }, 'Cancel editing');
+  const form = new Form({
+    label: 'Add or edit a price',
+    submitLabel: 'Add price',
+    fields: PRICE_FIELDS,
+    aliases: PRICE_ALIASES,
+    actions: [cancel],
+    grid: true,
+    onSubmit: async (form) => {
+      const sku = form.value('sku');
+      if (editing === undefined) {
+        const product = sku === '' ? undefined : await productOfSku(context.api, sku, context.signal);
+        if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
+        try {
+          await context.api.post<TradePrice[]>(`${PRICE}/bulk`, [{ customerId, ...priceFromForm(form, product?.id) }], { signal: context.signal });
+        } catch (error) {
+          return form.showError(error, 0);
+        }
+        context.announce(`Price for ${sku} added`);
+      } else {
+        const edited = editing;
+        const sameSku = await context.api.all<TradePrice>(PRICE, { customerId, sku: edited.sku }, context.signal);
+        let index = sameSku.findIndex((record) => record.id === edited.id);
+        if (index === -1) index = sameSku.length;
+        const prices: unknown[] = sameSku.map(priceInputOf);
+        prices[index] = priceFromForm(form, edited.productId);
+        let result: ReplaceTradePricesResult;
+        try {
+          result = await context.api.post<ReplaceTradePricesResult>(`${PRICE}/replace`, { customerId, scope: 'skus', prices, dryRun: false }, { signal: context.signal });
+        } catch (error) {
+          return form.showError(error, index);
+        }
+        context.announce(`Price for ${sku} saved: ${result.created.length} created, ${result.deleted.length} deleted, ${result.unchanged} unchanged`);
+        stopEditing();
+      }
+      form.setValue('price', '');
+      await saved(sku);
+    },
+  });
+  const stopEditing = () => {
+    editing = undefined;
+    legend.textContent = 'Add a price';
+    form.submitButton.textContent = 'Add price';
+    form.setReadOnly('sku', false);
+    editNote.hidden = true;
+    cancel.hidden = true;
+    form.clearErrors();
+  };
+  cancel.addEventListener('click', () => {
+    stopEditing();
+    for (const field of PRICE_FIELDS) form.setValue(field.name, field.value ?? '');
+    form.control('sku').focus();
+  });
+  return {
+    element: h('section', { 'aria-labelledby': 'price-form-heading' }, legend, editNote, form.element),
+    edit(record: TradePrice) {
+      editing = record;
+      legend.textContent = `Edit price #${record.id}`;
+      replaceChildren(editNote, `Saving replaces price #${record.id} of ${record.sku}; the customer’s other prices stay as they are.`);
+      editNote.hidden = false;
+      cancel.hidden = false;
+      form.submitButton.textContent = 'Save (replace)';
+      form.clearErrors();
+      form.setValue('sku', record.sku);
+      form.setReadOnly('sku', true);
+      form.setValue('price', String(record.price));
+      form.setValue('minQuantity', String(record.minQuantity));
+      form.setValue('validFrom', momentToInput(record.validFrom));
+      form.setValue('validUntil', momentToInput(record.validUntil));
+      form.control('price').focus();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Customer } from '../../contract/customers.js';
+import { h, replaceChildren, table, uniqueId } from '../dom.js';
+import { alertBox, type View } from '../view.js';
+
+/** Matches shown at once; a longer list asks for a narrower search. */
+const SHOWN = 50;
+
+/** A customer's name as people say it: "Ada Lovelace (Analytical Ltd)", or the email. */
+export function customerName(customer: Pick<Customer, 'firstName' | 'lastName' | 'companyName' | 'email'>): string {
+  const person = [customer.firstName, customer.lastName].filter((part) => part !== null && part !== '').join(' ');
+  if (person !== '' && customer.companyName !== null) return `${person} (${customer.companyName})`;
+  return person !== '' ? person : (customer.companyName ?? customer.email);
+}
+
+/**
+ * Customers, searched by name, email or company. The API filters by exact email only, so the
+ * page reads every customer (pages of 100) when the view opens and searches them in the
+ * browser: fine for a shop's customer list (thousands), not for millions.
+ */
+export const customersView: View = async (context) => {
+  context.heading('Customers');
+  const alert = alertBox();
+  const searchId = uniqueId('search');
+  const search = h('input', { id: searchId, type: 'search', autocomplete: 'off', 'aria-describedby': `${searchId}-hint` });
+  const summary = h('p', { class: 'summary', role: 'status' }, 'Loading customers…');
+  const results = h('div', {});
+  context.main.append(
+    h(
+      'form',
+      { role: 'search', 'aria-label': 'Customers', class: 'search' },
+      h('label', { for: searchId }, 'Search by name, email or company'),
+      h('p', { class: 'hint', id: `${searchId}-hint` }, 'Results show as you type.'),
+      search,
+    ),
+    alert,
+    summary,
+    results,
+  );
+  search.form?.addEventListener('submit', (event) => event.preventDefault());
+
+  let customers: Customer[] = [];
+  const show = () => {
+    const words = search.value.toLowerCase().split(/\s+/).filter((word) => word !== '');
+    const matches = customers.filter((customer) => {
+      const text = [customer.firstName, customer.lastName, customer.companyName, customer.email].join(' ').toLowerCase();
+      return words.every((word) => text.includes(word));
+    });
+    const shown = matches.slice(0, SHOWN);
+    replaceChildren(
+      summary,
+      words.length === 0 ? `${customers.length} customers` : `${matches.length} of ${customers.length} customers match`,
+      matches.length > SHOWN ? `; the first ${SHOWN} are shown, narrow the search to see others` : '',
+    );
+    replaceChildren(
+      results,
+      shown.length === 0
+        ? null
+        : table(
+            'Customers',
+            ['Name', 'Email', 'Company', 'Trade customer'],
+            shown.map((customer) => [
+              h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
+              customer.email,
+              customer.companyName ?? '',
+              customer.trade ? 'Yes' : 'No',
+            ]),
+          ),
+    );
+  };
+  search.addEventListener('input', show);
+  try {
+    customers = await context.api.all<Customer>('/customers', { fields: 'id,email,firstName,lastName,companyName,trade' }, context.signal);
+    show();
+  } catch (error) {
+    replaceChildren(summary);
+    alert.show(error);
+  }
+};

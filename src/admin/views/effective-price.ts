@@ -1,0 +1,117 @@
+import type { EffectivePrice, PriceCandidate } from '../../contract/trade-prices.js';
+import { ApiError } from '../api-client.js';
+import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
+import { Form, numberOrText } from '../forms.js';
+import { section, type ViewContext } from '../view.js';
+
+export interface EffectivePricePanel {
+  element: HTMLElement;
+  /** Fills the form and explains that SKU and quantity at once. */
+  explain(sku: string, quantity?: number): Promise<void>;
+}
+
+/**
+ * "What does this customer pay for SKU S, Q units, at moment T, and why": the effective-price
+ * endpoint's answer, with every candidate the rule looked at and why each lost.
+ */
+export function effectivePricePanel(context: ViewContext, customerId: number, listName: (id: number) => string): EffectivePricePanel {
+  const result = h('div', { class: 'effective', 'aria-live': 'polite' });
+  const form = new Form({
+    label: 'Effective price',
+    submitLabel: 'Explain the price',
+    grid: true,
+    fields: [
+      { name: 'sku', label: 'SKU' },
+      { name: 'quantity', label: 'Quantity', inputmode: 'numeric', value: '1' },
+      { name: 'at', label: 'At', type: 'datetime-local', hint: 'Empty: now. Your local time.' },
+    ],
+    onSubmit: async (form) => {
+      const query = {
+        customerId,
+        sku: form.value('sku'),
+        quantity: numberOrText(form.value('quantity')),
+        at: momentFromInput(form.value('at')),
+      };
+      try {
+        const answer = await context.api.get<EffectivePrice>('/trade-customer-product-prices/effective', query, context.signal);
+        replaceChildren(result, ...describe(answer, listName));
+      } catch (error) {
+        replaceChildren(result);
+        // 404: no such SKU in the store (the customer is the page's own).
+        if (error instanceof ApiError && error.status === 404 && query.sku !== '') return form.showFieldError('sku', error.message);
+        throw error;
+      }
+    },
+  });
+  const element = section(
+    'Effective price',
+    h('p', {}, 'What the customer pays for a SKU and quantity, and every price the rule looked at.'),
+    h(
+      'details',
+      {},
+      h('summary', {}, 'How the price is chosen'),
+      h(
+        'ol',
+        {},
+        h('li', {}, 'The customer’s own trade prices (only while the customer is a trade customer) valid at that moment and for that quantity: the highest quantity break wins, then the newest.'),
+        h('li', {}, 'Otherwise the customer’s price lists in their order: the first fixed list with such an entry, or the first percentage list, whichever comes first.'),
+        h('li', {}, 'Otherwise the variation’s own price, then the product’s price.'),
+      ),
+    ),
+    form.element,
+    result,
+  );
+  return {
+    element,
+    async explain(sku, quantity = 1) {
+      form.setValue('sku', sku);
+      form.setValue('quantity', String(quantity));
+      await form.submit();
+    },
+  };
+}
+
+const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
+  trade: 'the customer’s own trade price',
+  price_list: 'a price list',
+  variation: 'the variation’s own price (no trade or list price applies)',
+  product: 'the product’s price (no trade or list price applies)',
+};
+
+function describe(answer: EffectivePrice, listName: (id: number) => string): HTMLElement[] {
+  const origin =
+    answer.source === 'trade'
+      ? `${SOURCE_TEXT.trade} #${answer.tradePriceId ?? '?'}`
+      : answer.source === 'price_list' && answer.priceListId !== null
+        ? `the price list ${listName(answer.priceListId)}${answer.priceListPriceId === null ? ' (a percentage off the catalog price)' : `, entry #${answer.priceListPriceId}`}`
+        : SOURCE_TEXT[answer.source];
+  const changes = [
+    answer.validUntil === null ? null : `This price applies until ${formatMoment(answer.validUntil)}.`,
+    answer.nextChangeAt === null ? 'Nothing scheduled changes this answer.' : `The answer changes next at ${formatMoment(answer.nextChangeAt)}.`,
+  ].filter((line) => line !== null);
+  return [
+    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, String(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} at ${formatMoment(answer.at)}`),
+    h('p', {}, `From ${origin}. `, ...changes),
+    answer.candidates.length === 0
+      ? h('p', {}, 'No trade price or price list entry was considered: the catalog price applies.')
+      : table(
+          'Candidates, in the order the rule looks at them',
+          ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'],
+          answer.candidates.map((candidate) => [
+            candidateName(candidate, listName),
+            String(candidate.price),
+            String(candidate.minQuantity),
+            formatMoment(candidate.validFrom),
+            formatMoment(candidate.validUntil),
+            candidate.applies ? h('strong', {}, 'Applies') : 'No',
+            candidate.reason ?? '',
+          ]),
+        ),
+  ];
+}
+
+function candidateName(candidate: PriceCandidate, listName: (id: number) => string): string {
+  if (candidate.source === 'trade') return `Trade price #${candidate.tradePriceId ?? '?'}`;
+  const list = candidate.priceListId === null ? 'Price list' : `Price list ${listName(candidate.priceListId)}`;
+  return candidate.priceListPriceId === null ? `${list} (percentage)` : `${list}, entry #${candidate.priceListPriceId}`;
+}

@@ -1,0 +1,184 @@
+import type { Import } from '../../contract/imports.js';
+import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
+import { findCustomer } from '../customer-lookup.js';
+import { downloadText, priceListCsv, tradePricesCsv } from '../csv.js';
+import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { Form } from '../forms.js';
+import { alertBox, section, type AlertBox, type View, type ViewContext } from '../view.js';
+
+/** How often a running import is asked how far it is, and for how long at most (10 minutes). */
+const POLL_MS = 300;
+const MAX_POLLS = 2000;
+/** Imports listed under "Recent imports". */
+const RECENT = 10;
+
+const MODE_OPTIONS = [
+  { value: 'add', label: 'Add: every row becomes a new trade price' },
+  { value: 'replace', label: 'Replace: each customer in the file gets exactly its rows' },
+] as const;
+
+/**
+ * CSV import (a dry run first, then the real one, with progress and the file's problems by row
+ * and column), recent imports, and CSV downloads of a customer's or a price list's prices.
+ */
+export const importsView: View = async (context) => {
+  context.heading('Import and export');
+  const alert = alertBox();
+  const recent = h('div', {});
+  const loadRecent = async () => {
+    const { count } = await context.api.get<{ count: number }>('/imports/count', undefined, context.signal);
+    const imports = count === 0 ? [] : await context.api.get<Import[]>('/imports', { offset: Math.max(0, count - RECENT), count: RECENT }, context.signal);
+    replaceChildren(
+      recent,
+      imports.length === 0
+        ? h('p', {}, 'No imports yet.')
+        : table(
+            'Recent imports, newest first',
+            ['Import', 'Started', 'Mode', 'Status', 'Rows', 'Result'],
+            imports.reverse().map((run) => [`#${run.id}${run.dryRun ? ' (dry run)' : ''}`, formatMoment(run.createdAt), run.mode, run.status, String(run.rows ?? ''), resultText(run)]),
+          ),
+    );
+  };
+  context.main.append(alert, importSection(context, () => loadRecent().catch((error: unknown) => alert.show(error))), section('Recent imports', recent), await exportSection(context, alert));
+  await loadRecent();
+};
+
+function importSection(context: ViewContext, imported: () => Promise<void>): HTMLElement {
+  const progress = h('div', { class: 'import-progress', 'aria-live': 'polite' });
+  /** The file and mode of the last dry run that succeeded: only those can be applied. */
+  let checked: { file: File; mode: string } | undefined;
+  const apply = h('button', { type: 'button', disabled: true }, 'Apply import');
+  const run = async (file: File, mode: string, dryRun: boolean): Promise<Import> => {
+    replaceChildren(progress, h('p', {}, dryRun ? 'Checking the file…' : 'Importing…'));
+    let state = await context.api.send<Import>('POST', '/imports', { query: { mode, dryRun }, csv: file, signal: context.signal });
+    for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
+      showProgress(progress, state);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      state = await context.api.get<Import>(`/imports/${state.id}`, undefined, context.signal);
+    }
+    showProgress(progress, state);
+    await imported();
+    return state;
+  };
+  const form = new Form({
+    label: 'Import a CSV file',
+    submitLabel: 'Check the file (dry run)',
+    fields: [
+      { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'Long format (customer_id,sku,price,min_quantity,valid_from,valid_until) or a matrix (sku, then one column per customer); up to 50 MiB.' },
+      { name: 'mode', label: 'Mode', type: 'select', options: MODE_OPTIONS, value: 'add' },
+    ],
+    actions: [apply],
+    onSubmit: async (form) => {
+      checked = undefined;
+      apply.disabled = true;
+      const file = form.file('file');
+      if (file === undefined) return form.showFieldError('file', 'choose a file first');
+      const mode = form.value('mode');
+      const state = await run(file, mode, true);
+      if (state.status === 'succeeded') {
+        checked = { file, mode };
+        apply.disabled = false;
+        context.announce('Dry run succeeded: nothing changed yet. Apply the import to make the changes.');
+      }
+    },
+  });
+  const forget = () => {
+    checked = undefined;
+    apply.disabled = true;
+  };
+  form.control('file').addEventListener('change', forget);
+  form.control('mode').addEventListener('change', forget);
+  apply.addEventListener('click', () => {
+    if (checked === undefined) return;
+    const { file, mode } = checked;
+    forget();
+    run(file, mode, false)
+      .then((state) => context.announce(state.status === 'succeeded' ? 'Import applied' : 'Import failed: nothing changed'))
+      .catch((error: unknown) => form.showError(error));
+  });
+  return section(
+    'Import a CSV file',
+    h('p', {}, 'A dry run checks every row and counts what would change, changing nothing; then “Apply import” sends the same file for real. Any problem in the file and nothing changes.'),
+    form.element,
+    progress,
+  );
+}
+
+function showProgress(target: HTMLElement, state: Import): void {
+  const rows = state.rows ?? 0;
+  const result = state.result;
+  const outcome =
+    state.status === 'succeeded' && result !== null
+      ? h(
+          'p',
+          { class: 'result' },
+          state.dryRun
+            ? `Dry run succeeded, nothing changed yet: the import would create ${result.created} prices, delete ${result.deleted} and leave ${result.unchanged} unchanged`
+            : `Import succeeded: ${result.created} prices created, ${result.deleted} deleted, ${result.unchanged} unchanged`,
+          ` (${rows} rows, ${state.format ?? 'unknown'} format).`,
+        )
+      : state.status === 'failed'
+        ? h('p', { class: 'result failed' }, `${state.dryRun ? 'Dry run' : 'Import'} failed: ${plural(state.errorCount, 'problem')} in the file; nothing changed.`)
+        : null;
+  replaceChildren(
+    target,
+    h(
+      'p',
+      {},
+      h('label', { for: 'import-progress-bar' }, `Import #${state.id}: ${state.status}, ${state.processed} of ${state.rows ?? '?'} rows checked `),
+      h('progress', { id: 'import-progress-bar', max: Math.max(rows, 1), value: state.status === 'succeeded' ? Math.max(rows, 1) : state.processed }),
+    ),
+    outcome,
+    state.errors.length === 0
+      ? null
+      : table(
+          'Problems in the file',
+          ['Row', 'Column', 'Problem'],
+          state.errors.map((problem) => [String(problem.row), problem.field ?? '', problem.message]),
+        ),
+    state.errorCount > state.errors.length ? h('p', {}, `The first ${state.errors.length} of ${state.errorCount} problems are shown.`) : null,
+  );
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function resultText(run: Import): string {
+  if (run.status === 'failed') return plural(run.errorCount, 'problem');
+  if (run.result === null) return '';
+  return `${run.result.created} created, ${run.result.deleted} deleted, ${run.result.unchanged} unchanged`;
+}
+
+async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTMLElement> {
+  const customerForm = new Form({
+    label: 'Download a customer’s prices',
+    submitLabel: 'Download customer prices',
+    fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The file is in the long format: it imports back as it is.' }],
+    onSubmit: async (form) => {
+      const customer = await findCustomer(context.api, form.value('customer'), context.signal);
+      if (customer === undefined) return form.showFieldError('customer', 'no customer of this store has this id or email');
+      const records = await context.api.all<TradePrice>('/trade-customer-product-prices', { customerId: customer.id, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }, context.signal);
+      downloadText(`customer-${customer.id}-prices.csv`, tradePricesCsv(records));
+      context.announce(`${records.length} prices downloaded`);
+    },
+  });
+  const lists = await context.api.all<PriceList>('/price-lists', { kind: 'fixed', fields: 'id,name' }, context.signal).catch((error: unknown) => {
+    alert.show(error);
+    return [] as PriceList[];
+  });
+  const listForm = new Form({
+    label: 'Download a price list’s entries',
+    submitLabel: 'Download list entries',
+    fields: [{ name: 'list', label: 'Price list', type: 'select', options: lists.map((list) => ({ value: String(list.id), label: list.name })), hint: 'Fixed lists; columns sku,price,min_quantity,valid_from,valid_until.' }],
+    onSubmit: async (form) => {
+      const id = form.value('list');
+      if (id === '') return form.showFieldError('list', 'the store has no fixed price list');
+      const entries = await context.api.all<PriceListPrice>(`/price-lists/${id}/prices`, {}, context.signal);
+      downloadText(`price-list-${id}-prices.csv`, priceListCsv(entries));
+      context.announce(`${entries.length} entries downloaded`);
+    },
+  });
+  return section('Export', customerForm.element, listForm.element);
+}

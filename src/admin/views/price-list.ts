@@ -1,0 +1,188 @@
+import type { Customer } from '../../contract/customers.js';
+import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
+import { findCustomer } from '../customer-lookup.js';
+import { downloadText, priceListCsv } from '../csv.js';
+import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { Form, numberOrText } from '../forms.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
+import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
+import { customerName } from './customers.js';
+
+const PAGE = 20;
+
+/**
+ * One price list: its name (and percentage), its entries (fixed lists: add, delete, download)
+ * and its customers (assign by id or email, remove). Entries have no update in the API: an
+ * entry is changed by deleting it and adding the new one.
+ */
+export const priceListView: View = async (context, idText = '') => {
+  const listId = Number(idText);
+  const heading = context.heading(`Price list ${listId}`);
+  const alert = alertBox();
+  context.main.append(alert);
+  const priceList = await context.api.get<PriceList>(`/price-lists/${listId}`, undefined, context.signal);
+  heading.textContent = `Price list “${priceList.name}”`;
+  document.title = `${priceList.name} · Pricebook admin`;
+
+  const settings = new Form({
+    label: 'Price list settings',
+    submitLabel: 'Save',
+    fields: [
+      { name: 'name', label: 'Name', value: priceList.name },
+      ...(priceList.kind === 'percentage' ? [{ name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') }] : []),
+    ],
+    onSubmit: async (form) => {
+      const update: Record<string, unknown> = { name: form.value('name') };
+      if (priceList.kind === 'percentage') update.percentage = numberOrText(form.value('percentage'));
+      const saved = await context.api.put<PriceList>(`/price-lists/${listId}`, update, context.signal);
+      heading.textContent = `Price list “${saved.name}”`;
+      context.announce('Price list saved');
+    },
+    actions: [
+      actionButton(
+        'Delete price list',
+        async () => {
+          if (!confirm(`Delete the price list “${priceList.name}”, its entries, and its place in every customer’s lists?`)) return;
+          await context.api.delete(`/price-lists/${listId}`, context.signal);
+          context.announce('Price list deleted');
+          context.navigate('#/price-lists');
+        },
+        alert,
+      ),
+    ],
+  });
+  context.main.append(
+    h('p', {}, priceList.kind === 'fixed' ? 'A fixed list: a price per SKU, from its entries.' : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`),
+    section('Settings', settings.element),
+  );
+  const entries = priceList.kind === 'fixed' ? entriesSection(context, listId, alert) : undefined;
+  const customers = customersSection(context, listId, alert);
+  if (entries !== undefined) context.main.append(entries.element);
+  context.main.append(customers.element);
+  await Promise.all([entries?.reload(), customers.reload()]);
+};
+
+function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
+  const path = `/price-lists/${listId}/prices`;
+  let offset = 0;
+  const body = h('div', {});
+  const load = async (): Promise<void> => {
+    const [page, total] = await Promise.all([
+      context.api.get<PriceListPrice[]>(path, { count: PAGE, offset }, context.signal),
+      context.api.get<{ count: number }>(`${path}/count`, undefined, context.signal),
+    ]);
+    replaceChildren(
+      body,
+      page.length === 0
+        ? h('p', {}, 'No entries.')
+        : table(
+            'Entries of this list',
+            ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Actions'],
+            page.map((entry) => [
+              entry.sku,
+              String(entry.price),
+              String(entry.minQuantity),
+              formatMoment(entry.validFrom),
+              formatMoment(entry.validUntil),
+              actionButton(
+                'Delete',
+                async () => {
+                  if (!confirm(`Delete the entry ${entry.price} for ${entry.sku}?`)) return;
+                  await context.api.delete(`${path}/${entry.id}`, context.signal);
+                  context.announce(`Entry for ${entry.sku} deleted`);
+                  await load();
+                },
+                alert,
+                { 'aria-label': `Delete entry #${entry.id} of ${entry.sku}` },
+              ),
+            ]),
+          ),
+      pager({ offset, count: PAGE, total: total.count, shown: page.length, label: 'Entries', onPage: (next) => {
+        offset = next;
+        void load().catch((error: unknown) => alert.show(error));
+      } }),
+    );
+  };
+  const add = new Form({
+    label: 'Add an entry',
+    submitLabel: 'Add entry',
+    fields: PRICE_FIELDS,
+    aliases: PRICE_ALIASES,
+    grid: true,
+    onSubmit: async (form) => {
+      const sku = form.value('sku');
+      const product = sku === '' ? undefined : await productOfSku(context.api, sku, context.signal);
+      if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
+      try {
+        await context.api.post(`${path}/bulk`, [priceFromForm(form, product?.id)], { signal: context.signal });
+      } catch (error) {
+        return form.showError(error, 0);
+      }
+      form.setValue('price', '');
+      context.announce(`Entry for ${sku} added`);
+      await load();
+    },
+  });
+  const download = actionButton(
+    'Download entries (CSV)',
+    async () => {
+      const all = await context.api.all<PriceListPrice>(path, {}, context.signal);
+      downloadText(`price-list-${listId}-prices.csv`, priceListCsv(all));
+      context.announce(`${all.length} entries downloaded`);
+    },
+    alert,
+  );
+  return {
+    element: h('div', {}, section('Entries', body, h('p', {}, download)), section('Add an entry', add.element)),
+    reload: load,
+  };
+}
+
+function customersSection(context: ViewContext, listId: number, alert: AlertBox) {
+  const body = h('div', {});
+  const setLists = async (customer: Customer, priceListIds: number[]) => {
+    await context.api.put<Customer>(`/customers/${customer.id}`, { priceListIds }, context.signal);
+  };
+  const load = async (): Promise<void> => {
+    const customers = await context.api.all<Customer>('/customers', { priceListId: listId }, context.signal);
+    replaceChildren(
+      body,
+      customers.length === 0
+        ? h('p', {}, 'No customer has this list.')
+        : table(
+            'Customers of this list',
+            ['Customer', 'Email', 'Position', 'Actions'],
+            customers.map((customer) => [
+              h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
+              customer.email,
+              `${customer.priceListIds.indexOf(listId) + 1} of ${customer.priceListIds.length}`,
+              actionButton(
+                'Remove',
+                async () => {
+                  await setLists(customer, customer.priceListIds.filter((id) => id !== listId));
+                  context.announce(`${customerName(customer)} removed from the list`);
+                  await load();
+                },
+                alert,
+                { 'aria-label': `Remove ${customerName(customer)} from this list` },
+              ),
+            ]),
+          ),
+    );
+  };
+  const assign = new Form({
+    label: 'Assign a customer',
+    submitLabel: 'Assign customer',
+    fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins).' }],
+    aliases: { priceListIds: 'customer' },
+    onSubmit: async (form) => {
+      const customer = await findCustomer(context.api, form.value('customer'), context.signal);
+      if (customer === undefined) return form.showFieldError('customer', 'no customer of this store has this id or email');
+      if (!customer.priceListIds.includes(listId)) await setLists(customer, [...customer.priceListIds, listId]);
+      form.setValue('customer', '');
+      context.announce(`${customerName(customer)} has the list`);
+      await load();
+    },
+  });
+  return { element: section('Customers', body, h('h3', {}, 'Assign a customer'), assign.element), reload: load };
+}

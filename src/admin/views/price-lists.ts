@@ -1,0 +1,51 @@
+import type { PriceList } from '../../contract/price-lists.js';
+import { h, replaceChildren, table } from '../dom.js';
+import { Form, numberOrText } from '../forms.js';
+import { alertBox, section, type View } from '../view.js';
+
+export const KIND_OPTIONS = [
+  { value: 'fixed', label: 'Fixed: a price per SKU (entries)' },
+  { value: 'percentage', label: 'Percentage off every catalog price' },
+] as const;
+
+/** The store's price lists, and a form that creates one. */
+export const priceListsView: View = async (context) => {
+  context.heading('Price lists');
+  const alert = alertBox();
+  const list = h('div', {}, h('p', {}, 'Loading price lists…'));
+  const form = new Form({
+    label: 'Create a price list',
+    submitLabel: 'Create price list',
+    fields: [
+      { name: 'name', label: 'Name' },
+      { name: 'kind', label: 'Kind', type: 'select', options: KIND_OPTIONS, value: 'fixed', hint: 'Set once: a list never changes its kind.' },
+      { name: 'percentage', label: 'Percentage off', inputmode: 'decimal', hint: 'Percentage lists only: 0–100, e.g. 12.5' },
+    ],
+    onSubmit: async (form) => {
+      const created = await context.api.post<PriceList>(
+        '/price-lists',
+        { name: form.value('name') === '' ? undefined : form.value('name'), kind: form.value('kind'), percentage: numberOrText(form.value('percentage')) },
+        { signal: context.signal },
+      );
+      context.announce(`Price list ${created.name} created`);
+      context.navigate(`#/price-lists/${created.id}`);
+    },
+  });
+  context.main.append(alert, section('All price lists', list), section('Create a price list', form.element));
+  try {
+    const lists = await context.api.all<PriceList>('/price-lists', {}, context.signal);
+    replaceChildren(
+      list,
+      lists.length === 0
+        ? h('p', {}, 'No price lists yet.')
+        : table(
+            'Price lists',
+            ['Name', 'Kind', 'Percentage off'],
+            lists.map((priceList) => [h('a', { href: `#/price-lists/${priceList.id}` }, priceList.name), priceList.kind, priceList.percentage === null ? '' : `${priceList.percentage} %`]),
+          ),
+    );
+  } catch (error) {
+    replaceChildren(list);
+    alert.show(error);
+  }
+};

@@ -1,0 +1,382 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.js';
+import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+import { fieldError, form, heading, scrollsSideways, seriousViolations, signIn, tabTo, tokenInStorage, watch, type WatchedPage } from './admin-browser.js';
+
+/** `PRICEBOOK_SCREENSHOT=1` also saves the README's picture of the page. */
+const SCREENSHOT = process.env.PRICEBOOK_SCREENSHOT === '1' ? path.resolve(import.meta.dirname, '../../docs/admin.png') : undefined;
+
+/**
+ * The admin page (`/admin`) in a real Chromium (Debian's), against the real server on SQLite:
+ * what a member of staff does, with the mouse and with the keyboard alone, at 375 px, and what
+ * axe-core finds. The page is a client of the public API; the API's engines are tested elsewhere.
+ */
+describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let catalog: CatalogFixture;
+  let browser: TestBrowser;
+  let ada: number;
+  let grace: number;
+  const tabs: WatchedPage[] = [];
+
+  const open = async (viewport?: { width: number; height: number }) => {
+    const tab = watch(await browser.context.newPage());
+    if (viewport !== undefined) await tab.page.setViewportSize(viewport);
+    tab.page.on('dialog', (dialog) => void dialog.accept());
+    await tab.page.goto(`${server.baseUrl}/admin`);
+    tabs.push(tab);
+    return tab;
+  };
+
+  beforeAll(async () => {
+    // Webhook receivers of the tests listen on 127.0.0.1.
+    server = await startTestServer('sqlite', { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' });
+    tenant = await server.createTenant();
+    catalog = await createCatalog(server, tenant);
+    const created = await server.request('POST', '/v1/customers', {
+      token: tenant.token,
+      body: { email: 'ada@analytical.example', firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Engines Ltd', trade: true },
+    });
+    expect(created.status).toBe(201);
+    ada = (created.body as { id: number }).id;
+    const list = await server.request('POST', '/v1/price-lists', { token: tenant.token, body: { name: 'Resellers', kind: 'percentage', percentage: 10 } });
+    expect(list.status).toBe(201);
+    expect((await server.request('PUT', `/v1/customers/${ada}`, { token: tenant.token, body: { priceListIds: [(list.body as { id: number }).id] } })).status).toBe(200);
+    const other = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'grace@cobol.example', firstName: 'Grace', lastName: 'Hopper', trade: true } });
+    grace = (other.body as { id: number }).id;
+    const seeded = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: tenant.token,
+      body: [
+        { customerId: grace, productId: catalog.mug, sku: catalog.skus.mug, price: 4 },
+        { customerId: grace, productId: catalog.mug, sku: catalog.skus.mug, price: 3.5, minQuantity: 10 },
+        { customerId: grace, productId: catalog.tee, sku: catalog.skus.tee, price: 9 },
+      ],
+    });
+    expect(seeded.status).toBe(201);
+    browser = await launchBrowser(server.baseUrl);
+  });
+
+  afterAll(async () => {
+    for (const tab of tabs) tab.expectClean([tenant.token, tenant.secret]);
+    expect(browser?.refused ?? []).toEqual([]);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs in, finds a customer, adds a price and shows it as the effective price with its candidates', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    expect(await tokenInStorage(page)).toBe(tenant.token);
+
+    await page.getByLabel('Search by name, email or company').fill('lovelace');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'customers match' }).textContent()).toMatch(/^1 of 5 customers match/);
+    await page.getByRole('link', { name: 'Ada Lovelace (Analytical Engines Ltd)' }).click();
+    await heading(page, 'Ada Lovelace (Analytical Engines Ltd)').waitFor();
+    await page.getByText('No trade prices.').waitFor();
+
+    const add = form(page, 'Add or edit a price');
+    await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
+    await add.getByLabel('Price', { exact: true }).fill('9.75');
+    await add.getByRole('button', { name: 'Add price' }).click();
+
+    const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
+    await prices.getByRole('cell', { name: catalog.skus.teeRedM, exact: true }).waitFor();
+    expect(await prices.getByRole('row').nth(1).textContent()).toContain('9.75');
+    // Saving explains the SKU at once: the new trade price wins over the 10 % list.
+    const candidates = page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' });
+    await candidates.waitFor();
+    expect(await page.locator('.price-line').textContent()).toContain('9.75 per unit for 1 × ' + catalog.skus.teeRedM);
+    const rows = await candidates.getByRole('row').allTextContents();
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toMatch(/^Trade price #\d+9\.751.*Applies/);
+    expect(rows[2]).toMatch(/^Price list “Resellers” \(percentage\)11\.25.*Notrade price wins$/);
+
+    // A quantity break, then the effective price of 60 units: the break wins, the first loses.
+    await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
+    await add.getByLabel('Price', { exact: true }).fill('8.5');
+    await add.getByLabel('From quantity').fill('50');
+    await add.getByRole('button', { name: 'Add price' }).click();
+    await prices.getByRole('cell', { name: '8.5', exact: true }).waitFor();
+    const explain = form(page, 'Effective price');
+    await explain.getByLabel('Quantity').fill('60');
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    await expect.poll(() => page.locator('.price-line').textContent()).toContain('8.5 per unit for 60 × ');
+    expect(await candidates.getByRole('row').allTextContents()).toEqual([
+      expect.stringMatching(/^Candidate/),
+      expect.stringMatching(/^Trade price #\d+8\.550.*Applies$/),
+      expect.stringMatching(/^Trade price #\d+9\.751.*Nohigher quantity break wins$/),
+      expect.stringMatching(/^Price list “Resellers” \(percentage\)11\.25.*Notrade price wins$/),
+    ]);
+    if (SCREENSHOT !== undefined) {
+      await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    }
+  });
+
+  it('edits a price as a replace of its SKU (the SKU’s other prices keep their records), and deletes one', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.goto(`${server.baseUrl}/admin#/customers/${grace}`);
+    const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
+    await prices.waitFor();
+    const before = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
+    const [edited, kept, deleted] = before;
+
+    await prices.getByRole('button', { name: `Edit price #${edited!.id} of ${catalog.skus.mug}` }).click();
+    await page.getByRole('heading', { name: `Edit price #${edited!.id}` }).waitFor();
+    const editor = form(page, 'Add or edit a price');
+    expect(await editor.getByLabel('SKU', { exact: true }).getAttribute('readonly')).toBe('');
+    expect(await editor.getByLabel('Price', { exact: true }).inputValue()).toBe('4');
+    await editor.getByLabel('Price', { exact: true }).fill('3.9');
+    await editor.getByRole('button', { name: 'Save (replace)' }).click();
+    await prices.getByRole('cell', { name: '3.9', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Add a price' }).waitFor();
+    const after = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
+    expect(after.map((record) => [record.id, record.price])).toEqual([
+      [kept!.id, 3.5],
+      [deleted!.id, 9],
+      [expect.any(Number), 3.9],
+    ]);
+
+    await prices.getByRole('button', { name: `Delete price #${deleted!.id} of ${catalog.skus.tee}` }).click();
+    await expect.poll(() => prices.getByRole('row').count()).toBe(3);
+    const left = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}&fields=price`, { token: tenant.token })).body;
+    expect(left).toEqual([{ price: 3.5 }, { price: 3.9 }]);
+  });
+
+  it('shows the API’s validation errors next to the fields it names', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.goto(`${server.baseUrl}/admin#/customers/${catalog.tradeCustomer}`);
+    const add = form(page, 'Add or edit a price');
+    await add.waitFor();
+    const price = add.getByLabel('Price', { exact: true });
+
+    await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
+    await price.fill('4.12345');
+    await add.getByRole('button', { name: 'Add price' }).click();
+    await expect.poll(() => fieldError(price)).toBe('Price: must have at most 4 decimal places');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label") ?? document.activeElement.labels[0].textContent')).toBe('Price');
+
+    // A window that ends before it starts: the API names validUntil.
+    await price.fill('4.1');
+    await add.getByLabel('Valid from').fill('2027-02-01T00:00');
+    await add.getByLabel('Valid until').fill('2027-01-01T00:00');
+    await add.getByRole('button', { name: 'Add price' }).click();
+    await expect.poll(() => fieldError(add.getByLabel('Valid until'))).toBe('Valid until: must be after validFrom (2027-02-01T00:00:00.000Z)');
+    expect(await fieldError(price)).toBe('');
+
+    // A SKU no product has: found by asking the products list, shown at the SKU.
+    await add.getByLabel('SKU', { exact: true }).fill('NO-SUCH-SKU');
+    await add.getByRole('button', { name: 'Add price' }).click();
+    await expect.poll(() => fieldError(add.getByLabel('SKU', { exact: true }))).toBe("SKU: no product or variation of this store has the SKU 'NO-SUCH-SKU'");
+    const stored = await server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${catalog.tradeCustomer}`, { token: tenant.token });
+    expect(stored.body).toEqual({ count: 0 });
+  });
+
+  it('imports a CSV file: a dry run that changes nothing, then the real import', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.getByRole('link', { name: 'Import and export' }).click();
+    await heading(page, 'Import and export').waitFor();
+    const upload = form(page, 'Import a CSV file');
+    const customer = catalog.otherTradeCustomer;
+
+    await upload.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`customer_id,sku,price\n${customer},${catalog.skus.mug},4.5\n${customer},NOPE,1\n`) });
+    await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
+    await page.getByText('Dry run failed: 1 problem in the file; nothing changed.').waitFor();
+    expect(await page.getByRole('region', { name: 'Problems in the file' }).getByRole('row').nth(1).textContent()).toMatch(/^3sku/);
+    expect(await upload.getByRole('button', { name: 'Apply import' }).isDisabled()).toBe(true);
+
+    const csv = `customer_id,sku,price,min_quantity,valid_from,valid_until\n${customer},${catalog.skus.mug},4.5,,,\n${customer},${catalog.skus.teeRedM},11,10,,\n`;
+    await upload.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await upload.getByLabel('Mode').selectOption('replace');
+    await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
+    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 2 prices, delete 0 and leave 0 unchanged (2 rows, long format).').waitFor();
+    expect(await page.getByRole('progressbar').getAttribute('value')).toBe('2');
+    const count = () => server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${customer}`, { token: tenant.token }).then((answer) => answer.body);
+    expect(await count()).toEqual({ count: 0 });
+
+    await upload.getByRole('button', { name: 'Apply import' }).click();
+    await page.getByText('Import succeeded: 2 prices created, 0 deleted, 0 unchanged (2 rows, long format).').waitFor();
+    expect(await count()).toEqual({ count: 2 });
+    const recent = page.getByRole('region', { name: 'Recent imports, newest first' });
+    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+\d{4}-.*replacesucceeded22 created, 0 deleted, 0 unchanged$/);
+
+    // The customer's prices, downloaded in the long format: the file imports back as it is.
+    const exporting = form(page, 'Download a customer’s prices');
+    await exporting.getByLabel('Customer').fill(`trade2-${catalog.skus.mug.slice(3)}@example.com`);
+    const [download] = await Promise.all([page.waitForEvent('download'), exporting.getByRole('button', { name: 'Download customer prices' }).click()]);
+    expect(download.suggestedFilename()).toBe(`customer-${customer}-prices.csv`);
+    const file = await download.path();
+    expect(fs.readFileSync(file, 'utf8')).toBe(csv.replace('4.5,,,', '4.5,1,,'));
+  });
+
+  it('price lists: creates one, adds an entry, assigns a customer, whose effective price then comes from it', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.getByRole('link', { name: 'Price lists' }).click();
+    await heading(page, 'Price lists').waitFor();
+    const create = form(page, 'Create a price list');
+    await create.getByLabel('Name').fill('Glove deal');
+    await create.getByLabel('Kind').selectOption('percentage');
+    await create.getByRole('button', { name: 'Create price list' }).click();
+    await expect.poll(() => fieldError(create.getByLabel('Percentage off'))).toMatch(/^Percentage off: ./);
+    await create.getByLabel('Kind').selectOption('fixed');
+    await create.getByRole('button', { name: 'Create price list' }).click();
+    await heading(page, 'Price list “Glove deal”').waitFor();
+
+    const add = form(page, 'Add an entry');
+    await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
+    await add.getByLabel('Price', { exact: true }).fill('3.2');
+    await add.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '3.2', exact: true }).waitFor();
+
+    const assign = form(page, 'Assign a customer');
+    await assign.getByLabel('Customer').fill(`regular-${catalog.skus.mug.slice(3)}@example.com`);
+    await assign.getByRole('button', { name: 'Assign customer' }).click();
+    const members = page.getByRole('region', { name: 'Customers of this list' });
+    await members.getByRole('cell', { name: '1 of 1' }).waitFor();
+    await members.getByRole('link').click();
+    await heading(page, `regular-${catalog.skus.mug.slice(3)}@example.com`).waitFor();
+    const explain = form(page, 'Effective price');
+    await explain.getByLabel('SKU').fill(catalog.skus.mug);
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^3\.2 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
+  });
+
+  it('webhooks: creates one whose receiver answers the handshake, shows its secret once, deactivates it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { page } = await open();
+      await signIn(page, tenant.token);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await heading(page, 'Webhooks').waitFor();
+      const create = form(page, 'Create a webhook');
+      await create.getByLabel('Topic').selectOption('customer.created');
+      await create.getByLabel('Receiver URL').fill('ftp://127.0.0.1/hook');
+      await create.getByRole('button', { name: 'Create webhook' }).click();
+      await expect.poll(() => fieldError(create.getByLabel('Receiver URL'))).toMatch(/^Receiver URL: ./);
+
+      await create.getByLabel('Receiver URL').fill(receiver.url);
+      await create.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByText(/^Webhook #\d+ created \(verified\)\. Its signing secret, shown only now:$/).waitFor();
+      expect(await page.locator('code.secret').textContent()).toMatch(/^whsec_/);
+      expect(receiver.handshakes).toHaveLength(1);
+      const row = page.getByRole('region', { name: 'Webhooks' }).getByRole('row').nth(1);
+      expect(await row.getByRole('cell').allTextContents()).toEqual(['customer.created', receiver.url, 'Yes', 'Yes', expect.any(String), 'Verify againDeactivateDelete']);
+
+      await row.getByRole('button', { name: /^Deactivate webhook/ }).click();
+      await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toMatch(/^No: disabled/);
+      await row.getByRole('button', { name: /^Verify again: webhook #\d+$/ }).click();
+      await receiver.waitFor(() => receiver.handshakes.length === 2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('signs out: the token leaves sessionStorage and the sign-in form is back', async () => {
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    expect(await tokenInStorage(page)).toBe(tenant.token);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading(page, 'Sign in').waitFor();
+    expect(await tokenInStorage(page)).toBeNull();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    // Back to a signed-in page: the sign-in form again.
+    await page.goto(`${server.baseUrl}/admin#/customers/${ada}`);
+    await heading(page, 'Sign in').waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).isHidden()).toBe(true);
+  });
+
+  it('refuses a wrong token at the token field, and keeps nothing', async () => {
+    const { page } = await open();
+    await heading(page, 'Sign in').waitFor();
+    const field = page.getByLabel('API token');
+    await field.fill(`${tenant.key}.sk_wrong`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => fieldError(field)).toBe('API token: the API does not accept this token (unknown, revoked or mistyped)');
+    expect(await tokenInStorage(page)).toBeNull();
+  });
+
+  it('works with the keyboard alone: sign in, find a customer, add a price', async () => {
+    const { page } = await open();
+    await heading(page, 'Sign in').waitFor();
+    // The token field has the focus on arrival.
+    await page.keyboard.type(tenant.token);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Customers').waitFor();
+    await tabTo(page, 'Search by name, email or company');
+    await page.keyboard.type('analytical');
+    await tabTo(page, 'Ada Lovelace (Analytical Engines Ltd)');
+    await page.keyboard.press('Enter');
+    await heading(page, 'Ada Lovelace (Analytical Engines Ltd)').waitFor();
+    await tabTo(page, 'SKU');
+    // The filter's SKU is "Only SKU"; the first "SKU" is the add form's.
+    await page.keyboard.type(catalog.skus.mug);
+    await tabTo(page, 'Price');
+    await page.keyboard.type('3.99');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.price-line').textContent()).toContain(`3.99 per unit for 1 × ${catalog.skus.mug}`);
+    // Everything reachable also shows where the focus is.
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).not.toBe('none');
+  });
+
+  // The last two look at every view as the tests above left them: with prices, lists, imports and a webhook.
+  it('has no serious or critical axe-core violations on any view', async () => {
+    const { page } = await open();
+    await heading(page, 'Sign in').waitFor();
+    const found: Record<string, string[]> = { 'sign-in': await seriousViolations(page) };
+    await signIn(page, tenant.token);
+    for (const [view, title] of [
+      ['customers', 'Customers'],
+      [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
+      ['price-lists', 'Price lists'],
+      ['imports', 'Import and export'],
+      ['webhooks', 'Webhooks'],
+    ] as const) {
+      await page.goto(`${server.baseUrl}/admin#/${view}`);
+      await heading(page, title).waitFor();
+      await page.waitForLoadState('networkidle');
+      found[view] = await seriousViolations(page);
+    }
+    // The effective price with its candidates, and a form showing errors.
+    await page.goto(`${server.baseUrl}/admin#/customers/${ada}`);
+    const explain = form(page, 'Effective price');
+    await explain.getByLabel('SKU').fill(catalog.skus.tee);
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    await page.locator('.price-line').waitFor();
+    await form(page, 'Add or edit a price').getByRole('button', { name: 'Add price' }).click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    found['customer with answers and errors'] = await seriousViolations(page);
+    expect(found).toEqual({ 'sign-in': [], customers: [], [`customers/${ada}`]: [], 'price-lists': [], imports: [], webhooks: [], 'customer with answers and errors': [] });
+  });
+
+  it('fits a 375 px wide screen: no view scrolls sideways', async () => {
+    const { page } = await open({ width: 375, height: 740 });
+    await heading(page, 'Sign in').waitFor();
+    const wide: string[] = [];
+    if (await scrollsSideways(page)) wide.push('sign-in');
+    await signIn(page, tenant.token);
+    for (const [view, title] of [
+      ['customers', 'Customers'],
+      [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
+      [`customers/${catalog.otherTradeCustomer}`, `trade2-${catalog.skus.mug.slice(3)}@example.com`],
+      ['price-lists', 'Price lists'],
+      ['imports', 'Import and export'],
+      ['webhooks', 'Webhooks'],
+    ] as const) {
+      await page.goto(`${server.baseUrl}/admin#/${view}`);
+      await heading(page, title).waitFor();
+      await page.waitForLoadState('networkidle');
+      if (await scrollsSideways(page)) wide.push(view);
+    }
+    expect(wide).toEqual([]);
+  });
+});
