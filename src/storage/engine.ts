@@ -29,6 +29,13 @@ export interface Engine {
    * go at the end of the key instead.
    */
   readonly indexIncludesColumns: boolean;
+  /**
+   * The database runs in this process: a row read costs a JavaScript object, not a trip over
+   * a socket and a parse. Where a query could reduce many rows to a few with a sort (a window
+   * function), reading them all and reducing them in JavaScript is then faster (measured in
+   * docs/performance.md, "Quotes").
+   */
+  readonly readsRowsInProcess: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -41,6 +48,7 @@ export const SQLITE: Engine = Object.freeze({
   insertsRowsFromArrays: false,
   estimatesRowCounts: false,
   indexIncludesColumns: false,
+  readsRowsInProcess: true,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -53,4 +61,5 @@ export const POSTGRES: Engine = Object.freeze({
   insertsRowsFromArrays: true,
   estimatesRowCounts: true,
   indexIncludesColumns: true,
+  readsRowsInProcess: false,
 });

@@ -32,7 +32,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     categories: new KyselyCategoryRepository(db),
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads, { listEveryStore: faults.tradePriceListEveryStore === true }),
     priceLists: new KyselyPriceListRepository(db, engine),
-    pricing: new KyselyPricingRepository(db),
+    pricing: new KyselyPricingRepository(db, engine),
     imports: new KyselyImportRepository(db),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),

@@ -30,9 +30,9 @@ export interface PricingRepository {
   /** The customer's price lists in their order. */
   customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]>;
   /**
-   * The customer's trade prices for these SKUs. With `validAt`, only those that can win then:
-   * valid at that moment, and the newest of each SKU and quantity break (the rule never looks
-   * past it). Without, all of them (an explanation lists every one).
+   * The customer's trade prices for these SKUs. With `validAt`, at least those that can win
+   * then (valid at that moment, the newest of each SKU and quantity break: the rule never looks
+   * past them), maybe more; without, all of them (an explanation lists every one).
    */
   tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>>;
   /** The entries of these lists for these SKUs; `validAt` as for `tradeRules`, per list. */

@@ -8,6 +8,7 @@ import { idempotencyPerCredentialSchema } from './006-idempotency-per-credential
 import { customerPageIndexSchema } from './007-customer-page-index.js';
 import { priceRulesSchema } from './008-price-rules.js';
 import { importsSchema } from './009-imports.js';
+import { customerSkuRulesIndexSchema } from './010-customer-sku-rules-index.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -19,6 +20,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['007-customer-page-index', customerPageIndexSchema],
   ['008-price-rules', priceRulesSchema],
   ['009-imports', importsSchema],
+  ['010-customer-sku-rules-index', customerSkuRulesIndexSchema],
 ];
 
 /**

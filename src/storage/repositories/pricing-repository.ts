@@ -2,11 +2,15 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { PriceListKind } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
+import type { Engine } from '../engine.js';
 import type { Tables } from '../tables.js';
 
 /** One query each, whatever the number of SKUs or lists. */
 export class KyselyPricingRepository implements PricingRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
 
   async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
     if (skus.length === 0) return [];
@@ -47,9 +51,10 @@ export class KyselyPricingRepository implements PricingRepository {
       .where('store_id', '=', storeId)
       .where('customer_id', '=', customerId)
       .where('sku', 'in', [...skus]);
-    if (validAt === undefined) return (await all.execute()).map(toRule);
-    // The newest valid record of each SKU and break: a customer may hold thousands of records
-    // of one SKU (never de-duplicated), and only these can win.
+    // Every record (the rule keeps the newest valid one of each SKU and break; a customer may
+    // hold thousands of one SKU, never de-duplicated), unless a socket lies between: then only
+    // those, picked by the database along the covering index (migration 010).
+    if (validAt === undefined || this.engine.readsRowsInProcess) return (await all.execute()).map(toRule);
     const ranked = all
       .where(validThen(validAt))
       .select(sql<number>`row_number() over (partition by sku, min_quantity order by id desc)`.as('rank'))
@@ -67,7 +72,7 @@ export class KyselyPricingRepository implements PricingRepository {
       .where('price_list_id', 'in', [...priceListIds])
       .where('sku', 'in', [...skus]);
     const rows =
-      validAt === undefined
+      validAt === undefined || this.engine.readsRowsInProcess
         ? await all.execute()
         : await this.db
             .selectFrom(
