@@ -72,17 +72,18 @@ export interface ServiceOptions {
   webhookResolver?: HostResolver;
   /** The HTTP client of webhook requests (tests may replace it). */
   webhookTransport?: WebhookTransport;
+  /**
+   * Builds the unit of work every service uses over the opened database, instead of
+   * `new KyselyUnitOfWork(database)`. The fault suite plants its faults with it (an answer
+   * before the commit, a list that leaks other stores); no setting or flag reaches it.
+   */
+  unitOfWork?: (database: Database) => UnitOfWork;
 }
 
 export async function buildServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: options.poolSize, onQuery: options.onQuery });
-  // PRICEBOOK_FAULT_ACK_BEFORE_COMMIT (test only): answers a second before the commit.
-  // PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE (test only): the trade price list leaks other stores' records.
-  const uow = new KyselyUnitOfWork(database, {
-    acknowledgeBeforeCommitMs: config.faultAckBeforeCommit ? 1000 : 0,
-    tradePriceListEveryStore: config.faultTradePriceListEveryStore,
-  });
+  const uow = options.unitOfWork?.(database) ?? new KyselyUnitOfWork(database);
   // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
   const limiters = await buildRateLimiters(config, clock);
   const { rateLimiter, authFailures } = limiters;

@@ -63,18 +63,6 @@ export interface Config {
   readonly metricsHost: string;
   /** Bearer token the metrics listener requires when set. */
   readonly metricsToken: string | undefined;
-  /**
-   * TEST ONLY, off by default: every write transaction reports success before it commits and
-   * commits a moment later, so a crash in between loses acknowledged data. The fault suite
-   * turns it on to prove its crash checker can see loss; never set it in production.
-   */
-  readonly faultAckBeforeCommit: boolean;
-  /**
-   * TEST ONLY, off by default: the trade price list answers every store's records, not only the
-   * caller's. The fault suite turns it on to prove its leak checks (the fuzzer's and the tenant
-   * isolation model's) see another store's records; never set it in production.
-   */
-  readonly faultTradePriceListEveryStore: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -110,8 +98,6 @@ export const CONFIG_VARIABLES = {
   metricsPort: 'PRICEBOOK_METRICS_PORT',
   metricsHost: 'PRICEBOOK_METRICS_HOST',
   metricsToken: 'PRICEBOOK_METRICS_TOKEN',
-  faultAckBeforeCommit: 'PRICEBOOK_FAULT_ACK_BEFORE_COMMIT',
-  faultTradePriceListEveryStore: 'PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE',
 } as const satisfies Record<keyof Config, string>;
 
 /** Hourly for 24 hours. */
@@ -161,8 +147,6 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     metricsPort: parsePort(name('metricsPort'), raw('metricsPort'), 0, true),
     metricsHost: parseAddress(name('metricsHost'), raw('metricsHost'), '127.0.0.1'),
     metricsToken: parseMetricsToken(name('metricsToken'), raw('metricsToken')),
-    faultAckBeforeCommit: parseSwitch(name('faultAckBeforeCommit'), raw('faultAckBeforeCommit'), false),
-    faultTradePriceListEveryStore: parseSwitch(name('faultTradePriceListEveryStore'), raw('faultTradePriceListEveryStore'), false),
   };
   if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
     throw new ConfigError(`${name('tlsCertFile')} and ${name('tlsKeyFile')} must be set together`);

@@ -48,12 +48,7 @@ const FLAG_HELP: Record<keyof Config, string> = {
   metricsPort: 'plain-HTTP port serving GET /metrics (Prometheus); default 0 (off)',
   metricsHost: 'bind address of the metrics listener; default 127.0.0.1 (any other needs a metrics token)',
   metricsToken: 'Bearer token the metrics listener requires (prefer the environment: flags show in ps)',
-  faultAckBeforeCommit: 'TEST ONLY: 1 acknowledges writes before they commit (crash tests); default 0',
-  faultTradePriceListEveryStore: 'TEST ONLY: 1 lists every store\'s trade prices (leak tests); default 0',
 };
-
-/** Fault switches for the fault suite: accepted, but left out of `--help`. */
-const TEST_ONLY_FLAGS: ReadonlySet<keyof Config> = new Set(['faultAckBeforeCommit', 'faultTradePriceListEveryStore']);
 
 /** The config from the environment with a command's flags on top. */
 function configFrom(options: Record<string, string | undefined>): Config {
@@ -67,7 +62,7 @@ function configFrom(options: Record<string, string | undefined>): Config {
 
 function addConfigFlags(command: Command, keys: ReadonlyArray<keyof Config>): Command {
   for (const key of keys) {
-    command.addOption(new Option(`${flagOf(CONFIG_VARIABLES[key])} <value>`, `${FLAG_HELP[key]} (env ${CONFIG_VARIABLES[key]})`).hideHelp(TEST_ONLY_FLAGS.has(key)));
+    command.addOption(new Option(`${flagOf(CONFIG_VARIABLES[key])} <value>`, `${FLAG_HELP[key]} (env ${CONFIG_VARIABLES[key]})`));
   }
   return command;
 }

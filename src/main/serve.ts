@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/config.js';
 import { buildApp, createPlainHttpServer } from '../app/build-app.js';
 import { seedDemoStore } from '../app/demo.js';
-import { buildServices } from '../app/services.js';
+import { buildServices, type ServiceOptions } from '../app/services.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
 import { buildMaintenanceLoop } from '../app/maintenance.js';
 import { ImportRunner } from '../modules/imports/import-runner.js';
@@ -23,18 +23,14 @@ export interface RunningServer {
 /**
  * `pricebook serve`: HTTPS API, the plain-HTTP listener that refuses (or serves trusted
  * proxies), the demo store on an empty data dir, and graceful shutdown on SIGTERM / SIGINT.
+ * `serviceOptions` go to `buildServices`; the CLI passes none.
  */
-export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
-  const services = await buildServices(config);
+export async function serve(config: Config, out: NodeJS.WritableStream = process.stdout, serviceOptions: ServiceOptions = {}): Promise<RunningServer> {
+  const services = await buildServices(config, serviceOptions);
   const tls = await loadTlsPair(config);
   const metrics = config.metricsPort === 0 ? undefined : buildMetrics(services, { api: true, deliveries: config.webhookWorker });
   const app = await buildApp(config, services, { tls, metrics: metrics?.http });
   app.log.info({ database: services.database.description, tls: tls.source }, 'starting');
-  // Test-only switches break the service's promises on purpose: never silently.
-  const faults = Object.entries({ PRICEBOOK_FAULT_ACK_BEFORE_COMMIT: config.faultAckBeforeCommit, PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: config.faultTradePriceListEveryStore })
-    .filter(([, on]) => on)
-    .map(([variable]) => variable);
-  if (faults.length > 0) app.log.warn({ faults }, 'TEST-ONLY fault switches are on: this server loses data or leaks stores on purpose; never run it in production');
 
   // Unasked, the demo token is printed only to a person at a terminal, never into logs.
   const empty = !(await services.uow.repos.stores.any());

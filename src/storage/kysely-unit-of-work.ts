@@ -21,7 +21,7 @@ import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
 import type { Tables } from './tables.js';
 
-function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, faults: UnitOfWorkFaults): Repositories {
+function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads): Repositories {
   return {
     stores: new KyselyStoreRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, hotReads),
@@ -30,7 +30,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     variations: new KyselyVariationRepository(db),
     skus: new KyselySkuRepository(db),
     categories: new KyselyCategoryRepository(db),
-    tradePrices: new KyselyTradePriceRepository(db, engine, hotReads, { listEveryStore: faults.tradePriceListEveryStore === true }),
+    tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),
     pricing: new KyselyPricingRepository(db, engine),
     imports: new KyselyImportRepository(db),
@@ -50,10 +50,10 @@ export class KyselyUnitOfWork implements UnitOfWork {
 
   constructor(
     private readonly database: Database,
-    private readonly faults: UnitOfWorkFaults = {},
+    private readonly decorate: RepositoryDecorator = (repos) => repos,
   ) {
     this.hotReads = new HotReads(database.db, database.statements);
-    this.outside = createRepositories(database.db, database.engine, this.hotReads, faults);
+    this.outside = this.repositoriesOn(database.db);
   }
 
   /** Inside a transaction, its repositories: a read there must not wait for its own connection. */
@@ -64,27 +64,12 @@ export class KyselyUnitOfWork implements UnitOfWork {
   async transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     const joined = this.current.getStore();
     if (joined !== undefined) return work(joined);
-    const delayMs = this.faults.acknowledgeBeforeCommitMs ?? 0;
-    if (delayMs > 0) {
-      // The injected fault: the caller gets the result (and answers 201) before the commit.
-      return new Promise<T>((resolve, reject) => {
-        this.run(work, async (result) => {
-          resolve(result);
-          await new Promise((wait) => setTimeout(wait, delayMs));
-        }).catch(reject);
-      });
-    }
-    return this.run(work);
-  }
-
-  private run<T>(work: (repos: Repositories) => Promise<T>, beforeCommit?: (result: T) => Promise<void>): Promise<T> {
     // One connection for the whole transaction; the begin statement is the engine's own.
     return this.database.db.connection().execute(async (connection) => {
       await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
       try {
-        const repos = createRepositories(connection, this.database.engine, this.hotReads, this.faults);
+        const repos = this.repositoriesOn(connection);
         const result = await this.current.run(repos, () => work(repos));
-        await beforeCommit?.(result);
         await sql`commit`.execute(connection);
         return result;
       } catch (error) {
@@ -93,15 +78,18 @@ export class KyselyUnitOfWork implements UnitOfWork {
       }
     });
   }
+
+  private repositoriesOn(db: Kysely<Tables>): Repositories {
+    return this.decorate(createRepositories(db, this.database.engine, this.hotReads), db);
+  }
 }
 
-/** Faults injected by the fault suite (test only; none by default). */
-export interface UnitOfWorkFaults {
-  /** Hand each transaction's result to its caller, then wait this long before committing. */
-  acknowledgeBeforeCommitMs?: number;
-  /** The trade price list answers every store's records (a planted leak for the leak checks). */
-  tradePriceListEveryStore?: boolean;
-}
+/**
+ * Wraps the repositories a unit of work makes (once for reads outside transactions, once per
+ * transaction), given the connection they run on. Only code that builds the unit of work can
+ * pass one; the default leaves them as they are.
+ */
+export type RepositoryDecorator = (repos: Repositories, db: Kysely<Tables>) => Repositories;
 
 /**
  * A row this transaction referred to was deleted by another one after it was checked (only

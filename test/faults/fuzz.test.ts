@@ -10,7 +10,7 @@ import { type Operation, readOperations } from './support/openapi-operations.js'
 import { type Counterexample, keepFailure, readRegressions, replayCommand, toCounterexample, toFuzzCase } from './support/fuzz-regressions.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
 import { rowsIn, snapshotStore, type StoreSnapshot } from '../support/store-snapshot.js';
-import { parseConfig } from '../../src/config/config.js';
+import { PLANTED_FAULTS } from './support/planted-faults.js';
 import { idCount, idsOf, type StoreIds, victimIdsIn } from './support/leak-check.js';
 
 /**
@@ -271,13 +271,8 @@ describe.each(engines)('hostile input on %s', (engine) => {
     expect(cases).toBeGreaterThanOrEqual(RUNS);
   }, 300_000);
 
-  it('the fault switch is off unless PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE=1 is set', () => {
-    expect(parseConfig({}).faultTradePriceListEveryStore).toBe(false);
-    expect(parseConfig({ PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }).faultTradePriceListEveryStore).toBe(true);
-  });
-
   it('negative control: with the trade price list leaking every store’s records, the leak check reports the victim’s ids', async () => {
-    const mutant = await startTestServer(engine, { PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport } });
+    const mutant = await startTestServer(engine, {}, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport, unitOfWork: PLANTED_FAULTS['trade-price-list-every-store'] } });
     try {
       const planted = await prepare(mutant);
       // The leaking route only: its cases are as hostile as the run's (query, headers, method), and few.

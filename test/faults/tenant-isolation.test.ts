@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedClient, expectError, type CheckedClient } from '../support/conventions.js';
-import { parseConfig } from '../../src/config/config.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { PLANTED_FAULTS } from './support/planted-faults.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
 import { effectivePrice, emptyStore, type Kind, KINDS, listOf, PATHS, PROLOGUE, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
 
@@ -209,13 +209,8 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     expect(figures.crossStore).toBeGreaterThan(0);
   }, 120_000);
 
-  it('the fault switch is off unless PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE=1 is set', () => {
-    expect(parseConfig({}).faultTradePriceListEveryStore).toBe(false);
-    expect(parseConfig({ PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' }).faultTradePriceListEveryStore).toBe(true);
-  });
-
   it('negative control: with the trade price list leaking every store’s records, the model comparison reports differences', async () => {
-    const mutant = await startTestServer(engine, { PRICEBOOK_FAULT_TRADE_PRICE_LIST_EVERY_STORE: '1' });
+    const mutant = await startTestServer(engine, {}, { services: { unitOfWork: PLANTED_FAULTS['trade-price-list-every-store'] } });
     const controlFigures = newFigures();
     const differences: string[] = [];
     try {

@@ -40,13 +40,19 @@ export interface InstanceOptions {
   tls: { certFile: string; keyFile: string; cert: string };
   /** Most connections the client keeps open to it; default 100. */
   connections?: number;
+  /**
+   * The script and its arguments run with `node`, configured by the same environment;
+   * default the built CLI's `serve` (the fault suite's controls run a test-only entry point).
+   */
+  command?: readonly string[];
 }
 
 /** Starts `node dist/main/cli.js serve` and waits (at most 30 s) until its /healthz answers 200. */
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  const command = options.command ?? [CLI, 'serve'];
+  if (!fs.existsSync(command[0]!)) throw new Error(`${command[0]} is missing: run \`npm run build\` first (npm test does)`);
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, command, {
     env: {
       PATH: process.env.PATH ?? '',
       PRICEBOOK_PORT: String(port),

@@ -39,8 +39,11 @@ export interface RequestOptions {
 }
 
 export interface TestServerOptions {
-  /** Passed to `buildServices` (a clock, or stand-ins for the webhooks' resolver and HTTP client). */
-  services?: Pick<ServiceOptions, 'clock' | 'webhookResolver' | 'webhookTransport'>;
+  /**
+   * Passed to `buildServices`: a clock, stand-ins for the webhooks' resolver and HTTP client, or
+   * a unit of work with a fault planted (test/faults/support/planted-faults.ts).
+   */
+  services?: Pick<ServiceOptions, 'clock' | 'webhookResolver' | 'webhookTransport' | 'unitOfWork'>;
   /** Also start the plain-HTTP listener, as `main/serve.ts` does, on a port of its own. */
   plainHttp?: boolean;
   /** Passed to `buildApp` (logger, timeouts); the TLS pair is the test one. */

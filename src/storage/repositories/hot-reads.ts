@@ -16,14 +16,12 @@ interface FilterShape {
   productId: boolean;
   sku: boolean;
   validAt: boolean;
-  /** Test only: the fault suite's planted leak leaves out the store. */
-  everyStore: boolean;
 }
 
 /**
  * The reads every request or most requests make (the credential, a trade price, a page of
  * them, their count), each compiled once per database and run with new values. Shapes of a
- * list or count are compiled at first use; there are at most 32 of each.
+ * list or count are compiled at first use; there are at most 16 of each.
  */
 export class HotReads {
   readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>>;
@@ -39,9 +37,9 @@ export class HotReads {
     this.tradePriceById = new PreparedQuery(db.selectFrom('trade_prices').select(TRADE_PRICE_COLUMNS).where('store_id', '=', 0).where('id', '=', 0), statements);
   }
 
-  /** Values in order: the store (unless every store), the filters given, count, offset. */
-  tradePricePage(filter: TradePriceFilter, everyStore: boolean): PreparedQuery<Selectable<TradePricesTable>> {
-    const shape = shapeOf(filter, everyStore);
+  /** Values in order: the store, the filters given, count, offset. */
+  tradePricePage(filter: TradePriceFilter): PreparedQuery<Selectable<TradePricesTable>> {
+    const shape = shapeOf(filter);
     const key = shapeKey(shape);
     let query = this.pages.get(key);
     if (query === undefined) {
@@ -53,7 +51,7 @@ export class HotReads {
 
   /** Values in order: the store, the filters given. */
   tradePriceCount(filter: TradePriceFilter): PreparedQuery<{ count: number | string }> {
-    const shape = shapeOf(filter, false);
+    const shape = shapeOf(filter);
     const key = shapeKey(shape);
     let query = this.counts.get(key);
     if (query === undefined) {
@@ -64,7 +62,7 @@ export class HotReads {
   }
 
   private filtered(shape: FilterShape) {
-    let query = shape.everyStore ? this.db.selectFrom('trade_prices') : this.db.selectFrom('trade_prices').where('store_id', '=', 0);
+    let query = this.db.selectFrom('trade_prices').where('store_id', '=', 0);
     if (shape.customerId) query = query.where('customer_id', '=', 0);
     if (shape.productId) query = query.where('product_id', '=', 0);
     if (shape.sku) query = query.where('sku', '=', '');
@@ -79,8 +77,8 @@ export class HotReads {
 }
 
 /** The values a list or count binds, in the order `HotReads` compiled them. */
-export function filterValues(storeId: number, filter: TradePriceFilter, everyStore = false): Array<number | string> {
-  const values: Array<number | string> = everyStore ? [] : [storeId];
+export function filterValues(storeId: number, filter: TradePriceFilter): Array<number | string> {
+  const values: Array<number | string> = [storeId];
   if (filter.customerId !== undefined) values.push(filter.customerId);
   if (filter.productId !== undefined) values.push(filter.productId);
   if (filter.sku !== undefined) values.push(filter.sku);
@@ -88,10 +86,10 @@ export function filterValues(storeId: number, filter: TradePriceFilter, everySto
   return values;
 }
 
-function shapeOf(filter: TradePriceFilter, everyStore: boolean): FilterShape {
-  return { customerId: filter.customerId !== undefined, productId: filter.productId !== undefined, sku: filter.sku !== undefined, validAt: filter.validAt !== undefined, everyStore };
+function shapeOf(filter: TradePriceFilter): FilterShape {
+  return { customerId: filter.customerId !== undefined, productId: filter.productId !== undefined, sku: filter.sku !== undefined, validAt: filter.validAt !== undefined };
 }
 
 function shapeKey(shape: FilterShape): string {
-  return `${Number(shape.customerId)}${Number(shape.productId)}${Number(shape.sku)}${Number(shape.validAt)}${Number(shape.everyStore)}`;
+  return `${Number(shape.customerId)}${Number(shape.productId)}${Number(shape.sku)}${Number(shape.validAt)}`;
 }

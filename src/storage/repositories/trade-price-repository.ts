@@ -23,8 +23,6 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     private readonly db: Kysely<Tables>,
     private readonly engine: Engine,
     private readonly hotReads: HotReads,
-    /** Test only (the fault suite's planted leak): `list` ignores the store. */
-    private readonly faults: { listEveryStore?: boolean } = {},
   ) {}
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
@@ -43,9 +41,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 
   async list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
-    const everyStore = this.faults.listEveryStore === true;
-    const query = this.hotReads.tradePricePage(filter, everyStore);
-    const rows = await query.execute(this.db, [...filterValues(storeId, filter, everyStore), page.count, page.offset]);
+    const rows = await this.hotReads.tradePricePage(filter).execute(this.db, [...filterValues(storeId, filter), page.count, page.offset]);
     return rows.map(toTradePrice);
   }
 

@@ -5,6 +5,7 @@ import { type Database, openDatabase } from '../../../src/storage/database.js';
 import { createPostgresDatabase, type EngineName } from '../../support/engines.js';
 import { type Instance, startInstance, tlsFiles } from '../../support/instance-process.js';
 import type { HttpResponse } from '../../support/test-server.js';
+import { buildFaultServer } from './fault-server-build.js';
 import { BATCH_SIZE, type CrashCheck, checkCrashRun, digestOf, type IdDigest, idempotencyKeyOf, priceUnitsOf } from './crash-check.js';
 import { seededRandom } from './report.js';
 
@@ -20,7 +21,7 @@ export interface CrashRunOptions {
   /** Each cycle's load lasts a random time in this range (ms) before the SIGKILL. */
   killAfterMs: readonly [number, number];
   seed: number;
-  /** PRICEBOOK_FAULT_ACK_BEFORE_COMMIT=1: the negative control. */
+  /** The negative control: the test-only fault server, planting `ack-before-commit` (planted-faults.ts). */
   ackBeforeCommit?: boolean;
   /** Retry the batches left unanswered by a kill after the last restart (default true). */
   retryUnanswered?: boolean;
@@ -52,13 +53,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Concurrent 1000-item bulk creates, each with an Idempotency-Key, against a real
- * `pricebook serve` that is killed with SIGKILL at a random moment and restarted, `cycles`
- * times; then unanswered batches are retried with their keys (as a client would) and the
- * database is read back directly.
+ * `pricebook serve` (for the control, the same server from fault-server.ts) that is killed
+ * with SIGKILL at a random moment and restarted, `cycles` times; then unanswered batches are
+ * retried with their keys (as a client would) and the database is read back directly.
  */
 export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun> {
   const started = Date.now();
   const random = seededRandom(options.seed);
+  // The real CLI, or the same server with the fault planted (a test-only entry point).
+  const command = options.ackBeforeCommit === true ? [await buildFaultServer(), 'ack-before-commit'] : undefined;
   const tls = await tlsFiles();
   const postgres = options.engine === 'postgres' ? await createPostgresDatabase() : undefined;
   const dataDir = path.join(tls.dir, 'data');
@@ -69,7 +72,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     PRICEBOOK_RATE_LIMIT_LEAK: '100000',
     PRICEBOOK_AUTH_FAILURE_BUCKET: '100000',
     // The fault delays every write transaction, the delivery worker's too, which would hold SQLite's one connection between requests.
-    ...(options.ackBeforeCommit === true && { PRICEBOOK_FAULT_ACK_BEFORE_COMMIT: '1', PRICEBOOK_WEBHOOK_WORKER: '0' }),
+    ...(options.ackBeforeCommit === true && { PRICEBOOK_WEBHOOK_WORKER: '0' }),
   };
   let instance: Instance | undefined;
   try {
@@ -78,7 +81,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     const { token } = await setup.credentials.issueKey(store.id);
     await setup.close();
 
-    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2, command });
     const customer = await instance.request('POST', '/v1/customers', { token, body: { email: 'crash@example.com', trade: true } });
     const product = await instance.request('POST', '/v1/products', { token, body: { title: 'Crash', sku: SKU, price: 1 } });
     if (customer.status !== 201 || product.status !== 201) throw new Error(`catalog setup failed: ${customer.text} ${product.text}`);
@@ -124,7 +127,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     };
 
     for (let cycle = 1; cycle <= options.cycles; cycle++) {
-      if (cycle > 1) instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+      if (cycle > 1) instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2, command });
       const target = instance;
       let loading = true;
       const workers = Array.from({ length: options.concurrency }, async () => {
@@ -138,7 +141,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     }
 
     // The last restart: what a client does with the requests it never got an answer to.
-    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2 });
+    instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2, command });
     const retries = options.retryUnanswered === false ? [] : unanswered.splice(0);
     let replayedOnRetry = 0;
     for (const batch of retries) {
