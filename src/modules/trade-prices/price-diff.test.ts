@@ -22,7 +22,7 @@ describe('diffPrices', () => {
     expect(diffPrices([record(1)], [base, base, base])).toMatchObject({ unchanged: [{ id: 1 }], create: [base, base] });
   });
 
-  it('tells apart every field a client sets, and 12.5 from 12.50000001', () => {
+  it('tells apart every field a client sets', () => {
     const variants: Array<Partial<NewTradePrice>> = [
       { productId: 11 },
       { sku: 'a' },
@@ -35,6 +35,25 @@ describe('diffPrices', () => {
       expect(diffPrices([record(1)], [{ ...base, ...variant }])).toMatchObject({ unchanged: [], create: [{ ...base, ...variant }], remove: [{ id: 1 }] });
     }
     expect(diffPrices([record(1, { price: 12.5 })], [{ ...base, price: 12.5 }]).unchanged).toHaveLength(1);
+  });
+
+  it('compares prices in ten-thousandths, as they are stored: 12.5 is 12.50000001, not 12.5001', () => {
+    // Below a ten-thousandth, two prices are one stored price: replacing one with the other
+    // would delete a record and create its copy. (Validation refuses more than 4 places, so
+    // such a difference only comes from arithmetic on doubles, like 0.1 + 0.2.)
+    const sameStored: Array<[number, number]> = [
+      [12.5, 12.50000001],
+      [12.5, 12.49999999],
+      [0.3, 0.1 + 0.2],
+    ];
+    for (const [stored, sent] of sameStored) {
+      expect(sent).not.toBe(stored);
+      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({ unchanged: [{ id: 1, price: stored }], create: [], remove: [] });
+    }
+    // A ten-thousandth apart is another price, either way.
+    for (const [stored, sent] of [[12.5, 12.5001], [12.5001, 12.5], [12.5, 12.4999]] as const) {
+      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({ unchanged: [], create: [{ price: sent }], remove: [{ id: 1 }] });
+    }
   });
 
   it('makes nothing to do out of a set equal to what is there', () => {
