@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/modules/stores/scopes.js';
 import { basic } from '../support/conventions.js';
 import { createPostgresDatabase, enginesUnderTest, type EngineName } from '../support/engines.js';
+import { CURL, SCRIPT, toolAvailable } from '../support/external-tool.js';
 import { connectTls, parseHttpResponse, rawPlainExchange, readUntilClosed } from '../support/raw-http.js';
 
 /**
@@ -136,15 +137,6 @@ async function httpsGet(served: Served, ca: string, urlPath: string, authorizati
     return { status: response.statusCode, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
   } finally {
     await agent.close();
-  }
-}
-
-function curlAvailable(): boolean {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -315,7 +307,7 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
       expect(emails.length).toBeGreaterThanOrEqual(3);
       expect((listed.body as Array<{ trade: boolean }>).some((customer) => customer.trade)).toBe(true);
 
-      if (curlAvailable()) {
+      if (toolAvailable(CURL, 'running the printed curl line')) {
         // The printed line as pasted, pinned to 127.0.0.1.
         const curled = execFileSync('sh', ['-c', `${curlLine!.trim()} -sS --max-time 10 --resolve localhost:${served.port}:127.0.0.1`], { encoding: 'utf8', timeout: 15_000 });
         expect((JSON.parse(curled) as Array<{ email: string }>).map((customer) => customer.email)).toEqual(emails);
@@ -361,7 +353,8 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(JSON.parse(execFileSync(process.execPath, [CLI, 'stores', 'create', '--name', 'First'], { env: cleanEnv(fresh), encoding: 'utf8' }))).toMatchObject({ id: 1 });
   });
 
-  it.runIf(scriptAvailable())('serve at a terminal, unasked, creates the demo store and prints its token (the README’s first start)', async () => {
+  it('serve at a terminal, unasked, creates the demo store and prints its token (the README’s first start)', async ({ skip }) => {
+    skip(!toolAvailable(SCRIPT, 'serve at a terminal'), 'script is not installed');
     const fresh = await emptyEnvironment();
     const port = await freePort();
     // `script` runs serve with a pseudo-terminal as its stdout, as a person's shell would.
@@ -372,8 +365,8 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       const deadline = Date.now() + COMMAND_TIMEOUT_MS;
-      // The banner may arrive in several chunks: wait for its last line, the curl one.
-      while (!/curl .*Bearer pk_.*\n/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+      // The banner may arrive in several chunks: wait for its last line, the curl one (the terminal ends it with \r\n).
+      while (!/curl .*Bearer pk_[^\n]*\n/.test(output) && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(output).toMatch(/Demo store 1 created/);
       expect(output).toMatch(/curl .*Bearer pk_/);
     } finally {
@@ -437,13 +430,3 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(stopped.ms).toBeLessThan(5000);
   });
 });
-
-/** util-linux `script`, which gives a command a pseudo-terminal. */
-function scriptAvailable(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
