@@ -7,6 +7,8 @@ export type StoredWebhook = Webhook & { secret: string };
 
 export interface WebhookFilter {
   topic?: EventTopic;
+  /** Only webhooks of these topics (none: no webhook). */
+  topics?: readonly EventTopic[];
 }
 
 export interface NewWebhook {

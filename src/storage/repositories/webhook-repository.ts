@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventTopic } from '../../contract/events.js';
 import type { Webhook } from '../../contract/webhooks.js';
 import type { Page } from '../../modules/page.js';
@@ -82,6 +82,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
   private filtered(storeId: number, filter: WebhookFilter): SelectQueryBuilder<Tables, 'webhooks', object> {
     let query = this.db.selectFrom('webhooks').where('store_id', '=', storeId);
     if (filter.topic !== undefined) query = query.where('topic', '=', filter.topic);
+    if (filter.topics !== undefined) query = filter.topics.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('topic', 'in', filter.topics);
     return query;
   }
 }
