@@ -1,5 +1,5 @@
-import { CATEGORY_EMBEDS } from '../contract/categories.js';
-import { TRADE_PRICE_EMBEDS } from '../contract/trade-prices.js';
+import type { CATEGORY_EMBEDS } from '../contract/categories.js';
+import type { TRADE_PRICE_EMBEDS } from '../contract/trade-prices.js';
 import type { Scope } from '../modules/stores/scopes.js';
 
 /**
