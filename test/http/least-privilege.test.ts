@@ -108,6 +108,25 @@ describe.each(await enginesUnderTest())('least privilege on %s', (engine) => {
       expect(attacker.handshakes).toEqual([]);
     });
 
+    it('a topic changed to one the key may not read while its new URL is being verified: 403, nothing stored', async () => {
+      const api = checkedClient(suite.server);
+      const { id } = await subscribe(suite.server, suite.tenant, 'product.updated', owner.url);
+      const token = await keyWith(['webhooks', 'catalog:read']);
+      const slow = await startReceiver();
+      slow.handshakeDelayMs = 500;
+      try {
+        const moving = api.request('PUT', `/v1/webhooks/${id}`, { token, body: { url: slow.url } });
+        await slow.waitFor(() => slow.handshakes.length === 1, 5000);
+        // While the handshake is held, a full key moves the webhook to a topic the first key may not read.
+        const retopic = await api.request('PUT', `/v1/webhooks/${id}`, { token: suite.tenant.token, body: { topic: 'order.created' } });
+        expect(retopic.status, retopic.text).toBe(200);
+        expectError(await moving, 403, 4, /'orders:read'.*'order\.created'/);
+        expect((await api.request('GET', `/v1/webhooks/${id}`, { token: suite.tenant.token })).body).toMatchObject({ topic: 'order.created', url: owner.url });
+      } finally {
+        await slow.close();
+      }
+    });
+
     it('a key that may read the topic still changes it', async () => {
       const { id } = await subscribe(suite.server, suite.tenant, 'customer.updated', owner.url);
       const token = await keyWith(['webhooks', 'catalog:read']);

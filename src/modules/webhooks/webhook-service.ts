@@ -79,8 +79,8 @@ export class WebhookService {
    *
    * `scopes` must read the webhook's topic, and the new topic if one is sent (403 otherwise,
    * before any handshake): whoever may point a webhook somewhere receives its topic's records.
-   * The topic is checked again in the transaction that stores the change, so a topic changed
-   * by another request during the handshake cannot slip through.
+   * The row as updated is checked again before the transaction commits, so a topic changed by
+   * another request during the handshake cannot slip through.
    */
   async update(storeId: number, scopes: Scopes, id: number, patch: WebhookUpdate): Promise<Webhook> {
     if (patch.topic !== undefined) assertTopicReadable(scopes, patch.topic);
@@ -97,8 +97,8 @@ export class WebhookService {
         await repos.webhooks.lockStore(storeId);
         await mustHaveRoom(repos, storeId, patch.topic!);
       }
-      await mustFindReadable(repos, storeId, scopes, id);
       const updated = found(await repos.webhooks.update(storeId, id, { ...patch, ...(verified !== undefined && { verified }) }), `Webhook ${id}`);
+      assertTopicReadable(scopes, updated.topic);
       await this.dropPendingIfUndeliverable(repos, updated);
       return withoutSecret(updated);
     });
@@ -110,18 +110,22 @@ export class WebhookService {
     await this.mustBeAllowed(current.url);
     const verified = await this.handshake.verify(current.url, current.secret);
     return this.uow.transaction(async (repos) => {
-      await mustFindReadable(repos, storeId, scopes, id);
       const updated = found(await repos.webhooks.update(storeId, id, { verified }), `Webhook ${id}`);
+      assertTopicReadable(scopes, updated.topic);
       await this.dropPendingIfUndeliverable(repos, updated);
       return withoutSecret(updated);
     });
   }
 
-  /** Deletes the webhook; `scopes` must read its topic (a delete silences its records' deliveries). */
+  /**
+   * Deletes the webhook; `scopes` must read its topic (a delete silences its records'
+   * deliveries). The topic checked is the deleted row's: a 403 rolls the delete back.
+   */
   remove(storeId: number, scopes: Scopes, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      await mustFindReadable(repos, storeId, scopes, id);
-      if (!(await repos.webhooks.delete(storeId, id))) throw notFound(`Webhook ${id}`);
+      const topic = await repos.webhooks.delete(storeId, id);
+      if (topic === undefined) throw notFound(`Webhook ${id}`);
+      assertTopicReadable(scopes, topic);
       // Its creation answer carries the signing secret: a replay of that key must not show it again.
       await repos.idempotency.forgetRecord(storeId, { path: '/v1/webhooks', id });
     });

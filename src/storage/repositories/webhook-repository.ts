@@ -69,14 +69,14 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .execute();
   }
 
-  async delete(storeId: number, id: number): Promise<boolean> {
+  async delete(storeId: number, id: number): Promise<EventTopic | undefined> {
     // Deliveries reference the webhook; a worker finishing one of them afterwards finds nothing to update.
     await this.db
       .deleteFrom('webhook_deliveries')
       .where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('id').where('store_id', '=', storeId).where('id', '=', id))
       .execute();
-    const result = await this.db.deleteFrom('webhooks').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    const row = await this.db.deleteFrom('webhooks').where('store_id', '=', storeId).where('id', '=', id).returning('topic').executeTakeFirst();
+    return row?.topic as EventTopic | undefined;
   }
 
   private filtered(storeId: number, filter: WebhookFilter): SelectQueryBuilder<Tables, 'webhooks', object> {
