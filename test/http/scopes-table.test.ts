@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TOPICS, type EventTopic } from '../../src/contract/events.js';
 import { READ_SCOPE_OF_TOPIC } from '../../src/modules/events/topic-scopes.js';
 import { SCOPES, type Scope } from '../../src/modules/stores/scopes.js';
 import { checkedClient, expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { type EndpointRow, type Needs, readScopesDoc, rowKey } from '../support/scopes-doc.js';
+import { type EndpointRow, type Needs, readScopesDoc, rowKey, SCOPES_DOC } from '../support/scopes-doc.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse, RequestOptions } from '../support/test-server.js';
@@ -129,6 +130,11 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       const names = (embed?.description ?? embed?.schema?.description ?? '').split(': ')[1]?.split(', ') ?? [];
       if (embed !== undefined) expect(names.length, `${method} ${path}: embed names`).toBeGreaterThan(0);
       for (const name of names) expect(documented.has(rowKey({ method, path, with: `embed=${name}` })), `${method} ${path} with embed=${name} is not in docs/scopes.md`).toBe(true);
+    }
+    // The paths without a credential are named in the page's text.
+    const text = fs.readFileSync(SCOPES_DOC, 'utf8').replace(/\s+/g, ' ');
+    for (const { method, path } of operations.filter((operation) => !operation.path.startsWith('/v1/'))) {
+      expect(text, `${method} ${path} is not named in docs/scopes.md`).toContain(`\`${method} ${path}\``);
     }
     for (const row of doc.endpoints) {
       expect(suite.server.app.hasRoute({ method: row.method as 'GET', url: row.path.replace(/\{(\w+)\}/g, ':$1') }), `docs/scopes.md line ${row.line}: ${row.method} ${row.path} is no route`).toBe(true);
