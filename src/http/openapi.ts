@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBodySchema } from '../contract/errors.js';
+import type { Scope } from '../modules/stores/scopes.js';
+import './route-config.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas, at `/openapi.json`, and a
@@ -9,6 +11,12 @@ import { ErrorBodySchema } from '../contract/errors.js';
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addSchema(ErrorBodySchema);
+  app.addHook('onRoute', (route) => {
+    const described = scopesDescription(route.config?.scope, route.config?.embeds);
+    if (route.schema === undefined || described === undefined) return;
+    const { description } = route.schema as { description?: string };
+    (route.schema as { description?: string }).description = description === undefined ? described : `${description} ${described}`;
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -33,4 +41,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { url: '/openapi.json' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** An operation's scopes as its description ends: "Scopes: `a`, `b`." (docs/scopes.md has every case). */
+function scopesDescription(scope: Scope | readonly Scope[] | undefined, embeds: Readonly<Record<string, Scope>> | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  const scopes = typeof scope === 'string' ? [scope] : [...scope];
+  const extra = Object.entries(embeds ?? {}).filter(([, needed]) => !scopes.includes(needed));
+  const embedText = extra.map(([name, needed]) => ` \`embed=${name}\` also needs \`${needed}\`.`).join('');
+  return `${scopes.length === 1 ? 'Scope' : 'Scopes'}: ${scopes.map((name) => `\`${name}\``).join(', ')}.${embedText}`;
 }

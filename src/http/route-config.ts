@@ -2,10 +2,17 @@ import type { Scope } from '../modules/stores/scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a credential needs for this operation. */
-    scope?: Scope;
-    /** Related objects `embed=` may name. */
-    embeds?: readonly string[];
+    /**
+     * The scopes a credential needs for this operation: one, or several when its answer shows
+     * records another scope reads (an update answers the whole record, so it also needs the
+     * read scope). The first one missing is named in the 403. docs/scopes.md lists them all.
+     */
+    scope?: Scope | readonly Scope[];
+    /**
+     * Related objects `embed=` may name, each with the scope that reads it: an embedded
+     * object is a read of its own resource, so a credential lacking that scope gets 403.
+     */
+    embeds?: Readonly<Record<string, Scope>>;
     /** What POST or PUT bodies are: JSON (the default) or CSV text (`text/csv`, imports). */
     bodyType?: 'json' | 'csv';
   }

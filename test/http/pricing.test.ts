@@ -384,14 +384,16 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       expect([sources.filter((source) => source === 'trade').length, sources.filter((source) => source === 'entry').length, sources.filter((source) => source === 'price_list').length]).toEqual([100, 200, 700]);
     });
 
-    it('needs the scope trade_prices:read, and only it', async () => {
+    it('needs the scopes trade_prices:read and catalog:read (it shows catalog prices), and only them', async () => {
       const { credentials } = suite.server.services;
-      const reader = await credentials.issueKey(suite.tenant.storeId, ['trade_prices:read']);
+      const reader = await credentials.issueKey(suite.tenant.storeId, ['trade_prices:read', 'catalog:read']);
+      const pricesOnly = await credentials.issueKey(suite.tenant.storeId, ['trade_prices:read']);
       const everythingElse = await credentials.issueKey(suite.tenant.storeId, SCOPES.filter((scope) => scope !== 'trade_prices:read'));
       const fixture = await createCatalog(suite.server, suite.tenant);
       const body = { customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.mug, quantity: 1 }] };
       expect((await quote(body, reader.token)).status).toBe(200);
-      expectError(await quote(body, everythingElse.token), 403, 4);
+      expectError(await quote(body, pricesOnly.token), 403, 4, /'catalog:read'/);
+      expectError(await quote(body, everythingElse.token), 403, 4, /'trade_prices:read'/);
     });
   });
 

@@ -94,8 +94,62 @@ describe.each(await enginesUnderTest())('event topics and read scopes on %s', (e
     const changed = await api.request('PUT', `/v1/webhooks/${id}`, { token, body: { topic: 'category.deleted', active: false } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ topic: 'category.deleted', active: false });
-    // A change that keeps the topic needs no more than `webhooks`.
-    const other = await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks']), body: { active: true } });
+    // A change that keeps the topic still needs its read scope: `webhooks` alone changes nothing.
+    const unchanged = (await api.request('GET', `/v1/webhooks/${id}`, { token })).body;
+    expectError(await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks']), body: { active: true } }), 403, 4, /'catalog:read'.*'category.deleted'/);
+    expect((await api.request('GET', `/v1/webhooks/${id}`, { token })).body).toEqual(unchanged);
+    const other = await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks', 'catalog:read']), body: { active: true } });
     expect(other.status, other.text).toBe(200);
+  });
+
+  it('a webhook is seen and managed only with the read scope of its topic', async () => {
+    const api = checkedClient(suite.server);
+    const full = suite.tenant.token;
+    const made = async (topic: EventTopic) => {
+      const response = await api.request('POST', '/v1/webhooks', { token: full, body: { topic, url: receiver.url } });
+      expect(response.status, response.text).toBe(201);
+      return (response.body as { id: number }).id;
+    };
+    const [orderHook, priceHook] = [await made('order.created'), await made('trade_customer_product_price.deleted')];
+    const ordersReader = await keyWith(['webhooks', 'orders:read']);
+    const ids = async (token: string, query = '') => ((await api.request('GET', `/v1/webhooks?count=100${query}`, { token })).body as Array<{ id: number }>).map((hook) => hook.id);
+    const count = async (token: string, query = '') => ((await api.request('GET', `/v1/webhooks/count${query}`, { token })).body as { count: number }).count;
+
+    // Lists and counts leave out the topics the credential may not read.
+    expect(await ids(await keyWith(['webhooks']))).toEqual([]);
+    expect(await count(await keyWith(['webhooks']))).toBe(0);
+    expect(await ids(ordersReader)).toEqual([orderHook]);
+    expect(await count(ordersReader)).toBe(1);
+    expect(await ids(full)).toEqual(expect.arrayContaining([orderHook, priceHook]));
+    expect(await count(full)).toBe((await ids(full)).length);
+    // Asking for such a topic by name is a 403, in the list and the count alike.
+    expectError(await api.request('GET', '/v1/webhooks?topic=trade_customer_product_price.deleted', { token: ordersReader }), 403, 4, /'trade_prices:read'/);
+    expectError(await api.request('GET', '/v1/webhooks/count?topic=trade_customer_product_price.deleted', { token: ordersReader }), 403, 4, /'trade_prices:read'/);
+    expect(await ids(ordersReader, '&topic=order.created')).toEqual([orderHook]);
+
+    // One webhook: get, verify, update and delete all need its topic's read scope.
+    const before = (await api.request('GET', `/v1/webhooks/${priceHook}`, { token: full })).body;
+    const handshakes = receiver.handshakes.length;
+    for (const [method, path, body] of [
+      ['GET', `/v1/webhooks/${priceHook}`, undefined],
+      ['POST', `/v1/webhooks/${priceHook}/verify`, {}],
+      ['PUT', `/v1/webhooks/${priceHook}`, { active: false }],
+      ['PUT', `/v1/webhooks/${priceHook}`, { topic: 'order.created' }],
+      ['DELETE', `/v1/webhooks/${priceHook}`, undefined],
+    ] as const) {
+      expectError(await api.request(method, path, { token: ordersReader, body }), 403, 4, /'trade_prices:read'.*'trade_customer_product_price.deleted'/);
+    }
+    expect(receiver.handshakes.length).toBe(handshakes);
+    expect((await api.request('GET', `/v1/webhooks/${priceHook}`, { token: full })).body).toEqual(before);
+    // A missing id is a 404 whatever the scopes, as before.
+    expectError(await api.request('GET', `/v1/webhooks/${priceHook + 1000}`, { token: await keyWith(['webhooks']) }), 404, 5);
+
+    const priceReader = await keyWith(['webhooks', 'trade_prices:read']);
+    expect((await api.request('GET', `/v1/webhooks/${priceHook}`, { token: priceReader })).body).toEqual(before);
+    const verified = await api.request('POST', `/v1/webhooks/${priceHook}/verify`, { token: priceReader, body: {} });
+    expect(verified.status, verified.text).toBe(200);
+    expect(receiver.handshakes.length).toBe(handshakes + 1);
+    expect((await api.request('DELETE', `/v1/webhooks/${priceHook}`, { token: priceReader })).status).toBe(204);
+    expect((await api.request('DELETE', `/v1/webhooks/${orderHook}`, { token: ordersReader })).status).toBe(204);
   });
 });

@@ -31,7 +31,7 @@ export function registerRequestInput(app: FastifyInstance): void {
     const fields = query.fields as string | undefined;
     const embed = query.embed as string | undefined;
     if (fields === undefined && embed === undefined) return;
-    const allowedEmbeds = request.routeOptions.config.embeds ?? [];
+    const allowedEmbeds = Object.keys(request.routeOptions.config.embeds ?? {});
     const embeds = parseList('embed', embed, new Set(allowedEmbeds));
     const known = new Set([...resourceFields(schema?.response as Record<string, TSchema> | undefined), ...allowedEmbeds]);
     request.projection = { fields: fields === undefined ? undefined : parseList('fields', fields, known), embeds };

@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../modules/errors.js';
+import type { Scope } from '../../modules/stores/scopes.js';
 import { sendError } from '../error-handler.js';
 import '../route-config.js';
 
 /**
- * Checks that need the matched route, in the contract's order: the credential's scope (403),
- * then the content type of POST and PUT (415). Unknown routes skip both: they answer 404/405.
+ * Checks that need the matched route, in the contract's order: the credential's scopes (403),
+ * those of the route and those of the objects `embed=` asks for, then the content type of POST
+ * and PUT (415). Unknown routes skip both: they answer 404/405.
  */
 export function registerRouteGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
-    const { scope } = request.routeOptions.config;
-    if (scope !== undefined && request.principal !== undefined && !request.principal.scopes.has(scope)) {
-      return sendError(reply, new AppError('forbidden', `This credential lacks the scope '${scope}'`));
+    const { scope, embeds } = request.routeOptions.config;
+    const principal = request.principal;
+    if (principal !== undefined) {
+      const missing = (scope === undefined ? [] : typeof scope === 'string' ? [scope] : scope).find((needed) => !principal.scopes.has(needed));
+      if (missing !== undefined) return sendError(reply, new AppError('forbidden', `This credential lacks the scope '${missing}'`));
+      const embedRefusal = embeds === undefined ? undefined : refusedEmbed(embeds, principal.scopes, (request.query as Record<string, unknown> | undefined)?.embed);
+      if (embedRefusal !== undefined) return sendError(reply, embedRefusal);
     }
     if (request.method === 'POST' || request.method === 'PUT') {
       const contentType = request.headers['content-type'];
@@ -23,6 +29,20 @@ export function registerRouteGuard(app: FastifyInstance): void {
       }
     }
   });
+}
+
+/**
+ * The 403 for the first object `embed=` names whose read scope the credential lacks. Read from
+ * the raw query string, before it is parsed strictly (the contract checks scopes before query
+ * parameters: 403 before 400); names the route does not know are left to that parse.
+ */
+function refusedEmbed(embeds: Readonly<Record<string, Scope>>, scopes: ReadonlySet<Scope>, raw: unknown): AppError | undefined {
+  const values = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw.filter((value): value is string => typeof value === 'string') : [];
+  for (const name of values.flatMap((value) => value.split(',').map((part) => part.trim()))) {
+    const needed = Object.hasOwn(embeds, name) ? embeds[name] : undefined;
+    if (needed !== undefined && !scopes.has(needed)) return new AppError('forbidden', `This credential lacks the scope '${needed}' that embed=${name} needs`);
+  }
+  return undefined;
 }
 
 /**

@@ -7,6 +7,8 @@ export type StoredWebhook = Webhook & { secret: string };
 
 export interface WebhookFilter {
   topic?: EventTopic;
+  /** Only webhooks of these topics (none: no webhook). */
+  topics?: readonly EventTopic[];
 }
 
 export interface NewWebhook {
@@ -34,6 +36,6 @@ export interface WebhookRepository {
   update(storeId: number, id: number, patch: WebhookPatch): Promise<StoredWebhook | undefined>;
   /** Ends the webhook's pending deliveries as failed, with `reason`; `now` in milliseconds. */
   cancelPendingDeliveries(webhookId: number, reason: string, now: number): Promise<void>;
-  /** Deletes the webhook with its deliveries; false when the store has no such webhook. */
-  delete(storeId: number, id: number): Promise<boolean>;
+  /** Deletes the webhook with its deliveries; its topic, or undefined when the store has no such webhook. */
+  delete(storeId: number, id: number): Promise<EventTopic | undefined>;
 }

@@ -1,12 +1,17 @@
 import type { EventTopic } from '../../contract/events.js';
 import { type CreatedWebhook, MAX_WEBHOOKS_PER_TOPIC, type Webhook, type WebhookInput, type WebhookUpdate } from '../../contract/webhooks.js';
 import { type Clock, isoTimestamp } from '../clock.js';
+import { assertTopicReadable, readableTopics } from '../events/topic-scopes.js';
 import { found, invalidField, notFound } from '../errors.js';
 import type { Page } from '../page.js';
+import type { Scope } from '../stores/scopes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ReceiverHandshake, ReceiverPolicy } from './receivers.js';
 import type { StoredWebhook, WebhookFilter } from './webhook-repository.js';
 import { newWebhookSecret } from './webhook-secret.js';
+
+/** The scopes of the credential asking. */
+type Scopes = ReadonlySet<Scope>;
 
 /** A webhook checked and verified, ready to be stored. */
 export interface PreparedWebhook {
@@ -28,16 +33,21 @@ export class WebhookService {
     private readonly handshake: ReceiverHandshake,
   ) {}
 
-  list(storeId: number, filter: WebhookFilter, page: Page): Promise<Webhook[]> {
-    return this.uow.repos.webhooks.list(storeId, filter, page);
+  /**
+   * The webhooks of the topics `scopes` may read (a webhook delivers its topic's records, so
+   * seeing or managing it is a read of them); a `topic` filter naming another topic is a 403.
+   */
+  list(storeId: number, scopes: Scopes, filter: WebhookFilter, page: Page): Promise<Webhook[]> {
+    return this.uow.repos.webhooks.list(storeId, readableFilter(scopes, filter), page);
   }
 
-  count(storeId: number, filter: WebhookFilter): Promise<number> {
-    return this.uow.repos.webhooks.count(storeId, filter);
+  count(storeId: number, scopes: Scopes, filter: WebhookFilter): Promise<number> {
+    return this.uow.repos.webhooks.count(storeId, readableFilter(scopes, filter));
   }
 
-  async get(storeId: number, id: number): Promise<Webhook> {
-    return withoutSecret(await mustFind(this.uow.repos, storeId, id));
+  /** 404 when the store has no such webhook, 403 when `scopes` may not read its topic. */
+  async get(storeId: number, scopes: Scopes, id: number): Promise<Webhook> {
+    return withoutSecret(await mustFindReadable(this.uow.repos, storeId, scopes, id));
   }
 
   /**
@@ -66,9 +76,15 @@ export class WebhookService {
    * Changes the fields sent. A new URL is checked and verified before it is stored (the
    * outcome sets `verified`); `active: true` re-activates and clears the failure count. A
    * webhook left inactive or unverified loses its pending deliveries: the feed still has them.
+   *
+   * `scopes` must read the webhook's topic, and the new topic if one is sent (403 otherwise,
+   * before any handshake): whoever may point a webhook somewhere receives its topic's records.
+   * The row as updated is checked again before the transaction commits, so a topic changed by
+   * another request during the handshake cannot slip through.
    */
-  async update(storeId: number, id: number, patch: WebhookUpdate): Promise<Webhook> {
-    const current = await mustFind(this.uow.repos, storeId, id);
+  async update(storeId: number, scopes: Scopes, id: number, patch: WebhookUpdate): Promise<Webhook> {
+    if (patch.topic !== undefined) assertTopicReadable(scopes, patch.topic);
+    const current = await mustFindReadable(this.uow.repos, storeId, scopes, id);
     const topicChanged = patch.topic !== undefined && patch.topic !== current.topic;
     if (topicChanged) await mustHaveRoom(this.uow.repos, storeId, patch.topic!);
     let verified: boolean | undefined;
@@ -82,26 +98,34 @@ export class WebhookService {
         await mustHaveRoom(repos, storeId, patch.topic!);
       }
       const updated = found(await repos.webhooks.update(storeId, id, { ...patch, ...(verified !== undefined && { verified }) }), `Webhook ${id}`);
+      assertTopicReadable(scopes, updated.topic);
       await this.dropPendingIfUndeliverable(repos, updated);
       return withoutSecret(updated);
     });
   }
 
-  /** Runs the handshake again; `verified` becomes its outcome. */
-  async verify(storeId: number, id: number): Promise<Webhook> {
-    const current = await mustFind(this.uow.repos, storeId, id);
+  /** Runs the handshake again; `verified` becomes its outcome. `scopes` must read the topic. */
+  async verify(storeId: number, scopes: Scopes, id: number): Promise<Webhook> {
+    const current = await mustFindReadable(this.uow.repos, storeId, scopes, id);
     await this.mustBeAllowed(current.url);
     const verified = await this.handshake.verify(current.url, current.secret);
     return this.uow.transaction(async (repos) => {
       const updated = found(await repos.webhooks.update(storeId, id, { verified }), `Webhook ${id}`);
+      assertTopicReadable(scopes, updated.topic);
       await this.dropPendingIfUndeliverable(repos, updated);
       return withoutSecret(updated);
     });
   }
 
-  remove(storeId: number, id: number): Promise<void> {
+  /**
+   * Deletes the webhook; `scopes` must read its topic (a delete silences its records'
+   * deliveries). The topic checked is the deleted row's: a 403 rolls the delete back.
+   */
+  remove(storeId: number, scopes: Scopes, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      if (!(await repos.webhooks.delete(storeId, id))) throw notFound(`Webhook ${id}`);
+      const topic = await repos.webhooks.delete(storeId, id);
+      if (topic === undefined) throw notFound(`Webhook ${id}`);
+      assertTopicReadable(scopes, topic);
       // Its creation answer carries the signing secret: a replay of that key must not show it again.
       await repos.idempotency.forgetRecord(storeId, { path: '/v1/webhooks', id });
     });
@@ -118,8 +142,20 @@ export class WebhookService {
   }
 }
 
-async function mustFind(repos: Repositories, storeId: number, id: number): Promise<StoredWebhook> {
-  return found(await repos.webhooks.find(storeId, id), `Webhook ${id}`);
+/** The webhook (404 when the store has none of that id), if `scopes` may read its topic (403). */
+async function mustFindReadable(repos: Repositories, storeId: number, scopes: Scopes, id: number): Promise<StoredWebhook> {
+  const webhook = found(await repos.webhooks.find(storeId, id), `Webhook ${id}`);
+  assertTopicReadable(scopes, webhook.topic);
+  return webhook;
+}
+
+/** `filter` narrowed to the topics `scopes` may read; a `topic` it may not read is a 403. */
+function readableFilter(scopes: Scopes, filter: WebhookFilter): WebhookFilter {
+  if (filter.topic !== undefined) {
+    assertTopicReadable(scopes, filter.topic);
+    return filter;
+  }
+  return { ...filter, topics: readableTopics(scopes) };
 }
 
 async function mustHaveRoom(repos: Repositories, storeId: number, topic: EventTopic): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventTopic } from '../../contract/events.js';
 import type { Webhook } from '../../contract/webhooks.js';
 import type { Page } from '../../modules/page.js';
@@ -69,19 +69,20 @@ export class KyselyWebhookRepository implements WebhookRepository {
       .execute();
   }
 
-  async delete(storeId: number, id: number): Promise<boolean> {
+  async delete(storeId: number, id: number): Promise<EventTopic | undefined> {
     // Deliveries reference the webhook; a worker finishing one of them afterwards finds nothing to update.
     await this.db
       .deleteFrom('webhook_deliveries')
       .where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('id').where('store_id', '=', storeId).where('id', '=', id))
       .execute();
-    const result = await this.db.deleteFrom('webhooks').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    const row = await this.db.deleteFrom('webhooks').where('store_id', '=', storeId).where('id', '=', id).returning('topic').executeTakeFirst();
+    return row?.topic as EventTopic | undefined;
   }
 
   private filtered(storeId: number, filter: WebhookFilter): SelectQueryBuilder<Tables, 'webhooks', object> {
     let query = this.db.selectFrom('webhooks').where('store_id', '=', storeId);
     if (filter.topic !== undefined) query = query.where('topic', '=', filter.topic);
+    if (filter.topics !== undefined) query = filter.topics.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('topic', 'in', filter.topics);
     return query;
   }
 }

@@ -1,7 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
-import { CATEGORY_EMBEDS, Category, CategoryGetQuery } from '../../../contract/categories.js';
+import { Category, CategoryGetQuery } from '../../../contract/categories.js';
 import type { CategoryService } from '../../../modules/catalog/category-service.js';
 import { type App, embeds, storeIdOf } from '../../app-types.js';
+import { CATEGORY_EMBED_SCOPES } from '../../embed-scopes.js';
 import { readErrors } from '../docs.js';
 
 export function getCategory(app: App, categories: CategoryService): void {
@@ -15,7 +16,7 @@ export function getCategory(app: App, categories: CategoryService): void {
         querystring: CategoryGetQuery,
         response: { 200: Category, ...readErrors },
       },
-      config: { scope: 'catalog:read', embeds: CATEGORY_EMBEDS },
+      config: { scope: 'catalog:read', embeds: CATEGORY_EMBED_SCOPES },
     },
     async (request) => categories.get(storeIdOf(request), request.params.id, { parents: embeds(request, 'parents') }),
   );

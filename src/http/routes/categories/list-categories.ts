@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { CATEGORY_EMBEDS, Category, CategoryListQuery } from '../../../contract/categories.js';
+import { Category, CategoryListQuery } from '../../../contract/categories.js';
 import type { CategoryService } from '../../../modules/catalog/category-service.js';
 import { type App, embeds, pageOf, storeIdOf } from '../../app-types.js';
+import { CATEGORY_EMBED_SCOPES } from '../../embed-scopes.js';
 import { readErrors } from '../docs.js';
 
 export function listCategories(app: App, categories: CategoryService): void {
@@ -14,7 +15,7 @@ export function listCategories(app: App, categories: CategoryService): void {
         querystring: CategoryListQuery,
         response: { 200: Type.Array(Category), ...readErrors },
       },
-      config: { scope: 'catalog:read', embeds: CATEGORY_EMBEDS },
+      config: { scope: 'catalog:read', embeds: CATEGORY_EMBED_SCOPES },
     },
     async (request) => categories.list(storeIdOf(request), pageOf(request.query), { parents: embeds(request, 'parents') }),
   );

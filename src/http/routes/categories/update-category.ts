@@ -16,7 +16,7 @@ export function updateCategory(app: App, categories: CategoryService): void {
         body: CategoryUpdate,
         response: { 200: Category, ...writeErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: ['catalog:write', 'catalog:read'] },
     },
     async (request) => categories.update(storeIdOf(request), request.params.id, request.body),
   );

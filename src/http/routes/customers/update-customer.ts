@@ -16,7 +16,7 @@ export function updateCustomer(app: App, customers: CustomerService): void {
         body: CustomerUpdate,
         response: { 200: Customer, ...writeErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: ['catalog:write', 'catalog:read'] },
       preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
     },
     async (request) => customers.update(storeIdOf(request), request.params.id, request.body),

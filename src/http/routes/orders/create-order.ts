@@ -18,7 +18,7 @@ export function createOrder(app: App, orders: OrderService): void {
         body: OrderInput,
         response: { 201: Order, ...createErrors },
       },
-      config: { scope: 'orders:write' },
+      config: { scope: ['orders:write', 'orders:read'] },
       // Lines the schema refuses are reported together with those the store refuses.
       attachValidation: true,
     },

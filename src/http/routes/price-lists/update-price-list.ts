@@ -16,7 +16,7 @@ export function updatePriceList(app: App, priceLists: PriceListService): void {
         body: PriceListUpdate,
         response: { 200: PriceList, ...writeErrors },
       },
-      config: { scope: 'trade_prices:write' },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
     },
     async (request) => priceLists.update(storeIdOf(request), request.params.id, request.body),
   );

@@ -18,7 +18,7 @@ export function updateProduct(app: App, products: ProductService): void {
         body: ProductUpdate,
         response: { 200: Product, ...writeErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: ['catalog:write', 'catalog:read'] },
     },
     async (request) => products.update(storeIdOf(request), request.params.id, request.body),
   );

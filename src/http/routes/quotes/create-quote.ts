@@ -13,11 +13,11 @@ export function createQuote(app: App, pricing: PricingService): void {
         summary: 'Price a cart or a page of SKUs for a customer; nothing is stored',
         description:
           'Each line is priced by the resolution rule at its quantity and `at` (default now), exactly as an order placed then would be (docs/pricing.md), in a fixed number of queries for 1 or 1000 lines. ' +
-          'A 422 lists every problem: an unknown customer, an unknown SKU (with the line’s `index`), a line total or total of 100 000 000 000 or more. Scope: `trade_prices:read`.',
+          'A 422 lists every problem: an unknown customer, an unknown SKU (with the line’s `index`), a line total or total of 100 000 000 000 or more.',
         body: QuoteInput,
         response: { 200: Quote, ...writeErrors },
       },
-      config: { scope: 'trade_prices:read' },
+      config: { scope: ['trade_prices:read', 'catalog:read'] },
       attachValidation: true,
     },
     async (request) => pricing.quote(storeIdOf(request), request.body, itemShapeProblems(request.validationError, 'lines')),

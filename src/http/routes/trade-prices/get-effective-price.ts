@@ -17,7 +17,7 @@ export function getEffectivePrice(app: App, pricing: PricingService): void {
         querystring: EffectivePriceQuery,
         response: { 200: EffectivePrice, ...readErrors },
       },
-      config: { scope: 'trade_prices:read' },
+      config: { scope: ['trade_prices:read', 'catalog:read'] },
     },
     async (request) => pricing.explain(storeIdOf(request), request.query.customerId, request.query.sku, request.query.quantity ?? 1, request.query.at),
   );

@@ -1,7 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
-import { TRADE_PRICE_EMBEDS, TradePriceGetQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
+import { TradePriceGetQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
 import { type App, storeIdOf } from '../../app-types.js';
+import { TRADE_PRICE_EMBED_SCOPES } from '../../embed-scopes.js';
 import { readErrors } from '../docs.js';
 import type { TradePriceEmbedder } from './embed-trade-prices.js';
 
@@ -16,7 +17,7 @@ export function getTradePrice(app: App, tradePrices: TradePriceService, embedder
         querystring: TradePriceGetQuery,
         response: { 200: TradePriceWithEmbeds, ...readErrors },
       },
-      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBEDS },
+      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBED_SCOPES },
     },
     async (request) => {
       const storeId = storeIdOf(request);

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { TRADE_PRICE_EMBEDS, TradePriceListQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
+import { TradePriceListQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
 import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { TRADE_PRICE_EMBED_SCOPES } from '../../embed-scopes.js';
 import { readErrors } from '../docs.js';
 import type { TradePriceEmbedder } from './embed-trade-prices.js';
 
@@ -15,7 +16,7 @@ export function listTradePrices(app: App, tradePrices: TradePriceService, embedd
         querystring: TradePriceListQuery,
         response: { 200: Type.Array(TradePriceWithEmbeds), ...readErrors },
       },
-      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBEDS },
+      config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBED_SCOPES },
     },
     async (request) => {
       const { customerId, productId, sku, validAt } = request.query;

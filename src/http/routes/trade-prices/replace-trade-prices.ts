@@ -19,7 +19,7 @@ export function replaceTradePrices(app: App, tradePrices: TradePriceService): vo
         body: ReplaceTradePricesRequest,
         response: { 200: ReplaceTradePricesResult, ...createErrors },
       },
-      config: { scope: 'trade_prices:write' },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
       attachValidation: true,
     },
     async (request, reply) => {

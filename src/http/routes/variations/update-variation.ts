@@ -14,7 +14,7 @@ export function updateVariation(app: App, variations: VariationService): void {
         body: VariationUpdate,
         response: { 200: Variation, ...writeErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: ['catalog:write', 'catalog:read'] },
     },
     async (request) => variations.update(storeIdOf(request), request.params.id, request.params.variationId, request.body),
   );

@@ -1,17 +1,24 @@
 import { IdParams } from '../../../contract/common.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, principalOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deleteWebhook(app: App, webhooks: WebhookService): void {
   app.delete(
     '/v1/webhooks/:id',
     {
-      schema: { tags: ['webhooks'], summary: 'Delete a webhook and its pending deliveries', params: IdParams, response: { 204: NoContent, ...readErrors } },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Delete a webhook and its pending deliveries',
+        description: 'The credential must read the webhook’s topic: otherwise 403.',
+        params: IdParams,
+        response: { 204: NoContent, ...readErrors },
+      },
       config: { scope: 'webhooks' },
     },
     async (request, reply) => {
-      await webhooks.remove(storeIdOf(request), request.params.id);
+      const { storeId, scopes } = principalOf(request);
+      await webhooks.remove(storeId, scopes, request.params.id);
       return reply.code(204).send(null);
     },
   );

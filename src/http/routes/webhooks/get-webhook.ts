@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { FieldsQuery, IdParams } from '../../../contract/common.js';
 import { Webhook } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, principalOf } from '../../app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getWebhook(app: App, webhooks: WebhookService): void {
@@ -12,12 +12,16 @@ export function getWebhook(app: App, webhooks: WebhookService): void {
       schema: {
         tags: ['webhooks'],
         summary: 'Get a webhook (never its secret)',
+        description: 'The credential must read the webhook’s topic: otherwise 403.',
         params: IdParams,
         querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
         response: { 200: Webhook, ...readErrors },
       },
       config: { scope: 'webhooks' },
     },
-    async (request) => webhooks.get(storeIdOf(request), request.params.id),
+    async (request) => {
+      const { storeId, scopes } = principalOf(request);
+      return webhooks.get(storeId, scopes, request.params.id);
+    },
   );
 }

@@ -1,7 +1,6 @@
 import { IdParams } from '../../../contract/common.js';
 import { Webhook, WebhookUpdate } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { assertTopicReadable } from '../../../modules/events/topic-scopes.js';
 import { type App, principalOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
@@ -14,7 +13,7 @@ export function updateWebhook(app: App, webhooks: WebhookService): void {
         summary: 'Change the topic, URL or active state of a webhook',
         description:
           'A new URL is verified again before the answer. `active: true` re-activates a disabled webhook and clears its failure count. ' +
-          'A new topic must be one the credential may read (as on create): otherwise 403.',
+          'The credential must read the webhook’s topic, and the new topic if one is sent (as on create): otherwise 403, before any handshake.',
         params: IdParams,
         body: WebhookUpdate,
         response: { 200: Webhook, ...writeErrors },
@@ -23,8 +22,7 @@ export function updateWebhook(app: App, webhooks: WebhookService): void {
     },
     async (request) => {
       const { storeId, scopes } = principalOf(request);
-      if (request.body.topic !== undefined) assertTopicReadable(scopes, request.body.topic);
-      return webhooks.update(storeId, request.params.id, request.body);
+      return webhooks.update(storeId, scopes, request.params.id, request.body);
     },
   );
 }
