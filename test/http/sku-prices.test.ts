@@ -77,7 +77,7 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
 
     const refused = await call('PUT', `/v1/products/${a.id}`, { sku: y1 });
     expectError(refused, 409, 15);
-    expect((refused.body as { message: string }).message).toBe(`SKU '${x1}' has 1 trade price (id ${price!.id}): delete them before renaming it`);
+    expect((refused.body as { message: string }).message).toBe(`SKU '${x1}' has 1 trade price (id ${price!.id}): delete it before renaming the SKU`);
     // Nothing changed: the product, its SKU, its price and the events.
     expect(await ok('GET', `/v1/products/${a.id}`, undefined, 200)).toEqual(a);
     expectError(await call('POST', '/v1/products', { title: 'B', sku: x1, price: 100 }), 422, 10, /Validation failed/);
@@ -143,12 +143,12 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     expectError(cleared, 409, 15);
     const shown = trade.slice(0, 5).map((record) => record.id);
     expect((cleared.body as { message: string }).message).toBe(
-      `SKU '${own}' has 7 trade prices (ids ${shown.join(', ')}, …) and 1 price list entry (id ${ownEntry!.id} of list ${first.id}): delete them before removing it`,
+      `SKU '${own}' has 7 trade prices (ids ${shown.join(', ')}, …) and 1 price list entry (id ${ownEntry!.id} of list ${first.id}): delete them before removing the SKU`,
     );
     const renamed = await call('PUT', `/v1/products/${p.id}/variations/${p.variations[0]!.id}`, { sku: unique('NEW'), stock: 5 });
     expectError(renamed, 409, 15);
     expect((renamed.body as { message: string }).message).toBe(
-      `SKU '${size}' has 2 price list entries (ids ${sizeEntry!.id} of list ${second.id}, ${otherEntry!.id} of list ${first.id}): delete them before renaming it`,
+      `SKU '${size}' has 2 price list entries (ids ${sizeEntry!.id} of list ${second.id}, ${otherEntry!.id} of list ${first.id}): delete them before renaming the SKU`,
     );
     // A rename together with other changes is refused whole.
     expectError(await call('PUT', `/v1/products/${p.id}`, { sku: unique('OTHER'), variations: [], price: 99 }), 409, 15);
@@ -196,7 +196,7 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     });
     const answer = await rename!;
     expectError(answer, 409, 15);
-    expect((answer.body as { message: string }).message).toBe(`SKU '${x}' has 1 trade price (id ${price!.id}): delete them before renaming it`);
+    expect((answer.body as { message: string }).message).toBe(`SKU '${x}' has 1 trade price (id ${price!.id}): delete it before renaming the SKU`);
   });
 
   it('a SKU being renamed is held: a price write checked against it waits, then is refused', async () => {

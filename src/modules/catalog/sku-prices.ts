@@ -30,7 +30,8 @@ export async function refuseWhilePriced(repos: Repositories, storeId: number, pr
   if (entries.count > 0) {
     parts.push(counted(entries.count, 'price list entry', 'price list entries', entries.lowest.map((entry) => `${entry.id} of list ${entry.priceListId}`)));
   }
-  throw new AppError('in_use', `SKU '${sku}' has ${parts.join(' and ')}: delete them before ${change} it`);
+  const them = trade.count + entries.count === 1 ? 'it' : 'them';
+  throw new AppError('in_use', `SKU '${sku}' has ${parts.join(' and ')}: delete ${them} before ${change} the SKU`);
 }
 
 /**
