@@ -19,6 +19,7 @@ export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   request_timeout: 408,
+  in_use: 409,
 };
 
 export function errorBody(error: AppError): ErrorBody {

@@ -18,7 +18,9 @@ export type ErrorKind =
   | 'body_too_large'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
-  | 'request_timeout';
+  | 'request_timeout'
+  /** A change refused because records still depend on what it changes (a priced SKU's rename). */
+  | 'in_use';
 
 /** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
 export interface FieldProblem {

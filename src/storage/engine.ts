@@ -36,6 +36,12 @@ export interface Engine {
    * docs/performance.md, "Quotes").
    */
   readonly readsRowsInProcess: boolean;
+  /**
+   * `SELECT … FOR KEY SHARE`: a read in a transaction keeps the rows it found from being
+   * deleted until it ends, so a check and the write it allows cannot be split by another
+   * writer. SQLite runs one writing transaction at a time and has no such clause.
+   */
+  readonly locksReadRows: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -49,6 +55,7 @@ export const SQLITE: Engine = Object.freeze({
   estimatesRowCounts: false,
   indexIncludesColumns: false,
   readsRowsInProcess: true,
+  locksReadRows: false,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -62,4 +69,5 @@ export const POSTGRES: Engine = Object.freeze({
   estimatesRowCounts: true,
   indexIncludesColumns: true,
   readsRowsInProcess: false,
+  locksReadRows: true,
 });

@@ -10,5 +10,7 @@ const WITH_BODY = { ...COMMON, 413: ErrorRef, 415: ErrorRef, 422: ErrorRef };
 export const readErrors = COMMON;
 export const writeErrors = WITH_BODY;
 export const createErrors = { ...WITH_BODY, 409: ErrorRef };
+/** A write that records may depend on (a SKU's rename): 409, code 15, while they do. */
+export const inUseWriteErrors = { ...WITH_BODY, 409: ErrorRef };
 
 export const NoContent = Type.Null({ description: 'No content' });

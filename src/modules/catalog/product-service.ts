@@ -8,6 +8,7 @@ import { deletePriceListPricesOf } from '../price-lists/price-list-service.js';
 import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
+import { deletePricesOfSku, refuseWhilePriced } from './sku-prices.js';
 import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
 import type { VariationFields } from './variation-repository.js';
@@ -52,7 +53,8 @@ export class ProductService {
   /**
    * Changes the fields sent. `variations` replaces the list, matched by SKU: a kept SKU keeps
    * its variation (id) and takes the new price and stock, a new SKU is a new variation, a
-   * missing one is deleted. `categoryIds` replaces the set.
+   * missing one is deleted with its prices. `categoryIds` replaces the set. The product's own
+   * SKU may not leave it (renamed, or set to null) while prices of it remain (409).
    */
   update(storeId: number, id: number, patch: ProductUpdate): Promise<Product> {
     return this.uow.transaction(async (repos) => {
@@ -65,17 +67,24 @@ export class ProductService {
       ];
       await checkCatalogRules(repos, storeId, slots, patch.categoryIds, id);
 
+      const changedAt = isoTimestamp(this.clock);
+      const reshaped = sku !== current.sku || variations !== undefined;
+      const held = new Map(skuEntries(id, current.sku, current.variations).map((holder) => [holder.sku, holder.variationId]));
+      if (reshaped) await releaseLeavingSkus(repos, storeId, current, held, new Set(slots.map((slot) => slot.sku)), sku, changedAt);
       const own = ownFields(patch);
       if (Object.keys(own).length > 0 && !(await repos.products.update(storeId, id, own))) throw notFound(`Product ${id}`);
-      if (sku !== current.sku || variations !== undefined) {
-        // The register references variations: release first, then reshape, then claim again.
-        await repos.skus.releaseProduct(storeId, id);
+      if (reshaped) {
         const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations);
-        await claimSkus(repos, storeId, skuEntries(id, sku, now), slots);
+        const entries = skuEntries(id, sku, now);
+        // A SKU the product held moves to its new variation; the others are new to the product.
+        for (const entry of entries) {
+          if (held.has(entry.sku) && entry.variationId !== null && held.get(entry.sku) !== entry.variationId) await repos.skus.reassign(storeId, id, entry.sku, entry.variationId);
+        }
+        await claimSkus(repos, storeId, entries.filter((entry) => !held.has(entry.sku)), slots);
       }
       if (patch.categoryIds !== undefined) await repos.products.replaceCategories(storeId, id, patch.categoryIds);
       const product = await mustFind(repos, storeId, id);
-      await repos.events.append([eventOf(storeId, 'product.updated', product)], isoTimestamp(this.clock));
+      await repos.events.append([eventOf(storeId, 'product.updated', product)], changedAt);
       return product;
     });
   }
@@ -118,6 +127,31 @@ export class ProductService {
     );
     return [...kept, ...added];
   }
+}
+
+/**
+ * Frees the SKUs the product gives up (`held` before the write, absent from `kept` after it),
+ * releasing them first so that no price of them can be written meanwhile: its own SKU only
+ * while nothing prices it (else 409), a dropped variation's with its prices. A SKU moving from
+ * a dropped variation to the product itself stays registered, now to the product.
+ */
+async function releaseLeavingSkus(
+  repos: Repositories,
+  storeId: number,
+  current: Product,
+  held: ReadonlyMap<string, number | null>,
+  kept: ReadonlySet<string>,
+  ownSku: string | null,
+  deletedAt: string,
+): Promise<void> {
+  const leaving = [...held.keys()].filter((sku) => !kept.has(sku));
+  await repos.skus.release(storeId, current.id, leaving);
+  if (current.sku !== null && leaving.includes(current.sku)) await refuseWhilePriced(repos, storeId, current.id, current.sku, ownSku === null ? 'removing' : 'renaming');
+  for (const sku of leaving) {
+    if (sku !== current.sku) await deletePricesOfSku(repos, storeId, current.id, sku, deletedAt);
+  }
+  const ownSkuHolder = ownSku === null ? undefined : held.get(ownSku);
+  if (ownSku !== null && typeof ownSkuHolder === 'number') await repos.skus.reassign(storeId, current.id, ownSku, null);
 }
 
 async function mustFind(repos: Repositories, storeId: number, id: number): Promise<Product> {

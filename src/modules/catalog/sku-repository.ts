@@ -17,7 +17,12 @@ export interface SkuRepository {
    * holds them (committed meanwhile); the caller must then fail its transaction.
    */
   claim(storeId: number, entries: readonly SkuHolder[]): Promise<string[]>;
-  /** Frees every SKU of the product, its own and its variations'. */
-  releaseProduct(storeId: number, productId: number): Promise<void>;
+  /**
+   * Frees these SKUs of the product. Until the transaction ends no other writer can register
+   * them, nor (where the engine locks rows) write prices checked against them.
+   */
+  release(storeId: number, productId: number, skus: readonly string[]): Promise<void>;
+  /** Moves a SKU between the product itself (variationId null) and one of its variations. */
+  reassign(storeId: number, productId: number, sku: string, variationId: number | null): Promise<void>;
   releaseVariation(storeId: number, productId: number, variationId: number): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { found, notFound, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import { deletePricesOfSku, refuseWhilePriced } from './sku-prices.js';
 import { claimSkus, skusInUseProblems } from './sku-rules.js';
 
 /** Variations one at a time, under their product; each keeps its entry in the SKU register. */
@@ -42,7 +43,11 @@ export class VariationService {
     });
   }
 
-  /** Changes the fields sent; a new SKU must be free in the store (its product's included). */
+  /**
+   * Changes the fields sent; a new SKU must be free in the store (its product's included), and
+   * the old one unpriced: a rename is refused (409) while trade prices or price list entries
+   * of the old SKU remain.
+   */
   update(storeId: number, productId: number, id: number, patch: VariationUpdate): Promise<Variation> {
     return this.uow.transaction(async (repos) => {
       const current = await mustFind(repos, storeId, productId, id);
@@ -50,7 +55,11 @@ export class VariationService {
       const slots = newSku === undefined ? [] : [{ sku: newSku, field: 'sku' }];
       const problems = await skusInUseProblems(repos, storeId, slots);
       if (problems.length > 0) throw validationFailed(problems);
-      if (newSku !== undefined) await repos.skus.releaseVariation(storeId, productId, id);
+      if (newSku !== undefined) {
+        // Released first: no price of the old SKU can be written between the check and the rename.
+        await repos.skus.releaseVariation(storeId, productId, id);
+        await refuseWhilePriced(repos, storeId, productId, current.sku, 'renaming');
+      }
       const updated = found(await repos.variations.update(storeId, productId, id, patch), `Variation ${id} of product ${productId}`);
       if (newSku !== undefined) await claimSkus(repos, storeId, [{ sku: newSku, productId, variationId: id }], slots);
       await announceProductChange(repos, storeId, productId, this.clock);
@@ -58,10 +67,15 @@ export class VariationService {
     });
   }
 
+  /**
+   * Deletes the variation with its trade prices and price list entries, as a product's deletion
+   * does (each record an event, before the product's `product.updated`), and frees its SKU.
+   */
   remove(storeId: number, productId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      await mustFind(repos, storeId, productId, id);
+      const variation = await mustFind(repos, storeId, productId, id);
       await repos.skus.releaseVariation(storeId, productId, id);
+      await deletePricesOfSku(repos, storeId, productId, variation.sku, isoTimestamp(this.clock));
       await repos.variations.deleteMany(storeId, productId, [id]);
       await announceProductChange(repos, storeId, productId, this.clock);
     });

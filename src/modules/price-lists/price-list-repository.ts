@@ -1,5 +1,6 @@
 import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
 import type { Page } from '../page.js';
+import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
 
 export interface PriceListFilter {
   kind?: PriceListKind;
@@ -29,8 +30,8 @@ export interface NewPriceListPrice {
   validUntil: string | null;
 }
 
-/** Whose entries a cascade removes. */
-export type PriceListPriceOwner = { priceListId: number } | { productId: number };
+/** Whose entries a cascade removes: a list's, a product's, or those of one SKU of a product. */
+export type PriceListPriceOwner = { priceListId: number } | { productId: number; sku?: string };
 
 export interface PriceListRepository {
   list(storeId: number, filter: PriceListFilter, page: Page): Promise<PriceList[]>;
@@ -51,4 +52,6 @@ export interface PriceListRepository {
   deletePrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
   /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */
   deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]>;
+  /** The entries, of any list, recorded for this product and SKU: a count and at most `shown` lowest ids with their lists. */
+  entriesOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number; priceListId: number }>>;
 }

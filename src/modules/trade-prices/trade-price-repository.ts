@@ -33,8 +33,14 @@ export interface BatchReferences {
   skuOwners: ReadonlyMap<string, number>;
 }
 
-/** Whose trade prices a cascade removes. */
-export type TradePriceOwner = { customerId: number } | { productId: number };
+/** Whose trade prices a cascade removes: a customer's, a product's, or those of one SKU of a product. */
+export type TradePriceOwner = { customerId: number } | { productId: number; sku?: string };
+
+/** The records that still price one SKU of a product: how many, and the first few (lowest ids). */
+export interface RecordsOfSku<T> {
+  count: number;
+  lowest: T[];
+}
 
 export interface TradePriceRepository {
   /** Multi-row inserts (as few as the engine's parameter limit allows); the records come back in the order given. */
@@ -54,6 +60,12 @@ export interface TradePriceRepository {
    * bounded batches, each starting where the last ended.
    */
   deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]>;
-  /** Three set-based queries, however large the batch. */
+  /** The records recorded for this product and SKU: a count and at most `shown` lowest ids, never every row. */
+  recordsOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number }>>;
+  /**
+   * Three set-based queries, however large the batch. Inside a transaction, where the engine
+   * locks rows, the SKUs found stay registered to their products until it ends: a rename or a
+   * variation's deletion waits for it, and then sees the prices it wrote.
+   */
   findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences>;
 }

@@ -10,6 +10,7 @@ import type {
   PriceListPriceOwner,
   PriceListRepository,
 } from '../../modules/price-lists/price-list-repository.js';
+import type { RecordsOfSku } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
@@ -104,11 +105,26 @@ export class KyselyPriceListRepository implements PriceListRepository {
   async deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]> {
     // Ids first along the list's or product's index, then a delete by primary key (as for trade prices).
     let batch = this.db.selectFrom('price_list_prices').select('id').where('store_id', '=', storeId).where('id', '>', afterId);
-    batch = 'priceListId' in owner ? batch.where('price_list_id', '=', owner.priceListId) : batch.where('product_id', '=', owner.productId);
+    if ('priceListId' in owner) batch = batch.where('price_list_id', '=', owner.priceListId);
+    else {
+      batch = batch.where('product_id', '=', owner.productId);
+      if (owner.sku !== undefined) batch = batch.where('sku', '=', owner.sku);
+    }
     const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     const rows = await this.db.deleteFrom('price_list_prices').where('id', 'in', ids).returningAll().execute();
     return rows.map(toPriceListPrice).sort((a, b) => a.id - b.id);
+  }
+
+  async entriesOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number; priceListId: number }>> {
+    // Along the product's index: a product's entries are few next to a store's.
+    const ofSku = this.db.selectFrom('price_list_prices').where('product_id', '=', productId).where('store_id', '=', storeId).where('sku', '=', sku);
+    const rows = await ofSku.select(['id', 'price_list_id']).orderBy('id').limit(shown).execute();
+    const lowest = rows.map((row) => ({ id: Number(row.id), priceListId: Number(row.price_list_id) }));
+    // Fewer than `shown` are all there is: counting costs a query only when there are more.
+    if (lowest.length < shown) return { count: lowest.length, lowest };
+    const { count } = await ofSku.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return { count: Number(count), lowest };
   }
 
   private filteredLists(storeId: number, filter: PriceListFilter): SelectQueryBuilder<Tables, 'price_lists', object> {

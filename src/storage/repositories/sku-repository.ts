@@ -26,8 +26,13 @@ export class KyselySkuRepository implements SkuRepository {
     return entries.map((entry) => entry.sku).filter((sku) => !won.has(sku));
   }
 
-  async releaseProduct(storeId: number, productId: number): Promise<void> {
-    await this.db.deleteFrom('skus').where('store_id', '=', storeId).where('product_id', '=', productId).execute();
+  async release(storeId: number, productId: number, skus: readonly string[]): Promise<void> {
+    if (skus.length === 0) return;
+    await this.db.deleteFrom('skus').where('store_id', '=', storeId).where('sku', 'in', [...skus]).where('product_id', '=', productId).execute();
+  }
+
+  async reassign(storeId: number, productId: number, sku: string, variationId: number | null): Promise<void> {
+    await this.db.updateTable('skus').set({ variation_id: variationId }).where('store_id', '=', storeId).where('sku', '=', sku).where('product_id', '=', productId).execute();
   }
 
   async releaseVariation(storeId: number, productId: number, variationId: number): Promise<void> {

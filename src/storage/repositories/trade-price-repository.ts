@@ -5,6 +5,7 @@ import type { Page } from '../../modules/page.js';
 import type {
   BatchReferences,
   NewTradePrice,
+  RecordsOfSku,
   TradePriceFilter,
   TradePriceOwner,
   TradePriceRepository,
@@ -80,7 +81,11 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     // promised. Starting after the last batch matters on PostgreSQL: rows this transaction
     // deleted stay in the index until it ends, and would be walked again by every batch.
     let batch = this.db.selectFrom('trade_prices').select('id').where('store_id', '=', storeId).where('id', '>', afterId);
-    batch = 'customerId' in owner ? batch.where('customer_id', '=', owner.customerId) : batch.where('product_id', '=', owner.productId);
+    if ('customerId' in owner) batch = batch.where('customer_id', '=', owner.customerId);
+    else {
+      batch = batch.where('product_id', '=', owner.productId);
+      if (owner.sku !== undefined) batch = batch.where('sku', '=', owner.sku);
+    }
     // Ids first, then a delete by primary key: PostgreSQL plans `id in (subquery)` as a scan of
     // the whole table.
     const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
@@ -89,11 +94,26 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     return rows.map(toTradePrice).sort((a, b) => a.id - b.id);
   }
 
+  async recordsOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number }>> {
+    // Along the SKU's index; the product's id tells its records from those of a product that
+    // held the SKU before.
+    const ofSku = this.db.selectFrom('trade_prices').where('store_id', '=', storeId).where('sku', '=', sku).where('product_id', '=', productId);
+    const lowest = (await ofSku.select('id').orderBy('id').limit(shown).execute()).map((row) => ({ id: Number(row.id) }));
+    // Fewer than `shown` are all there is: counting costs a query only when there are more.
+    if (lowest.length < shown) return { count: lowest.length, lowest };
+    const { count } = await ofSku.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return { count: Number(count), lowest };
+  }
+
   async findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences> {
+    let skuOwners = this.db.selectFrom('skus').select(['sku', 'product_id']).where('store_id', '=', storeId).where('sku', 'in', [...skus]);
+    // The SKUs' registrations may not go (a rename, a variation deleted) before the prices
+    // checked against them are written: such a change waits for this transaction, and then sees them.
+    if (this.engine.locksReadRows) skuOwners = skuOwners.forKeyShare();
     const [customers, products, owners] = await Promise.all([
       customerIds.length === 0 ? [] : this.db.selectFrom('customers').select(['id', 'trade']).where('store_id', '=', storeId).where('id', 'in', [...customerIds]).execute(),
       productIds.length === 0 ? [] : this.db.selectFrom('products').select('id').where('store_id', '=', storeId).where('id', 'in', [...productIds]).execute(),
-      skus.length === 0 ? [] : this.db.selectFrom('skus').select(['sku', 'product_id']).where('store_id', '=', storeId).where('sku', 'in', [...skus]).execute(),
+      skus.length === 0 ? [] : skuOwners.execute(),
     ]);
     return {
       customers: new Map(customers.map((row) => [Number(row.id), { trade: fromFlag(row.trade) }])),

@@ -2,7 +2,7 @@ import { IdParams } from '../../../contract/common.js';
 import { Product, ProductUpdate } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
 import { type App, storeIdOf } from '../../app-types.js';
-import { writeErrors } from '../docs.js';
+import { inUseWriteErrors } from '../docs.js';
 
 export function updateProduct(app: App, products: ProductService): void {
   app.put(
@@ -13,10 +13,12 @@ export function updateProduct(app: App, products: ProductService): void {
         summary: 'Update some fields of a product',
         description:
           '`variations` replaces the list, matched by sku: a kept sku keeps its variation id and takes the new price and stock ' +
-          '(omitted: null), a new sku creates a variation, a missing one deletes it. `categoryIds` replaces the set.',
+          '(omitted: null), a new sku creates a variation, a missing one deletes it with its trade prices and price list entries. ' +
+          '`categoryIds` replaces the set. Changing the product’s own sku (or setting it to null) while trade prices or price list ' +
+          'entries of the old sku remain is refused: 409, code 15, naming them.',
         params: IdParams,
         body: ProductUpdate,
-        response: { 200: Product, ...writeErrors },
+        response: { 200: Product, ...inUseWriteErrors },
       },
       config: { scope: ['catalog:write', 'catalog:read'] },
     },

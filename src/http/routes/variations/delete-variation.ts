@@ -7,7 +7,7 @@ export function deleteVariation(app: App, variations: VariationService): void {
   app.delete(
     '/v1/products/:id/variations/:variationId',
     {
-      schema: { tags: ['products'], summary: 'Delete a variation and free its sku', params: VariationParams, response: { 204: NoContent, ...readErrors } },
+      schema: { tags: ['products'], summary: 'Delete a variation with its trade prices and price list entries, and free its sku', params: VariationParams, response: { 204: NoContent, ...readErrors } },
       config: { scope: 'catalog:write' },
     },
     async (request, reply) => {

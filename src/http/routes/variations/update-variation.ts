@@ -1,7 +1,7 @@
 import { Variation, VariationParams, VariationUpdate } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
 import { type App, storeIdOf } from '../../app-types.js';
-import { writeErrors } from '../docs.js';
+import { inUseWriteErrors } from '../docs.js';
 
 export function updateVariation(app: App, variations: VariationService): void {
   app.put(
@@ -10,9 +10,10 @@ export function updateVariation(app: App, variations: VariationService): void {
       schema: {
         tags: ['products'],
         summary: 'Update some fields of a variation',
+        description: 'Changing the sku while trade prices or price list entries of the old sku remain is refused: 409, code 15, naming them.',
         params: VariationParams,
         body: VariationUpdate,
-        response: { 200: Variation, ...writeErrors },
+        response: { 200: Variation, ...inUseWriteErrors },
       },
       config: { scope: ['catalog:write', 'catalog:read'] },
     },
