@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify/sync';
+import { neutraliseCell } from '../../text/csv-cells.js';
 
 export interface CsvRecords {
   /** Every record, the header first: record `i` is row `i + 1` of the API's messages. */
@@ -33,4 +35,12 @@ export function readInputFile(file: string): Buffer {
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Records as CSV text, every cell neutralised for spreadsheets (`'=1+1`, src/text/csv-cells.ts):
+ * what every file the CLI writes goes through. The import (and `prices diff`) take the quote off.
+ */
+export function csvText(records: ReadonlyArray<readonly string[]>): string {
+  return stringify(records.map((record) => record.map(neutraliseCell)));
 }

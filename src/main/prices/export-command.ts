@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
 import { PAGE_SIZE, type Pricebook, type TradePrice } from '../../client/index.js';
 import { LONG_COLUMNS, longRow, priceText } from '../../modules/imports/csv-format.js';
 import { UsageError } from '../usage-error.js';
+import { csvText } from './csv-records.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 
 export type ExportFormat = 'long' | 'matrix';
@@ -25,6 +25,9 @@ const WRITE_BATCH = 100;
  *   one price per cell (empty: none). Read whole before the first byte is written, and refused
  *   (a UsageError, nothing written) when a price has a quantity break or a window, or a customer
  *   has two prices for one SKU: the matrix cannot say those.
+ *
+ * A cell a spreadsheet would run as a formula (a SKU `=HYPERLINK(…)`) is written with a quote in
+ * front (`'=HYPERLINK(…)`), which the import takes off again (src/text/csv-cells.ts).
  */
 export async function exportPrices(client: Pricebook, options: { customerId?: number; format: ExportFormat }, sink: NodeJS.WritableStream, progressStream: ProgressStream): Promise<void> {
   const filter = options.customerId !== undefined ? { customerId: options.customerId } : {};
@@ -55,11 +58,11 @@ async function writeCsv(prices: AsyncIterable<ExportedPrice>, options: { custome
     for await (const price of prices) {
       batch.push(longRow(price));
       if (batch.length >= WRITE_BATCH) {
-        await write(sink, stringify(batch));
+        await write(sink, csvText(batch));
         batch = [];
       }
     }
-    if (batch.length > 0) await write(sink, stringify(batch));
+    if (batch.length > 0) await write(sink, csvText(batch));
     return;
   }
   await write(sink, await matrixCsv(prices, options.customerId));
@@ -83,7 +86,7 @@ async function matrixCsv(prices: AsyncIterable<ExportedPrice>, onlyCustomer: num
     const cells = bySku.get(sku)!;
     return [sku, ...columns.map((customerId) => (cells.has(customerId) ? priceText(cells.get(customerId)!) : ''))];
   });
-  return stringify([['sku', ...columns.map(String)], ...rows]);
+  return csvText([['sku', ...columns.map(String)], ...rows]);
 }
 
 async function write(sink: NodeJS.WritableStream, text: string): Promise<void> {

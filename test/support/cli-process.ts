@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** The built CLI, `dist/main/cli.js` (`npm run build` makes it). */
+export const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * Runs the built CLI as a user runs it: a process of its own with only PATH, HOME and `env`,
+ * stdin closed, its output collected. The child is killed if it overstays `timeoutMs`.
+ */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
