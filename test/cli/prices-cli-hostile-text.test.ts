@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook } from '../../src/client/index.js';
-import { runCli } from '../support/cli-process.js';
+import { runCli, runCliAtTerminal, scriptAvailable } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
@@ -157,5 +157,15 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
     const long = await prices(['export', '--customer', String(customer)]);
     expect(long.code, long.stderr).toBe(0);
     expect((parse(long.stdout) as string[][]).map((record) => record[1])).toEqual(['sku', 'ESC-KEEP', legacy, legacy]);
+
+    // Shown on a terminal, the same export is for reading: the control characters are written out.
+    if (scriptAvailable()) {
+      const env = { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: suite.tenant.token };
+      const shownExport = await runCliAtTerminal(['prices', 'export', '--customer', String(customer), '--cacert', caFile], env);
+      expect(shownExport.code).toBe(0);
+      // eslint-disable-next-line no-control-regex -- as RAW_CONTROL, the terminal's line ends aside
+      expect(shownExport.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(shownExport.stdout).toBe(`customer_id,sku,price,min_quantity,valid_from,valid_until\n${customer},ESC-KEEP,2,1,,\n${customer},${shown},3,1,,\n${customer},${shown},2.5,10,,\n`);
+    }
   });
 });
