@@ -1,6 +1,9 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
-// The page imports the contract's types (never its code); only the page's own files are written.
+// The page imports the contract's types (never its code). The only code it loads from outside
+// src/admin is src/text/: dependency-free modules the server and the CLI use too (the CSV cell
+// rules), compiled into dist/admin/text/, the page's imports of them pointed there. An import of
+// any other code from outside src/admin fails the build: the browser could not load it.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -9,6 +12,8 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'src', 'admin');
 const target = path.join(root, 'dist', 'admin');
+const shared = path.join(root, 'src', 'text');
+const sharedTarget = path.join(target, 'text');
 const STATIC = ['.html', '.css', '.svg', '.png'];
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
@@ -18,20 +23,72 @@ const program = ts.createProgram(config.fileNames, config.options);
 const diagnostics = ts.getPreEmitDiagnostics(program);
 if (diagnostics.length > 0) fail(diagnostics);
 
+const scripts = new Map();
+const unloadable = [];
+const emitted = program.emit(
+  undefined,
+  (fileName, text, _bom, _onError, sourceFiles) => {
+    const file = sourceFiles?.length === 1 ? servedPath(sourceFiles[0].fileName) : undefined;
+    if (file !== undefined && fileName.endsWith('.js')) scripts.set(file, text);
+  },
+  undefined,
+  false,
+  { after: [pointImportsAtServedFiles] },
+);
+if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
+if (unloadable.length > 0) {
+  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin and src/text are served):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.exit(1);
+}
+
 fs.rmSync(target, { recursive: true, force: true });
-const written = [];
-const emitted = program.emit(undefined, (fileName, text) => {
-  const file = path.resolve(fileName);
-  if (!file.startsWith(target + path.sep)) return;
+for (const [file, text] of scripts) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
-  written.push(file);
-});
-if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
+}
 for (const name of fs.readdirSync(source)) {
   if (STATIC.includes(path.extname(name))) fs.copyFileSync(path.join(source, name), path.join(target, name));
 }
-process.stdout.write(`admin page: ${written.length} scripts and its static files in ${path.relative(root, target)}\n`);
+process.stdout.write(`admin page: ${scripts.size} scripts and its static files in ${path.relative(root, target)}\n`);
+
+/** Where the compiled `file` (a .ts source) is served from, or undefined when it is not. */
+function servedPath(file) {
+  const resolved = path.resolve(file);
+  const within = (directory) => resolved.startsWith(directory + path.sep);
+  const base = within(source) ? [source, target] : within(shared) ? [shared, sharedTarget] : undefined;
+  if (base === undefined || !resolved.endsWith('.ts') || resolved.endsWith('.d.ts')) return undefined;
+  return path.join(base[1], path.relative(base[0], resolved)).replace(/\.ts$/, '.js');
+}
+
+/** Rewrites each relative import of a compiled module to the served path of what it imports (the emitted JS: type imports are gone). */
+function pointImportsAtServedFiles(context) {
+  const { factory } = context;
+  return (sourceFile) => {
+    const from = servedPath(sourceFile.fileName);
+    if (from === undefined) return sourceFile;
+    const pointed = (specifier) => {
+      if (!ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) return specifier;
+      const imported = path.resolve(path.dirname(sourceFile.fileName), specifier.text).replace(/\.js$/, '.ts');
+      const to = servedPath(imported);
+      if (to === undefined) {
+        unloadable.push(`${path.relative(root, sourceFile.fileName)} imports ${specifier.text}`);
+        return specifier;
+      }
+      const relative = path.relative(path.dirname(from), to).split(path.sep).join('/');
+      return factory.createStringLiteral(relative.startsWith('.') ? relative : `./${relative}`, true);
+    };
+    const statements = sourceFile.statements.map((statement) => {
+      if (ts.isImportDeclaration(statement)) {
+        return factory.updateImportDeclaration(statement, statement.modifiers, statement.importClause, pointed(statement.moduleSpecifier), statement.attributes);
+      }
+      if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined) {
+        return factory.updateExportDeclaration(statement, statement.modifiers, statement.isTypeOnly, statement.exportClause, pointed(statement.moduleSpecifier), statement.attributes);
+      }
+      return statement;
+    });
+    return factory.updateSourceFile(sourceFile, statements);
+  };
+}
 
 function fail(problems) {
   const formatHost = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' };

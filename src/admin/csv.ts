@@ -1,5 +1,6 @@
 import type { PriceListPrice } from '../contract/price-lists.js';
 import type { TradePrice } from '../contract/trade-prices.js';
+import { neutraliseCell } from '../text/csv-cells.js';
 
 /** The long format `POST /v1/imports` reads: a downloaded customer's file imports back as it was. */
 export const TRADE_PRICE_HEADER = ['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'] as const;
@@ -8,11 +9,15 @@ export const PRICE_LIST_HEADER = ['sku', 'price', 'min_quantity', 'valid_from', 
 
 type Cell = string | number | null;
 
-/** One CSV record: a field with a comma, quote or line break is quoted, quotes doubled. */
+/**
+ * One CSV record: a field with a comma, quote or line break is quoted, quotes doubled; a field a
+ * spreadsheet would run as a formula (`=…`, `+…`, `-…`, `@…`) gets a quote in front, which the
+ * import takes off again (src/text/csv-cells.ts, shared with the server and the CLI).
+ */
 export function csvRecord(cells: readonly Cell[]): string {
   return cells
     .map((cell) => {
-      const text = cell === null ? '' : String(cell);
+      const text = neutraliseCell(cell === null ? '' : String(cell));
       return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
     })
     .join(',');

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EmbedQuery, FieldsQuery, Id, Nullable, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
+import { EmbedQuery, FieldsQuery, Id, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
 
 export const CATEGORY_EMBEDS = ['parents'] as const;
 
 export const CategoryInput = StrictObject({
-  title: Type.String({ minLength: 1, maxLength: 255 }),
+  title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
   parentId: Type.Optional(Nullable({ ...Id, description: 'null (the default): a root category' })),
 });
 export type CategoryInput = Static<typeof CategoryInput>;

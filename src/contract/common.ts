@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type TSchema, type Static, type TProperties, type TObject } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type Static, type TProperties, type TObject, type TString } from '@sinclair/typebox';
 
 /**
  * `schema` with other annotations (a description, a default): the same JSON as `{ ...schema,
@@ -7,6 +7,16 @@ import { Type, type SchemaOptions, type TSchema, type Static, type TProperties, 
  */
 export function Annotated<T extends TSchema>(schema: T, options: SchemaOptions): T {
   return { ...schema, ...options };
+}
+
+/**
+ * Text that names something (a SKU, a name, a title, an e-mail address): no C0 or C1 control
+ * character (U+0000–U+001F, U+007F–U+009F), so nothing stored can drive a terminal or a log
+ * viewer. `x-no-control-characters` is checked by our validator; its 422 names the character
+ * and its position.
+ */
+export function NoControlCharacters<T extends TString>(schema: T): T {
+  return Annotated(schema, { 'x-no-control-characters': true });
 }
 
 /** Positive integer ids, never reused. */

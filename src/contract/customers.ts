@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
+import { Id, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
 import { MAX_PRICE_LISTS_PER_CUSTOMER } from './price-lists.js';
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Name = NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 }));
 
 export const CustomerInput = StrictObject({
-  email: Type.String({ format: 'email', maxLength: 254 }),
+  email: NoControlCharacters(Type.String({ format: 'email', maxLength: 254 })),
   firstName: Type.Optional(Nullable(Name)),
   lastName: Type.Optional(Nullable(Name)),
   companyName: Type.Optional(Nullable(Name)),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, MomentQuery, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
+import { Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
 import { PricedSkuInput } from './priced-sku.js';
 
 /** Entries in one bulk create. */
@@ -20,7 +20,7 @@ const Kind = Type.Unsafe<PriceListKind>({
 export const Percentage = Type.Number({ minimum: 0, maximum: 100, 'x-decimal-places': 4, examples: [12.5] });
 
 export const PriceListInput = StrictObject({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
+  name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
   kind: Kind,
   percentage: Type.Optional(Nullable({ ...Percentage, description: 'Required for a percentage list; absent or null for a fixed one' })),
 });

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Annotated, Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+import { Annotated, Id, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
 import { ProductVariation, Sku, VariationInput } from './variations.js';
 
 export const ProductInput = StrictObject({
-  title: Type.String({ minLength: 1, maxLength: 255 }),
+  title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
   sku: Type.Optional(Nullable({ ...Sku, description: 'The product’s own SKU; products with variations may have none' })),
   price: Price,
   active: Type.Optional(Type.Boolean({ default: true })),

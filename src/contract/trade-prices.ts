@@ -1,12 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Annotated, EmbedQuery, Id, MomentQuery, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
+import { Annotated, EmbedQuery, Id, MomentQuery, NoControlCharacters, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
 import { PricedSkuInput } from './priced-sku.js';
 import { Product } from './products.js';
 
 export const MAX_BULK_ITEMS = 1000;
 
-export const Sku = Type.String({ minLength: 1, maxLength: 255, description: 'Exact SKU of the product or one of its variations (case-sensitive)' });
+const SkuText = Type.String({ minLength: 1, maxLength: 255, description: 'Exact SKU of the product or one of its variations (case-sensitive)' });
+export const Sku = NoControlCharacters(SkuText);
 
 /**
  * One item of a bulk create: the interface's four fields, and optionally a quantity break and a
@@ -111,7 +112,7 @@ export const TradePriceGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuer
 export const EffectivePriceQuery = Type.Object(
   {
     customerId: Type.Integer({ minimum: 1 }),
-    sku: Sku,
+    sku: SkuText,
     quantity: Type.Optional(Annotated(Quantity, { default: 1, description: 'Units in the line being priced; default 1' })),
     at: MomentQuery('The moment to price at; default now'),
     ...FieldsQuery,

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+import { Id, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
 
 /** Unique within a store across products and variations; compared exactly (case-sensitive). */
-export const Sku = Type.String({ minLength: 1, maxLength: 255, examples: ['TEE-RED-M'] });
+export const Sku = NoControlCharacters(Type.String({ minLength: 1, maxLength: 255, examples: ['TEE-RED-M'] }));
 
 /** Units in stock; null when stock is not tracked. Capped at the storage column's range. */
 export const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });

@@ -1,11 +1,15 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { hasAtMostDecimals } from '../modules/money.js';
 import { type FieldProblem, validationFailed } from '../modules/errors.js';
+import { controlCharacterProblem } from '../text/control-characters.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its type is the module object.
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
+
+/** The schema keyword of strings that refuse control characters (`src/contract/common.ts` `NoControlCharacters`). */
+const NO_CONTROL_CHARACTERS = 'x-no-control-characters';
 
 /**
  * Request bodies are checked as they are: no type coercion, unknown fields are errors (never
@@ -21,6 +25,13 @@ export function createBodyAjv(): Ajv {
     error: { message: ({ schema }) => `must have at most ${String(schema)} decimal places` },
     validate: (places: number, value: number) => hasAtMostDecimals(value, places),
   });
+  // SKUs, names, titles, e-mail addresses: no C0/C1 control character (the message says which and where).
+  const noControlCharacters: SchemaValidateFunction = (refuse: boolean, value: string) => {
+    const problem = refuse ? controlCharacterProblem(value) : undefined;
+    noControlCharacters.errors = problem === undefined ? [] : [{ keyword: NO_CONTROL_CHARACTERS, message: problem, params: {} }];
+    return problem === undefined;
+  };
+  ajv.addKeyword({ keyword: NO_CONTROL_CHARACTERS, type: 'string', schemaType: 'boolean', errors: true, validate: noControlCharacters });
   return ajv;
 }
 

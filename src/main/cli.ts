@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { buildServices, type Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
+import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
 import { serve, stopOnSignals } from './serve.js';
 import { UsageError } from './usage-error.js';
@@ -72,10 +73,18 @@ async function withServices(options: Record<string, string | undefined>, work: (
   const services = await buildServices(configFrom(options));
   try {
     const result = await work(services);
-    if (result !== undefined) process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (result !== undefined) process.stdout.write(`${terminalJson(result)}\n`);
   } finally {
     await services.close();
   }
+}
+
+/**
+ * JSON for a terminal: JSON.stringify escapes C0 control characters but writes DEL and C1
+ * (U+007F–U+009F, among them the 8-bit CSI) as they are; they get `\u` escapes too.
+ */
+function terminalJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function parseId(value: string, what: string): number {
@@ -149,7 +158,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`pricebook: ${message}\n`);
+    // Messages quote stored text (a SKU, the API's answer): control characters written out.
+    process.stderr.write(`pricebook: ${escapeControlCharacters(message)}\n`);
     // 2: the command line or the configuration is wrong; 1: the operation was refused or failed.
     return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
   }

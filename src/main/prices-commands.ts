@@ -63,7 +63,8 @@ export function registerPricesCommands(program: Command): void {
   ).action(async (options: RemoteOptions & { customer?: string; format: ExportFormat }) => {
     const customerId = options.customer === undefined ? undefined : parseCustomerId(options.customer);
     await withClient(options, (client) =>
-      exportPrices(client, { format: options.format, ...(customerId !== undefined && { customerId }) }, process.stdout, process.stderr).catch((error: unknown) => {
+      // On a terminal the CSV is for reading: control characters in cells are written out, never sent raw.
+      exportPrices(client, { format: options.format, escapeControls: process.stdout.isTTY === true, ...(customerId !== undefined && { customerId }) }, process.stdout, process.stderr).catch((error: unknown) => {
         if (!isClosedPipe(error)) throw error;
       }),
     );

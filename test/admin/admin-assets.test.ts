@@ -49,6 +49,8 @@ describe.each(await enginesUnderTest())('the admin page’s files on %s', (engin
       }
     }
     expect(seen.size).toBeGreaterThan(10);
+    // The CSV cell rules the server and the CLI use too (src/text/), compiled for the page.
+    expect(seen).toContain('/admin/text/csv-cells.js');
     const css = await suite.server.request('GET', '/admin/admin.css');
     expect([css.status, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
     const icon = await suite.server.request('GET', '/admin/favicon.svg');

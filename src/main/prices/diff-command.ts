@@ -1,5 +1,6 @@
 import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '../../client/index.js';
 import { type CsvPrice, priceText, readHeader, readRow } from '../../modules/imports/csv-format.js';
+import { escapeControlCharacters } from '../../text/control-characters.js';
 import { CatalogLookup } from './catalog-lookup.js';
 import { readCsvRecords, readInputFile } from './csv-records.js';
 import { type CommandOutput, CommandFailed } from './import-command.js';
@@ -137,7 +138,9 @@ function columnOf(field: string | null, row: CsvPrice): string | null {
 
 function customerTable(customer: CustomerPrices, result: ReplaceTradePricesResult): string {
   const counts = `${result.created.length} to create, ${result.deleted.length} to delete, ${result.unchanged} unchanged`;
-  if (result.created.length === 0 && result.deleted.length === 0) return `customer ${customer.label}: no changes, ${result.unchanged} unchanged\n\n`;
+  // The label quotes the file's header (an e-mail column); the table escapes its own cells.
+  const label = escapeControlCharacters(customer.label);
+  if (result.created.length === 0 && result.deleted.length === 0) return `customer ${label}: no changes, ${result.unchanged} unchanged\n\n`;
   const line = (change: string, price: ReplaceTradePricesResult['deleted'][number] | ReplaceTradePricesResult['created'][number]) => [
     change,
     price.sku,
@@ -147,5 +150,5 @@ function customerTable(customer: CustomerPrices, result: ReplaceTradePricesResul
     price.validUntil ?? '',
   ];
   const rows = [...result.created.map((price) => line('create', price)), ...result.deleted.map((price) => line('delete', price))];
-  return `customer ${customer.label}: ${counts}\n${textTable(['change', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'], rows, '  ')}\n`;
+  return `customer ${label}: ${counts}\n${textTable(['change', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'], rows, '  ')}\n`;
 }

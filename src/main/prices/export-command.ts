@@ -1,11 +1,18 @@
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
 import { PAGE_SIZE, type Pricebook, type TradePrice } from '../../client/index.js';
 import { LONG_COLUMNS, longRow, priceText } from '../../modules/imports/csv-format.js';
 import { UsageError } from '../usage-error.js';
+import { csvText } from './csv-records.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 
 export type ExportFormat = 'long' | 'matrix';
+
+export interface ExportOptions {
+  customerId?: number;
+  format: ExportFormat;
+  /** The sink is a terminal: cells' control characters are written out (`\x1b`), so the file shown is safe to look at (not byte-exact). */
+  escapeControls?: boolean;
+}
 
 type ExportedPrice = Pick<TradePrice, 'customerId' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'>;
 
@@ -25,8 +32,12 @@ const WRITE_BATCH = 100;
  *   one price per cell (empty: none). Read whole before the first byte is written, and refused
  *   (a UsageError, nothing written) when a price has a quantity break or a window, or a customer
  *   has two prices for one SKU: the matrix cannot say those.
+ *
+ * A cell a spreadsheet would run as a formula (a SKU `=HYPERLINK(…)`) is written with a quote in
+ * front (`'=HYPERLINK(…)`), which the import takes off again (src/text/csv-cells.ts). Written to
+ * a terminal (`escapeControls`), control characters in cells are written out (`\x1b`), never sent raw.
  */
-export async function exportPrices(client: Pricebook, options: { customerId?: number; format: ExportFormat }, sink: NodeJS.WritableStream, progressStream: ProgressStream): Promise<void> {
+export async function exportPrices(client: Pricebook, options: ExportOptions, sink: NodeJS.WritableStream, progressStream: ProgressStream): Promise<void> {
   const filter = options.customerId !== undefined ? { customerId: options.customerId } : {};
   const total = await client.tradePrices.count(filter);
   const progress = new ProgressReporter(progressStream, 'export', Date.now, QUIET_MS);
@@ -48,24 +59,25 @@ async function* counted(prices: AsyncIterable<ExportedPrice>, onPage: (read: num
   }
 }
 
-async function writeCsv(prices: AsyncIterable<ExportedPrice>, options: { customerId?: number; format: ExportFormat }, sink: NodeJS.WritableStream): Promise<void> {
+async function writeCsv(prices: AsyncIterable<ExportedPrice>, options: ExportOptions, sink: NodeJS.WritableStream): Promise<void> {
+  const csv = (records: ReadonlyArray<readonly string[]>) => csvText(records, { escapeControls: options.escapeControls === true });
   if (options.format === 'long') {
     // The header goes out with the first rows: a refused first request writes nothing.
     let batch: string[][] = [[...LONG_COLUMNS]];
     for await (const price of prices) {
       batch.push(longRow(price));
       if (batch.length >= WRITE_BATCH) {
-        await write(sink, stringify(batch));
+        await write(sink, csv(batch));
         batch = [];
       }
     }
-    if (batch.length > 0) await write(sink, stringify(batch));
+    if (batch.length > 0) await write(sink, csv(batch));
     return;
   }
-  await write(sink, await matrixCsv(prices, options.customerId));
+  await write(sink, csv(await matrixRecords(prices, options.customerId)));
 }
 
-async function matrixCsv(prices: AsyncIterable<ExportedPrice>, onlyCustomer: number | undefined): Promise<string> {
+async function matrixRecords(prices: AsyncIterable<ExportedPrice>, onlyCustomer: number | undefined): Promise<string[][]> {
   const bySku = new Map<string, Map<number, number>>();
   const customers = new Set<number>(onlyCustomer === undefined ? [] : [onlyCustomer]);
   for await (const price of prices) {
@@ -83,7 +95,7 @@ async function matrixCsv(prices: AsyncIterable<ExportedPrice>, onlyCustomer: num
     const cells = bySku.get(sku)!;
     return [sku, ...columns.map((customerId) => (cells.has(customerId) ? priceText(cells.get(customerId)!) : ''))];
   });
-  return stringify([['sku', ...columns.map(String)], ...rows]);
+  return [['sku', ...columns.map(String)], ...rows];
 }
 
 async function write(sink: NodeJS.WritableStream, text: string): Promise<void> {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Import, Pricebook } from '../../client/index.js';
+import { escapeControlCharacters } from '../../text/control-characters.js';
 import { readCsvRecords, readInputFile } from './csv-records.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 import { problemText, rejectedRowsCsv, rejectedRowsPath } from './rejected-rows.js';
@@ -52,7 +53,8 @@ export async function importPrices(client: Pricebook, file: string, options: Imp
   const { records } = await readCsvRecords(csv.toString('utf8'));
   fs.writeFileSync(rejectedFile, rejectedRowsCsv(records, ended.errors));
   const rows = new Set(ended.errors.map((problem) => problem.row)).size;
-  for (const problem of ended.errors.slice(0, PRINTED_PROBLEMS)) output.stderr.write(`row ${problem.row}, ${problemText(problem)}\n`);
+  // The problems quote the file's cells: their control characters are written out, never sent to the terminal.
+  for (const problem of ended.errors.slice(0, PRINTED_PROBLEMS)) output.stderr.write(`row ${problem.row}, ${escapeControlCharacters(problemText(problem))}\n`);
   if (ended.errorCount > PRINTED_PROBLEMS) output.stderr.write(`… ${ended.errorCount - PRINTED_PROBLEMS} more problems\n`);
   const kept = ended.errorCount > ended.errors.length ? ` (the first ${ended.errors.length} of ${ended.errorCount} problems)` : '';
   const summary = `${what} failed: ${ended.errorCount} problems in ${rows}${ended.errorCount > ended.errors.length ? '+' : ''} rows; nothing changed`;

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import type { ImportError } from '../../client/index.js';
+import { csvText } from './csv-records.js';
 
 /** `prices.csv` → `prices.rejected.csv` (beside it); a name without `.csv` gets `.rejected.csv` added. */
 export function rejectedRowsPath(file: string): string {
@@ -15,7 +15,8 @@ export function problemText(problem: ImportError): string {
  * The rows of a file that have problems, as CSV: the file's header with an `error` column added,
  * then each problem row (the header too, when it is one) with its fields as read and its
  * problems joined by `; `, in the order of the file. A problem on a row the file does not have
- * as a record (where it stops being CSV) gets a line of its own with empty fields.
+ * as a record (where it stops being CSV) gets a line of its own with empty fields. Cells are
+ * neutralised as in every file the CLI writes: re-imported, each reads as it did in the file.
  */
 export function rejectedRowsCsv(records: readonly string[][], problems: readonly ImportError[]): string {
   const byRow = new Map<number, string[]>();
@@ -27,5 +28,5 @@ export function rejectedRowsCsv(records: readonly string[][], problems: readonly
     const messages = byRow.get(row)!.join('; ');
     lines.push(record === undefined ? [...header.map(() => ''), `row ${row}: ${messages}`] : [...record, messages]);
   }
-  return stringify(lines);
+  return csvText(lines);
 }

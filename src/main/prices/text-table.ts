@@ -1,9 +1,15 @@
+import { escapeControlCharacters } from '../../text/control-characters.js';
+
 /**
  * Rows as a fixed-width table: each column as wide as its widest cell, two spaces between
- * columns, every line indented by `indent` and without trailing spaces.
+ * columns, every line indented by `indent` and without trailing spaces. Cells hold stored text
+ * (SKUs, e-mail addresses, the API's messages quoting them): their control characters are
+ * written out (`\x1b`), so none reaches the terminal, and a tab or line break cannot bend the table.
  */
 export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, indent = ''): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const visible = (cells: readonly string[]) => cells.map(escapeControlCharacters);
+  const [titles, ...lines] = [visible(header), ...rows.map(visible)];
+  const widths = titles!.map((title, column) => Math.max(title.length, ...lines.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]) => `${indent}${cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}`.trimEnd();
-  return [line(header), ...rows.map(line)].map((text) => `${text}\n`).join('');
+  return [line(titles!), ...lines.map(line)].map((text) => `${text}\n`).join('');
 }

@@ -1,6 +1,8 @@
 import type { ImportError } from '../../contract/imports.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import { controlCharacterProblem } from '../../text/control-characters.js';
+import { stripNeutralisation } from '../../text/csv-cells.js';
 
 /**
  * The two CSV layouts of trade prices (docs/imports.md), read from records already split into
@@ -40,7 +42,7 @@ export interface CsvPrice {
 
 /** The layout the header announces, or its problems (all on row 1). */
 export function readHeader(header: readonly string[]): { layout: CsvLayout } | { errors: ImportError[] } {
-  const names = header.map((name) => name.trim());
+  const names = header.map((name) => stripNeutralisation(name.trim()));
   const errors: ImportError[] = [];
   const seen = new Set<string>();
   for (const name of names) {
@@ -74,7 +76,8 @@ export function readRow(layout: CsvLayout, fields: readonly string[], row: numbe
   if (fields.length !== layout.width) {
     return { prices: [], errors: [{ row, field: null, message: `has ${fields.length} fields where the header has ${layout.width}` }] };
   }
-  return layout.format === 'long' ? readLongRow(layout, fields, row) : readMatrixRow(layout, fields, row);
+  const cells = fields.map((cell) => stripNeutralisation(cell.trim()));
+  return layout.format === 'long' ? readLongRow(layout, cells, row) : readMatrixRow(layout, cells, row);
 }
 
 function readLongRow(layout: Extract<CsvLayout, { format: 'long' }>, fields: readonly string[], row: number): { prices: CsvPrice[]; errors: ImportError[] } {
@@ -130,7 +133,9 @@ function skuOf(text: string, row: number, field: string, errors: ImportError[]):
     errors.push({ row, field, message: text === '' ? 'is required' : 'must have at most 255 characters' });
     return undefined;
   }
-  return text;
+  const control = controlCharacterProblem(text);
+  if (control !== undefined) errors.push({ row, field, message: control });
+  return control === undefined ? text : undefined;
 }
 
 /** At most 4 decimals, below 1 000 000 000, with a point: what the API takes as a price. */
