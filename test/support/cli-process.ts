@@ -1,5 +1,6 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { SCRIPT, toolAvailable } from './external-tool.js';
 
 /** The built CLI, `dist/main/cli.js` (`npm run build` makes it). */
 export const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
@@ -37,14 +38,7 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
  * missing one is a failure, not a skip (as a missing Chromium is).
  */
 export function scriptAvailable(): boolean {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('CI=true but util-linux `script` is not installed (apt-get install -y bsdutils)');
-    process.stderr.write('\n*** util-linux `script` not found: the CLI checks at a terminal are SKIPPED ***\n\n');
-    return false;
-  }
+  return toolAvailable(SCRIPT, 'the CLI at a terminal');
 }
 
 /**
