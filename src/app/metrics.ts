@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
-import { type MetricsListener, startMetricsListener } from '../metrics/metrics-listener.js';
+import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../metrics/metrics-listener.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { registerStorageMetrics } from '../metrics/storage-metrics.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
@@ -28,7 +28,7 @@ export function buildMetrics(services: Services, parts: { api: boolean; deliveri
 }
 
 /** The metrics listener on the configured address, port and token (`main/` calls it when the port is not 0). */
-export function listenForScrapes(config: Config, metrics: ProcessMetrics, log: { error(details: object, message: string): void }): Promise<MetricsListener> {
+export function listenForScrapes(config: Config, metrics: ProcessMetrics, log: MetricsListenerOptions['log']): Promise<MetricsListener> {
   return startMetricsListener({ host: config.metricsHost, port: config.metricsPort, token: config.metricsToken, registry: metrics.registry, log });
 }
 
