@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
+import { registerEventLoopMetrics } from '../metrics/event-loop-metrics.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
 import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../metrics/metrics-listener.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
@@ -15,15 +16,19 @@ export interface ProcessMetrics {
   readonly http: HttpMetrics | undefined;
   /** When the process runs a delivery worker. */
   readonly deliveries: DeliveryMetrics | undefined;
+  /** Stops what measures on a timer (the event loop's delay). */
+  stop(): void;
 }
 
 export function buildMetrics(services: Services, parts: { api: boolean; deliveries: boolean }): ProcessMetrics {
   const registry = createMetricsRegistry();
   registerStorageMetrics(registry, () => services.database.connectionUse(), services.outboxStats, services.clock);
+  const eventLoop = registerEventLoopMetrics(registry);
   return {
     registry,
     http: parts.api ? new HttpMetrics(registry, services.rateLimiterStatus) : undefined,
     deliveries: parts.deliveries ? new DeliveryMetrics(registry) : undefined,
+    stop: () => eventLoop.stop(),
   };
 }
 

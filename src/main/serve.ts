@@ -99,6 +99,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         maintenance?.stop(),
         importRunner.stop(),
       ]);
+      metrics?.stop();
       await services.close();
     })();
     return stopping;

@@ -183,6 +183,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
       await agent.close();
       await plainAgent.close();
       await metricsListener?.close();
+      metrics?.stop();
       if (plain !== undefined) {
         plain.closeAllConnections();
         await new Promise<void>((resolve) => plain?.close(() => resolve()));
