@@ -108,8 +108,8 @@ class ConnectionSlots {
       return undefined;
     }
     const key = this.limits.exempt(address) ? undefined : addressGroupOf(address);
-    let group = key === undefined ? undefined : this.groups.get(key);
-    if (group !== undefined && group.open >= this.limits.perAddress && !this.makeRoom(group.idle, 'address', address)) {
+    const crowded = key === undefined ? undefined : this.groups.get(key);
+    if (crowded !== undefined && crowded.open >= this.limits.perAddress && !this.makeRoom(crowded.idle, 'address', address)) {
       this.warning.note('refusedAddress', address);
       socket.destroy();
       return undefined;
@@ -119,6 +119,8 @@ class ConnectionSlots {
       socket.destroy();
       return undefined;
     }
+    // Looked up again: making room may have closed the group's last connection, and dropped it.
+    let group = key === undefined ? undefined : this.groups.get(key);
     if (key !== undefined && group === undefined) {
       group = { key, open: 0, idle: new Set() };
       this.groups.set(key, group);

@@ -126,6 +126,23 @@ describe.each(engines)('connection slots on %s', (engine) => {
     });
   });
 
+  it('keeps one connection per address with a cap of 1: each new one closes the one before', async () => {
+    await withServer({ PRICEBOOK_MAX_CONNECTIONS_PER_ADDRESS: '1' }, async (server) => {
+      const held: Held[] = [];
+      try {
+        for (let i = 0; i < 4; i++) {
+          held.push(...(await holdSilent(server.port, '127.0.0.2', 1)));
+          await settle(100);
+        }
+        expect(held.map((connection) => connection.closed())).toEqual([true, true, true, false]);
+      } finally {
+        for (const connection of held) connection.socket.destroy();
+      }
+      await settle(100);
+      expect(await healthFrom(server, '127.0.0.2')).toBe(200);
+    });
+  });
+
   it('refuses a new connection of an address whose connections all carry a request, and serves another address meanwhile', async () => {
     await withServer({}, async (server) => {
       const tenant = await server.createTenant();
