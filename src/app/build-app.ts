@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
 import http from 'node:http';
+import type { BlockList } from 'node:net';
 import Fastify, { LogController, type FastifyServerFactory } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config/config.js';
+import { CONFIG_VARIABLES, type Config } from '../config/config.js';
 import { AppError } from '../modules/errors.js';
 import { type App } from '../http/app-types.js';
 import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
-import { clientErrorAnswerer, limitConnections, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
+import { clientErrorAnswerer, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
+import { type ConnectionLimits, FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/connection-slots.js';
 import { registerErrorHandler } from '../http/error-handler.js';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from '../http/json-body-parser.js';
 import { registerOpenApi } from '../http/openapi.js';
@@ -52,8 +54,11 @@ export interface AppOptions {
   tls: TlsPair;
   /** pino options, or false for silence; `stream` replaces stdout (tests capture the log). */
   logger?: boolean | { level: string; stream?: DestinationStream };
-  /** Slow-client limits in milliseconds; default `serverTimeouts` and TLS_HANDSHAKE_TIMEOUT_MS (tests shorten them). */
-  timeouts?: Partial<Pick<typeof serverTimeouts, 'headersTimeout' | 'requestTimeout'> & { handshakeTimeout: number }>;
+  /**
+   * Slow-client limits in milliseconds; default `serverTimeouts`, TLS_HANDSHAKE_TIMEOUT_MS and
+   * FIRST_REQUEST_TIMEOUT_MS (tests shorten them).
+   */
+  timeouts?: Partial<Pick<typeof serverTimeouts, 'headersTimeout' | 'requestTimeout'> & { handshakeTimeout: number; firstRequestTimeout: number }>;
   /** Counts the requests (when the metrics listener is on). */
   metrics?: HttpMetrics;
 }
@@ -73,11 +78,11 @@ export const serverTimeouts = {
  */
 export async function buildApp(config: Config, services: Services, options: AppOptions): Promise<App> {
   const proxies = trustedProxies(config.trustProxy);
-  const timeouts = { ...serverTimeouts, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...options.timeouts };
-  let server: https.Server | undefined;
+  const { firstRequestTimeout = FIRST_REQUEST_TIMEOUT_MS, ...timeouts } = { ...serverTimeouts, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...options.timeouts };
   const serverFactory: FastifyServerFactory = (handler) => {
-    server = https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
+    const server = https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
     trackHandshakes(server);
+    limitConnections(server, connectionLimits(config, proxies, firstRequestTimeout), (details, message) => app.log.warn(details, message));
     return server;
   };
   const app = Fastify({
@@ -96,7 +101,6 @@ export async function buildApp(config: Config, services: Services, options: AppO
     frameworkErrors: rerouteUnreadableUrl,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  if (server !== undefined) limitConnections(server, config.maxConnections, (details, message) => app.log.warn(details, message));
 
   const ajv = createBodyAjv();
   app.setValidatorCompiler(bodyValidatorCompiler(ajv));
@@ -140,6 +144,17 @@ export async function buildApp(config: Config, services: Services, options: AppO
   return app;
 }
 
+/** Each listener's caps on open connections (`PRICEBOOK_MAX_CONNECTIONS…`), trusted proxies exempt from the per-address one. */
+function connectionLimits(config: Config, proxies: BlockList, firstRequestMs: number): ConnectionLimits {
+  return {
+    max: config.maxConnections,
+    perAddress: config.maxConnectionsPerAddress,
+    exempt: (address) => isTrusted(proxies, address),
+    firstRequestMs,
+    label: `connection limits (${CONFIG_VARIABLES.maxConnections}, ${CONFIG_VARIABLES.maxConnectionsPerAddress})`,
+  };
+}
+
 function loggerOptions(config: Config, logger: AppOptions['logger']): { level: string; stream?: DestinationStream } {
   return typeof logger === 'object' ? logger : { level: config.logLevel };
 }
@@ -149,9 +164,9 @@ function loggerOptions(config: Config, logger: AppOptions['logger']): { level: s
  * whose first check refuses it (400 code 2) unless a trusted proxy says the client used https.
  * A request Node cannot even parse gets the same answer, in the error shape.
  */
-export function createPlainHttpServer(app: App, maxConnections: number): http.Server {
+export function createPlainHttpServer(app: App, config: Config, firstRequestTimeout = FIRST_REQUEST_TIMEOUT_MS): http.Server {
   const server = http.createServer(serverTimeouts, (request, response) => app.routing(request, response));
   server.on('clientError', clientErrorAnswerer(serverTimeouts, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE)));
-  limitConnections(server, maxConnections, (details, message) => app.log.warn(details, message));
+  limitConnections(server, connectionLimits(config, trustedProxies(config.trustProxy), firstRequestTimeout), (details, message) => app.log.warn(details, message));
   return server;
 }

@@ -1,8 +1,9 @@
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
+import { registerEventLoopMetrics } from '../metrics/event-loop-metrics.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
-import { type MetricsListener, startMetricsListener } from '../metrics/metrics-listener.js';
+import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../metrics/metrics-listener.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { registerStorageMetrics } from '../metrics/storage-metrics.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
@@ -15,20 +16,24 @@ export interface ProcessMetrics {
   readonly http: HttpMetrics | undefined;
   /** When the process runs a delivery worker. */
   readonly deliveries: DeliveryMetrics | undefined;
+  /** Stops what measures on a timer (the event loop's delay). */
+  stop(): void;
 }
 
 export function buildMetrics(services: Services, parts: { api: boolean; deliveries: boolean }): ProcessMetrics {
   const registry = createMetricsRegistry();
   registerStorageMetrics(registry, () => services.database.connectionUse(), services.outboxStats, services.clock);
+  const eventLoop = registerEventLoopMetrics(registry);
   return {
     registry,
     http: parts.api ? new HttpMetrics(registry, services.rateLimiterStatus) : undefined,
     deliveries: parts.deliveries ? new DeliveryMetrics(registry) : undefined,
+    stop: () => eventLoop.stop(),
   };
 }
 
 /** The metrics listener on the configured address, port and token (`main/` calls it when the port is not 0). */
-export function listenForScrapes(config: Config, metrics: ProcessMetrics, log: { error(details: object, message: string): void }): Promise<MetricsListener> {
+export function listenForScrapes(config: Config, metrics: ProcessMetrics, log: MetricsListenerOptions['log']): Promise<MetricsListener> {
   return startMetricsListener({ host: config.metricsHost, port: config.metricsPort, token: config.metricsToken, registry: metrics.registry, log });
 }
 

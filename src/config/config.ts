@@ -32,8 +32,10 @@ export interface Config {
    * never written into container logs unasked.
    */
   readonly demo: boolean | undefined;
-  /** Open connections per listener beyond which new ones are closed at once. */
+  /** Open connections per listener; a new one beyond it closes the oldest idle one, or is refused when none is idle. */
   readonly maxConnections: number;
+  /** The same per client address (IPv4 address or IPv6 /64) and listener; trusted proxies have no such cap. */
+  readonly maxConnectionsPerAddress: number;
   readonly webhookAllowPrivate: boolean;
   /** Run the webhook delivery worker inside `serve` (off when dedicated `pricebook worker` processes deliver). */
   readonly webhookWorker: boolean;
@@ -84,6 +86,7 @@ export const CONFIG_VARIABLES = {
   authFailureLeakPerSecond: 'PRICEBOOK_AUTH_FAILURE_LEAK',
   demo: 'PRICEBOOK_DEMO',
   maxConnections: 'PRICEBOOK_MAX_CONNECTIONS',
+  maxConnectionsPerAddress: 'PRICEBOOK_MAX_CONNECTIONS_PER_ADDRESS',
   webhookAllowPrivate: 'PRICEBOOK_WEBHOOK_ALLOW_PRIVATE',
   webhookWorker: 'PRICEBOOK_WEBHOOK_WORKER',
   webhookRetryScheduleSeconds: 'PRICEBOOK_WEBHOOK_RETRY_SCHEDULE',
@@ -103,6 +106,11 @@ export const CONFIG_VARIABLES = {
 /** Hourly for 24 hours. */
 /** Well below the usual open-file limits (ulimit -n) that the database and Redis share with clients. */
 const DEFAULT_MAX_CONNECTIONS = 4096;
+/**
+ * A sixteenth of the listener: it takes 16 addresses holding requests in flight to fill it, and
+ * one client rarely needs more than a few dozen (the typed client keeps 8, a browser 6).
+ */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
 const DEFAULT_RETRY_SCHEDULE = Array.from({ length: 24 }, () => 3600);
 
 /**
@@ -132,6 +140,7 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     authFailureLeakPerSecond: parsePositive(name('authFailureLeakPerSecond'), raw('authFailureLeakPerSecond'), 1, false),
     demo: parseSwitch(name('demo'), raw('demo'), undefined),
     maxConnections: parsePositive(name('maxConnections'), raw('maxConnections'), DEFAULT_MAX_CONNECTIONS, true),
+    maxConnectionsPerAddress: parsePositive(name('maxConnectionsPerAddress'), raw('maxConnectionsPerAddress'), DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, true),
     webhookAllowPrivate: parseSwitch(name('webhookAllowPrivate'), raw('webhookAllowPrivate'), false),
     webhookWorker: parseSwitch(name('webhookWorker'), raw('webhookWorker'), true),
     webhookRetryScheduleSeconds: parseSchedule(name('webhookRetryScheduleSeconds'), raw('webhookRetryScheduleSeconds')),

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Server, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { TLSSocket, type Server as TlsServer } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../modules/errors.js';
@@ -26,24 +26,6 @@ const handshaken = new WeakSet<Socket>();
 
 export function trackHandshakes(server: TlsServer): void {
   server.on('secureConnection', (socket: TLSSocket) => handshaken.add(socket));
-}
-
-/**
- * Refuses connections past `max` at once (Node closes them on accept), and logs how many were
- * refused, at most once a minute, so a flood cannot also flood the log.
- */
-export function limitConnections(server: Server, max: number, warn: (details: object, message: string) => void): void {
-  server.maxConnections = max;
-  let refused = 0;
-  let since = 0;
-  server.on('drop', () => {
-    refused += 1;
-    const now = Date.now();
-    if (now - since < 60_000) return;
-    warn({ refused, maxConnections: max }, 'connections refused: PRICEBOOK_MAX_CONNECTIONS reached');
-    refused = 0;
-    since = now;
-  });
 }
 
 /**

@@ -45,7 +45,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
 
   let plain: http.Server | undefined;
   if (config.httpPort !== 0) {
-    plain = createPlainHttpServer(app, config.maxConnections);
+    plain = createPlainHttpServer(app, config);
     await new Promise<void>((resolve, reject) => {
       plain?.once('error', reject).listen(config.httpPort, config.host, () => resolve());
     });
@@ -95,6 +95,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         maintenance?.stop(),
         importRunner.stop(),
       ]);
+      metrics?.stop();
       await services.close();
     })();
     return stopping;

@@ -34,6 +34,7 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
       stopping ??= (async () => {
         log.info('shutting down: finishing the requests in flight');
         await Promise.all([worker.stop(), maintenance?.stop(), metricsListener?.close()]);
+        metrics?.stop();
         await services.close();
       })();
       return stopping;

@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/connection-slots.js';
 
 export interface MetricsListenerOptions {
   host: string;
@@ -10,8 +11,10 @@ export interface MetricsListenerOptions {
   /** Required as `Authorization: Bearer <token>` when set. */
   token: string | undefined;
   registry: Registry;
-  /** Where a failed scrape is reported; pino's logger fits. */
-  log: { error(details: object, message: string): void };
+  /** Where a failed scrape and full connection slots are reported; pino's logger fits. */
+  log: { error(details: object, message: string): void; warn(details: object, message: string): void };
+  /** Milliseconds a connection may stay without sending a request; default FIRST_REQUEST_TIMEOUT_MS (tests shorten it). */
+  firstRequestTimeout?: number;
 }
 
 export interface MetricsListener {
@@ -20,9 +23,14 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
-/** Prometheus scrapers keep one connection or a few; more is someone else. */
-const MAX_CONNECTIONS = 16;
-const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } satisfies http.ServerOptions;
+/**
+ * Prometheus scrapers keep one connection or a few; more is someone else. When all are taken, a
+ * new one closes the oldest idle one (a scrape is answered at once, so they are idle almost
+ * always): connections that say nothing cannot keep a scraper out.
+ */
+export const METRICS_MAX_CONNECTIONS = 16;
+/** As the API's listener: expired requests are looked for every 500 ms, not Node's 30 s. */
+const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 500 } satisfies http.ServerOptions;
 
 /**
  * The metrics listener: plain HTTP, apart from the API (its own port and address, none of the
@@ -49,7 +57,18 @@ export async function startMetricsListener(options: MetricsListenerOptions): Pro
       },
     );
   });
-  server.maxConnections = MAX_CONNECTIONS;
+  limitConnections(
+    server,
+    {
+      max: METRICS_MAX_CONNECTIONS,
+      // No cap per address: scrapers come from one address or two.
+      perAddress: METRICS_MAX_CONNECTIONS,
+      exempt: () => false,
+      firstRequestMs: options.firstRequestTimeout ?? FIRST_REQUEST_TIMEOUT_MS,
+      label: `metrics: the listener's ${METRICS_MAX_CONNECTIONS} connections`,
+    },
+    (details, message) => options.log.warn(details, message),
+  );
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, () => resolve()));
   const address = server.address() as AddressInfo;
   return {

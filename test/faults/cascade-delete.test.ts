@@ -4,18 +4,27 @@ import type { NewTradePrice } from '../../src/modules/trade-prices/trade-price-r
 import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
-import { figure, percentile, reportLine } from './support/report.js';
+import { besideNeighbour, describeNeighbour, expectGoodNeighbour } from './support/noisy-neighbour.js';
+import { figure, reportLine } from './support/report.js';
 
 /**
  * A product with 200 000 trade prices is deleted while another store reads: the delete must
- * not hold up that store's GETs (p99 under 100 ms), and must write one removal event per
- * price, each exactly once, before the product's own. The prices go in straight through the
- * repository (40 inserts of 5000), not over HTTP.
+ * be a good neighbour (the other store's GET p99 under 100 ms, the event loop never held
+ * 50 ms, resident memory grown by less than 256 MiB: NEIGHBOUR_BOUNDS), and must write one
+ * removal event per price, each exactly once, before the product's own. The prices go in
+ * straight through the repository (40 inserts of 5000), not over HTTP.
  */
 const PRICES = 200_000;
 const INSERT_CHUNK = 5000;
-const P99_LIMIT_MS = 100;
-const GET_INTERVAL_MS = 10;
+/**
+ * On SQLite the one transaction ends in one synchronous call: the commit writes and syncs the
+ * write-ahead log of 200 000 deletions and their events, and checkpoints it into the database
+ * file. It held the loop 240 to 310 ms on a loaded 2-core machine (about 150 ms of it the
+ * process's own work, the rest waiting on the disk), the only hold above the 50 ms bound: each
+ * batch takes the process under 10 ms. The check allows it on SQLite, up to this, and holds
+ * PostgreSQL, whose commit is the server's work, to the bound (docs/reliability.md).
+ */
+const SQLITE_COMMIT_HOLD_MS = 500;
 
 describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
   let server: TestServer;
@@ -32,7 +41,7 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
   });
   afterAll(() => server.close());
 
-  it(`deletes a product with ${figure(PRICES)} trade prices without delaying another store's reads`, async () => {
+  it(`deletes a product with ${figure(PRICES)} trade prices without holding up another store`, async () => {
     const createdAt = new Date().toISOString();
     for (let start = 0; start < PRICES; start += INSERT_CHUNK) {
       const items: NewTradePrice[] = Array.from({ length: INSERT_CHUNK }, (_, index) => ({
@@ -54,22 +63,8 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
     expect(kept.status).toBe(201);
     const db = server.services.database.db;
     const lastEventBefore = Number((await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id);
-    expect((await server.request('GET', '/v1/customers?count=10', { token: storeB.token })).status).toBe(200);
 
-    const started = performance.now();
-    let deleting = true;
-    const deleted = server.request('DELETE', `/v1/products/${catalogA.tee}`, { token: storeA.token }).finally(() => (deleting = false));
-    const latencies: number[] = [];
-    // Bounded: 6000 reads (a minute at the interval) at most.
-    for (let i = 0; deleting && i < 6000; i++) {
-      const readStarted = performance.now();
-      const response = await server.request('GET', i % 2 === 0 ? '/v1/customers?count=10' : '/v1/trade-customer-product-prices?count=10', { token: storeB.token });
-      expect(response.status).toBe(200);
-      latencies.push(performance.now() - readStarted);
-      await new Promise((resolve) => setTimeout(resolve, GET_INTERVAL_MS));
-    }
-    const response = await deleted;
-    const seconds = (performance.now() - started) / 1000;
+    const { result: response, figures } = await besideNeighbour(server, storeB, () => server.request('DELETE', `/v1/products/${catalogA.tee}`, { token: storeA.token }));
     expect(response.status).toBe(204);
 
     const removals = await db
@@ -80,19 +75,19 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
       .where('topic', '=', 'trade_customer_product_price.deleted')
       .executeTakeFirstOrThrow();
     const last = await db.selectFrom('events').select(['topic', 'subject_id']).where('id', '>', lastEventBefore).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    const p99 = percentile(latencies, 0.99);
     reportLine(
-      `cascade/${engine}: a product with ${figure(PRICES)} trade prices deleted in ${seconds.toFixed(1)} s (${response.status}); ` +
-        `${latencies.length} GETs of another store meanwhile, p99 ${p99.toFixed(0)} ms, slowest ${Math.max(...latencies).toFixed(0)} ms (limit p99 ${P99_LIMIT_MS} ms); ` +
-        `${figure(Number(removals.events))} removal events for ${figure(Number(removals.prices))} prices, then product.deleted`,
+      describeNeighbour(
+        `cascade/${engine}`,
+        `a product with ${figure(PRICES)} trade prices deleted (${response.status}; ${figure(Number(removals.events))} removal events for ${figure(Number(removals.prices))} prices, then product.deleted${engine === 'sqlite' ? `; the commit may hold the loop up to ${SQLITE_COMMIT_HOLD_MS} ms` : ''})`,
+        figures,
+      ),
     );
-    expect(latencies.length).toBeGreaterThanOrEqual(10);
-    expect(p99).toBeLessThan(P99_LIMIT_MS);
     expect(Number(removals.events)).toBe(PRICES);
     expect(Number(removals.prices)).toBe(PRICES);
     expect(last).toEqual({ topic: 'product.deleted', subject_id: catalogA.tee });
     const left = await server.request('GET', '/v1/trade-customer-product-prices/count', { token: storeA.token });
     expect(left.body).toEqual({ count: 1 });
     expect((await server.request('GET', `/v1/products/${catalogA.tee}`, { token: storeA.token })).status).toBe(404);
+    expectGoodNeighbour(figures, engine === 'sqlite' ? { loopHeldMs: SQLITE_COMMIT_HOLD_MS } : {});
   }, 120_000);
 });

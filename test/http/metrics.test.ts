@@ -106,6 +106,24 @@ describe.each(await enginesUnderTest())('metrics listener on %s', (engine) => {
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
+  it('reports how long the event loop was held: p99 and max over the last minute, in seconds', async () => {
+    // The server runs in this process: holding the loop here holds the server's.
+    const until = performance.now() + 120;
+    while (performance.now() < until) {
+      // busy on purpose
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const samples = await scrape(suite.server);
+    const max = sampleValue(samples, 'pricebook_event_loop_delay_max_seconds') ?? NaN;
+    const p99 = sampleValue(samples, 'pricebook_event_loop_delay_p99_seconds') ?? NaN;
+    expect(max).toBeGreaterThanOrEqual(0.11);
+    expect(max).toBeLessThan(5);
+    expect(p99).toBeGreaterThanOrEqual(0);
+    expect(p99).toBeLessThanOrEqual(max);
+    // A scrape does not reset the window: the next one still sees the hold.
+    expect(sampleValue(await scrape(suite.server), 'pricebook_event_loop_delay_max_seconds')).toBeGreaterThanOrEqual(0.11);
+  });
+
   describe('webhook outbox', () => {
     let receiver: WebhookReceiver;
     beforeAll(async () => {

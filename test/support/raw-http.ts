@@ -22,17 +22,21 @@ export interface SocketOutcome {
   timedOut: boolean;
 }
 
-/** A TLS connection to the test server on 127.0.0.1, verified like a client would. */
-export function connectTls(port: number, ca: string): Promise<tls.TLSSocket> {
+/**
+ * A TLS connection to the test server on 127.0.0.1, verified like a client would, from
+ * `localAddress` (another 127.x address plays another client; default 127.0.0.1).
+ */
+export function connectTls(port: number, ca: string, localAddress?: string): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () => resolve(socket));
+    const tcp = net.connect({ host: '127.0.0.1', port, localAddress });
+    const socket = tls.connect({ socket: tcp, ca, servername: 'localhost' }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
 
-export function connectPlain(port: number): Promise<net.Socket> {
+export function connectPlain(port: number, localAddress?: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port }, () => resolve(socket));
+    const socket = net.connect({ host: '127.0.0.1', port, localAddress }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
@@ -81,8 +85,8 @@ export function parseHttpResponse(data: Buffer): RawResponse {
 }
 
 /** Sends `request` as is over a new TLS connection and reads the answer until the server closes (send `Connection: close`). */
-export async function rawTlsExchange(port: number, ca: string, request: string | Buffer, limitMs = 5000): Promise<RawResponse & SocketOutcome> {
-  const socket = await connectTls(port, ca);
+export async function rawTlsExchange(port: number, ca: string, request: string | Buffer, limitMs = 5000, localAddress?: string): Promise<RawResponse & SocketOutcome> {
+  const socket = await connectTls(port, ca, localAddress);
   const outcome = readUntilClosed(socket, limitMs);
   socket.write(request);
   const result = await outcome;
@@ -117,9 +121,9 @@ export async function clientHelloPart(share: number): Promise<Buffer> {
   }
 }
 
-/** A plain TCP connection to 127.0.0.1:`port` that sends `bytes` (maybe none) and then nothing. */
-export async function silentSocket(port: number, bytes?: Buffer): Promise<net.Socket> {
-  const socket = await connectPlain(port);
+/** A plain TCP connection to 127.0.0.1:`port` (from `localAddress`) that sends `bytes` (maybe none) and then nothing. */
+export async function silentSocket(port: number, bytes?: Buffer, localAddress?: string): Promise<net.Socket> {
+  const socket = await connectPlain(port, localAddress);
   if (bytes !== undefined) socket.write(bytes);
   return socket;
 }

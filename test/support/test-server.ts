@@ -126,7 +126,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   let plain: http.Server | undefined;
   if (options.plainHttp === true) {
     // As main/serve.ts builds it.
-    plain = createPlainHttpServer(app, config.maxConnections);
+    plain = createPlainHttpServer(app, config, options.app?.timeouts?.firstRequestTimeout);
     await new Promise<void>((resolve, reject) => plain?.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
   }
   const plainBaseUrl = plain === undefined ? undefined : `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
@@ -134,7 +134,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const metricsListener =
     metrics === undefined
       ? undefined
-      : await startMetricsListener({ host: config.metricsHost, port: 0, token: config.metricsToken, registry: metrics.registry, log: app.log });
+      : await startMetricsListener({ host: config.metricsHost, port: 0, token: config.metricsToken, registry: metrics.registry, log: app.log, firstRequestTimeout: options.app?.timeouts?.firstRequestTimeout });
   const metricsBaseUrl = metricsListener === undefined ? undefined : `http://${metricsListener.host}:${metricsListener.port}`;
 
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
@@ -186,6 +186,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
       await agent.close();
       await plainAgent.close();
       await metricsListener?.close();
+      metrics?.stop();
       if (plain !== undefined) {
         plain.closeAllConnections();
         await new Promise<void>((resolve) => plain?.close(() => resolve()));

@@ -8,7 +8,7 @@ import type { BatchReferences, NewTradePrice, TradePriceFilter } from './trade-p
 import { ruleFieldsOf } from '../pricing/price-rule-input.js';
 import { productProblems } from '../pricing/product-references.js';
 import { checkPricedSkus } from '../pricing/priced-sku-check.js';
-import { diffPrices } from './price-diff.js';
+import { applyPriceDiff, diffWithStored, onNextTurn } from './replace-in-batches.js';
 
 export class TradePriceService {
   constructor(
@@ -88,21 +88,13 @@ export class TradePriceService {
       if (problems.length > 0) throw validationFailed([...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1)));
 
       const desired: NewTradePrice[] = checked.map((item) => ({ customerId: request.customerId, ...item }));
-      const existing = await repos.tradePrices.allOf(storeId, request.customerId, request.scope === 'skus' ? [...new Set(desired.map((item) => item.sku))] : undefined);
-      const diff = diffPrices(existing, desired);
+      const diff = await diffWithStored(repos, storeId, request.customerId, request.scope === 'skus' ? [...new Set(desired.map((item) => item.sku))] : undefined, desired);
       if (request.dryRun === true) {
         return { created: diff.create.map((item) => ({ id: null, ...item, createdAt: null })), deleted: diff.remove, unchanged: diff.unchanged.length };
       }
-      const changedAt = isoTimestamp(this.clock);
-      await repos.tradePrices.deleteMany(
-        storeId,
-        diff.remove.map((record) => record.id),
-      );
-      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.deleted', diff.remove), changedAt);
-      const created = await repos.tradePrices.insertMany(storeId, diff.create, changedAt);
-      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
+      const created = await applyPriceDiff(repos, storeId, diff, isoTimestamp(this.clock));
       return { created, deleted: diff.remove, unchanged: diff.unchanged.length };
-    });
+    }).then(onNextTurn);
   }
 
   remove(storeId: number, id: number): Promise<void> {

@@ -128,7 +128,7 @@ export function describeNeighbour(label: string, what: string, figures: Neighbou
 }
 
 /** Fails the check when the operation broke one of NEIGHBOUR_BOUNDS, naming which. */
-export function expectGoodNeighbour(figures: NeighbourFigures, bounds: Partial<typeof NEIGHBOUR_BOUNDS> = {}): void {
+export function expectGoodNeighbour(figures: NeighbourFigures, bounds: Partial<Record<keyof typeof NEIGHBOUR_BOUNDS, number>> = {}): void {
   const limits = { ...NEIGHBOUR_BOUNDS, ...bounds };
   expect(figures.requests, 'the other store made requests meanwhile').toBeGreaterThanOrEqual(5);
   expect(figures.health, '/healthz answered meanwhile').toBeGreaterThanOrEqual(1);
