@@ -7,7 +7,9 @@ import { fromPriceUnits } from '../money.js';
 import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { explainPrice, type PricingFacts, resolvePrice, type Resolution } from './price-resolution.js';
+import { type CandidatePage, explainPrice } from './explain-price.js';
+import { priceBreaks } from './price-breaks.js';
+import type { PricingFacts, Resolution } from './price-resolution.js';
 import type { SkuPrice } from './pricing-repository.js';
 
 /** A line to price: a SKU and how many units (undefined: only look the SKU up). */
@@ -43,14 +45,17 @@ export class PricingService {
     private readonly clock: Clock,
   ) {}
 
-  /** Which price the customer pays for `quantity` units of the SKU at `at` (default now), and why. */
-  async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined): Promise<EffectivePrice> {
+  /**
+   * Which price the customer pays for `quantity` units of the SKU at `at` (default now), and why:
+   * with the `page` of candidates asked for and how many there are.
+   */
+  async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined, page: CandidatePage): Promise<EffectivePrice> {
     const repos = this.uow.repos;
     const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
     const facts = (await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
-    const explained = explainPrice(facts.facts, quantity, moment);
+    const explained = explainPrice(facts.facts, quantity, moment, page);
     return {
       customerId: customer.id,
       sku,
@@ -66,6 +71,7 @@ export class PricingService {
       validUntil: explained.validUntil,
       nextChangeAt: explained.nextChangeAt,
       shadowedTradePriceIds: explained.shadowedTradePriceIds,
+      candidateCount: explained.candidateCount,
       candidates: explained.candidates,
     };
   }
@@ -130,10 +136,14 @@ export class PricingService {
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
     const factsBySku = await loadFacts(repos, storeId, customer, skus, { at });
+    // Each SKU's winners are picked once, however many lines it has.
+    const pricers = new Map<string, (quantity: number) => Resolution>();
     const priced = lines.map((line) => {
       const facts = line === undefined ? undefined : factsBySku.get(line.sku);
       if (line?.quantity === undefined || facts === undefined) return undefined;
-      const resolution = resolvePrice(facts.facts, line.quantity, at);
+      let pricer = pricers.get(line.sku);
+      if (pricer === undefined) pricers.set(line.sku, (pricer = priceBreaks(facts.facts, at)));
+      const resolution = pricer(line.quantity);
       return {
         ...resolution,
         sku: line.sku,
