@@ -36,6 +36,13 @@ export interface Engine {
    * docs/performance.md, "Quotes").
    */
   readonly readsRowsInProcess: boolean;
+  /**
+   * In `select max(id), a, b … group by …`, the bare columns `a`, `b` come from the row that
+   * holds the maximum (SQLite's documented rule for a single min() or max()). The newest row of
+   * each group is then one aggregate along an index, no sort; elsewhere a window function
+   * (`row_number() over (… order by id desc)`) picks it.
+   */
+  readonly bareColumnsFollowMax: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -49,6 +56,7 @@ export const SQLITE: Engine = Object.freeze({
   estimatesRowCounts: false,
   indexIncludesColumns: false,
   readsRowsInProcess: true,
+  bareColumnsFollowMax: true,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -62,4 +70,5 @@ export const POSTGRES: Engine = Object.freeze({
   estimatesRowCounts: true,
   indexIncludesColumns: true,
   readsRowsInProcess: false,
+  bareColumnsFollowMax: false,
 });
