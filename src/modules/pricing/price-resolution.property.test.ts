@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { explainPrice } from './explain-price.js';
 import { nextChangeAt } from './next-change.js';
 import { priceBreaks } from './price-breaks.js';
@@ -14,7 +14,8 @@ import { keyOf, type ListFacts, type PriceRule, type PricingFacts, resolvePrice 
  * PRICEBOOK_PROPERTY_SEED=N npx vitest run src/modules/pricing/price-resolution.property.test.ts
  * repeats them.
  */
-const seed = inject('propertySeed');
+/** The run's seed, set for every property by test/support/property-seed.ts. */
+const seed = fc.readConfigureGlobal().seed;
 const RUNS = 400;
 
 /** Moments are whole hours from here: few enough that bounds often coincide with each other and with `at`. */
