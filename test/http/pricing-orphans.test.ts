@@ -78,7 +78,7 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
   });
 
   it("the owner's own list entry applies, not a newer one of the former owner", async () => {
-    [world.ownEntry] = (await created<Array<{ id: number }>>(`/v1/price-lists/${world.list}/prices/bulk`, [{ productId: world.owner, sku: world.sku, price: 50 }])).map((entry) => entry.id);
+    world.ownEntry = (await created<Array<{ id: number }>>(`/v1/price-lists/${world.list}/prices/bulk`, [{ productId: world.owner, sku: world.sku, price: 50 }]))[0]!.id;
     await orphan();
     const fromList = { source: 'price_list', tradePriceId: null, priceListId: world.list, priceListPriceId: world.ownEntry };
     const body = await effective();
@@ -88,7 +88,7 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
   });
 
   it("the owner's own trade price applies, not a newer one of the former owner, which is neither shadowed nor a candidate", async () => {
-    [world.ownTrade] = (await created<Array<{ id: number }>>(`${TRADE}/bulk`, [{ customerId: world.customer, productId: world.owner, sku: world.sku, price: 20 }])).map((record) => record.id);
+    world.ownTrade = (await created<Array<{ id: number }>>(`${TRADE}/bulk`, [{ customerId: world.customer, productId: world.owner, sku: world.sku, price: 20 }]))[0]!.id;
     await orphan();
     const fromTrade = { source: 'trade', tradePriceId: world.ownTrade, priceListId: null, priceListPriceId: null };
     const body = await effective();
