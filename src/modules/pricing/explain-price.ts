@@ -1,7 +1,7 @@
 import type { PriceCandidate } from '../../contract/trade-prices.js';
 import { fromPriceUnits } from '../money.js';
 import { nextChangeAt } from './next-change.js';
-import { fromPercentageList, keyOf, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
+import { fromPercentageList, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 
 /** Which candidates to list: `count` of them from position `offset` (from 0) in the rule's order. */
 export interface CandidatePage {
@@ -102,7 +102,7 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
   for (const rule of tradeRules) if (rule.id !== resolution.tradePriceId) shadowedTradePriceIds.push(rule.id);
   return {
     ...resolution,
-    nextChangeAt: nextChangeAt(facts, quantity, at, keyOf(resolution)),
+    nextChangeAt: nextChangeAt(facts, quantity, at),
     shadowedTradePriceIds,
     candidates,
     candidateCount: stretches.reduce((sum, stretch) => sum + stretch.size, 0),

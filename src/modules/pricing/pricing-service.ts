@@ -6,11 +6,15 @@ import { type FieldProblem, found, notFound, refusedBy, validationFailed } from 
 import { fromPriceUnits } from '../money.js';
 import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { type CandidatePage, explainPrice } from './explain-price.js';
 import { priceBreaks } from './price-breaks.js';
 import type { PricingFacts, Resolution } from './price-resolution.js';
 import type { SkuPrice } from './pricing-repository.js';
+
+/** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
+const YIELD_ABOVE_RECORDS = 2000;
 
 /** A line to price: a SKU and how many units (undefined: only look the SKU up). */
 export interface LineToPrice {
@@ -53,8 +57,13 @@ export class PricingService {
     const repos = this.uow.repos;
     const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
+    const started = batchStart();
     const facts = (await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
+    // Reading thousands of records and weighing them are each a stretch of work that holds the
+    // process (on SQLite the read is synchronous): other requests get a turn between the two.
+    const records = facts.facts.tradeRules.length + facts.facts.lists.reduce((sum, list) => sum + list.rules.length, 0);
+    if (records >= YIELD_ABOVE_RECORDS) await yieldToOtherWork(started);
     const explained = explainPrice(facts.facts, quantity, moment, page);
     return {
       customerId: customer.id,
