@@ -10,7 +10,7 @@ import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { type CandidatePage, explainPrice } from './explain-price.js';
 import { priceBreaks } from './price-breaks.js';
-import type { PricingFacts, Resolution } from './price-resolution.js';
+import { type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 import type { SkuPrice } from './pricing-repository.js';
 
 /** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
@@ -145,14 +145,22 @@ export class PricingService {
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
     const factsBySku = await loadFacts(repos, storeId, customer, skus, { at });
-    // Each SKU's winners are picked once, however many lines it has.
+    // A SKU on several lines has its winners sorted by break once, and each line finds its own
+    // by a binary search; a SKU on one line is resolved directly (its facts are already only
+    // the newest valid record of each break).
+    const linesOf = new Map<string, number>();
+    for (const line of lines) if (line?.quantity !== undefined) linesOf.set(line.sku, (linesOf.get(line.sku) ?? 0) + 1);
     const pricers = new Map<string, (quantity: number) => Resolution>();
     const priced = lines.map((line) => {
       const facts = line === undefined ? undefined : factsBySku.get(line.sku);
       if (line?.quantity === undefined || facts === undefined) return undefined;
-      let pricer = pricers.get(line.sku);
-      if (pricer === undefined) pricers.set(line.sku, (pricer = priceBreaks(facts.facts, at)));
-      const resolution = pricer(line.quantity);
+      let resolution: Resolution;
+      if (linesOf.get(line.sku) === 1) resolution = resolvePrice(facts.facts, line.quantity, at);
+      else {
+        let pricer = pricers.get(line.sku);
+        if (pricer === undefined) pricers.set(line.sku, (pricer = priceBreaks(facts.facts, at)));
+        resolution = pricer(line.quantity);
+      }
       return {
         ...resolution,
         sku: line.sku,
