@@ -33,7 +33,9 @@ export interface Engine {
    * The database runs in this process: a row read costs a JavaScript object, not a trip over
    * a socket and a parse. Where a query could reduce many rows to a few with a sort (a window
    * function), reading them all and reducing them in JavaScript is then faster (measured in
-   * docs/performance.md, "Quotes").
+   * docs/performance.md, "Quotes"); migration 010 made PostgreSQL's index for that pick by it.
+   * Since migration 011 both engines pick in the database without a sort
+   * (`bareColumnsFollowMax`).
    */
   readonly readsRowsInProcess: boolean;
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { explainPrice } from './explain-price.js';
 import { nextChangeAt } from './next-change.js';
 import { priceBreaks } from './price-breaks.js';
-import { keyOf, type ListFacts, type PriceRule, type PricingFacts, resolvePrice } from './price-resolution.js';
+import { type ListFacts, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 
 /**
  * The fast ways of applying the rule give exactly what the plain rule gives, on random rule
@@ -21,6 +21,11 @@ const RUNS = 400;
 /** Moments are whole hours from here: few enough that bounds often coincide with each other and with `at`. */
 const REFERENCE = Date.parse('2030-01-01T00:00:00.000Z');
 const momentOf = (hours: number) => new Date(REFERENCE + hours * 3_600_000).toISOString();
+
+/** What told two answers apart in that definition: price, source and the winning record, list and entry. */
+function keyOf(resolution: Resolution): string {
+  return `${resolution.source}:${resolution.priceUnits}:${resolution.tradePriceId}:${resolution.priceListId}:${resolution.priceListPriceId}`;
+}
 
 /**
  * The definition `nextChangeAt` replaced, kept as the reference: between two consecutive bounds

@@ -89,11 +89,6 @@ export function rulesOfSet(facts: PricingFacts, set: number): readonly PriceRule
   return set === 0 ? facts.tradeRules : facts.lists[set - 1]!.rules;
 }
 
-/** What tells two answers apart: price, source and the winning record, list and entry. */
-export function keyOf(resolution: Resolution): string {
-  return `${resolution.source}:${resolution.priceUnits}:${resolution.tradePriceId}:${resolution.priceListId}:${resolution.priceListPriceId}`;
-}
-
 /** Whether `a` outranks `b` within one set: the higher break, then the newer record. */
 export function outranks(a: PriceRule, b: PriceRule): boolean {
   return a.minQuantity > b.minQuantity || (a.minQuantity === b.minQuantity && a.id > b.id);
