@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller, CreateOptions } from './api-caller.js';
-import { type IterateQuery, offsetPages } from './pages.js';
+import { type IterateQuery, offsetPages, PAGE_SIZE } from './pages.js';
 import { PricebookError } from './pricebook-error.js';
 import type {
   CountResult,
   EffectivePrice,
   EffectivePriceQuery,
+  PriceCandidate,
   ReplaceTradePricesRequest,
   ReplaceTradePricesResult,
   TradePrice,
@@ -41,7 +42,7 @@ export interface BulkCreateResult {
   replayedChunks: number;
 }
 
-/** `/v1/trade-customer-product-prices`: list, count, get, delete, bulk create, replace, effective. */
+/** `/v1/trade-customer-product-prices`: list, count, get, delete, bulk create, replace, effective (and its candidates). */
 export class TradePricesResource {
   constructor(private readonly api: Caller) {}
 
@@ -60,9 +61,26 @@ export class TradePricesResource {
   async delete(id: number): Promise<void> {
     await this.api.call('tradePrices.delete', { params: { id } });
   }
-  /** Which price the customer pays for a SKU, and why (docs/pricing.md). */
+  /**
+   * Which price the customer pays for a SKU, and why (docs/pricing.md): with one page of the
+   * candidates (`candidatesCount`, 1–100, default 100, from `candidatesOffset`) and
+   * `candidateCount`, how many there are.
+   */
   effective(query: EffectivePriceQuery): Promise<EffectivePrice> {
     return this.api.call('tradePrices.effective', { query });
+  }
+  /**
+   * Every candidate of that answer, in the rule's order, 100 a request (`candidatesOffset` grows
+   * until `candidateCount` is reached). Each request prices again at the same `at`: give one, or
+   * records created or ending meanwhile may change the pages.
+   */
+  async *iterateCandidates(query: Omit<EffectivePriceQuery, 'candidatesOffset' | 'candidatesCount'>): AsyncGenerator<PriceCandidate, void, undefined> {
+    for (let offset = 0; ; ) {
+      const page = await this.effective({ ...query, candidatesOffset: offset, candidatesCount: PAGE_SIZE });
+      yield* page.candidates;
+      offset += page.candidates.length;
+      if (page.candidates.length === 0 || offset >= page.candidateCount) return;
+    }
   }
   /** One replace request as the API takes it; `Pricebook.replaceCustomerPrices` is the short form. */
   replace(request: ReplaceTradePricesRequest, options: CreateOptions = {}): Promise<ReplaceTradePricesResult> {

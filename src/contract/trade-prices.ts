@@ -109,12 +109,17 @@ export const TradePriceCountQuery = Type.Object(Filters, { additionalProperties:
 
 export const TradePriceGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuery(TRADE_PRICE_EMBEDS) }, { additionalProperties: false });
 
+/** Candidates in one effective-price answer, at most (`candidatesCount`'s maximum and default). */
+export const MAX_CANDIDATES = 100;
+
 export const EffectivePriceQuery = Type.Object(
   {
     customerId: Type.Integer({ minimum: 1 }),
     sku: SkuText,
     quantity: Type.Optional(Annotated(Quantity, { default: 1, description: 'Units in the line being priced; default 1' })),
     at: MomentQuery('The moment to price at; default now'),
+    candidatesOffset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Candidates to skip, in the order the rule looks at them; default 0' })),
+    candidatesCount: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CANDIDATES, default: MAX_CANDIDATES, description: `Candidates to return, 1–${MAX_CANDIDATES}; default ${MAX_CANDIDATES}` })),
     ...FieldsQuery,
   },
   { additionalProperties: false },
@@ -167,8 +172,12 @@ export const EffectivePrice = Type.Object(
     priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
     validUntil: Nullable({ ...Timestamp, description: 'When the applied trade price or list entry stops applying; null: it does not end, or the price is not one' }),
     nextChangeAt: Nullable({ ...Timestamp, description: 'The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand' }),
-    shadowedTradePriceIds: Type.Array(Id, { description: 'Other trade prices of this customer for this SKU, newest first; they do not apply' }),
-    candidates: Type.Array(PriceCandidate, { description: 'Every trade price, list entry and percentage list considered, in the order the rule looks at them' }),
+    shadowedTradePriceIds: Type.Array(Id, { description: 'Other trade prices of this customer for this SKU, newest first; they do not apply. All of them, never paged' }),
+    candidateCount: Type.Integer({ minimum: 0, description: 'How many candidates there are in all: `candidates` is the page of them from `candidatesOffset`' }),
+    candidates: Type.Array(PriceCandidate, {
+      maxItems: MAX_CANDIDATES,
+      description: `The trade prices, list entries and percentage lists considered, in the order the rule looks at them: \`candidatesCount\` (default and at most ${MAX_CANDIDATES}) of them from \`candidatesOffset\``,
+    }),
   },
   { $id: 'EffectivePrice', additionalProperties: false },
 );

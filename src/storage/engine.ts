@@ -33,7 +33,9 @@ export interface Engine {
    * The database runs in this process: a row read costs a JavaScript object, not a trip over
    * a socket and a parse. Where a query could reduce many rows to a few with a sort (a window
    * function), reading them all and reducing them in JavaScript is then faster (measured in
-   * docs/performance.md, "Quotes").
+   * docs/performance.md, "Quotes"); migration 010 made PostgreSQL's index for that pick by it.
+   * Since migration 012 both engines pick in the database without a sort
+   * (`bareColumnsFollowMax`).
    */
   readonly readsRowsInProcess: boolean;
   /**
@@ -42,6 +44,13 @@ export interface Engine {
    * writer. SQLite runs one writing transaction at a time and has no such clause.
    */
   readonly locksReadRows: boolean;
+  /**
+   * In `select max(id), a, b … group by …`, the bare columns `a`, `b` come from the row that
+   * holds the maximum (SQLite's documented rule for a single min() or max()). The newest row of
+   * each group is then one aggregate along an index, no sort; elsewhere a window function
+   * (`row_number() over (… order by id desc)`) picks it.
+   */
+  readonly bareColumnsFollowMax: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -56,6 +65,7 @@ export const SQLITE: Engine = Object.freeze({
   indexIncludesColumns: false,
   readsRowsInProcess: true,
   locksReadRows: false,
+  bareColumnsFollowMax: true,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -70,4 +80,5 @@ export const POSTGRES: Engine = Object.freeze({
   indexIncludesColumns: true,
   readsRowsInProcess: false,
   locksReadRows: true,
+  bareColumnsFollowMax: false,
 });

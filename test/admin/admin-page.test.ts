@@ -118,6 +118,33 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     }
   });
 
+  it('shows the first 100 of many candidates, and the next ones on request', async () => {
+    const made = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'charles@difference.example', firstName: 'Charles', lastName: 'Babbage', trade: true } });
+    expect(made.status).toBe(201);
+    const babbage = (made.body as { id: number }).id;
+    const prices = Array.from({ length: 105 }, (_, n) => ({ customerId: babbage, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 5 + n / 4 }));
+    expect((await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: prices })).status).toBe(201);
+    const { page } = await open();
+    await signIn(page, tenant.token);
+    await page.goto(`${server.baseUrl}/admin#/customers/${babbage}`);
+    await heading(page, 'Charles Babbage').waitFor();
+    const explain = form(page, 'Effective price');
+    await explain.getByLabel('SKU').fill(catalog.skus.teeRedL);
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    const candidates = page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' });
+    await candidates.waitFor();
+    await page.getByRole('status').filter({ hasText: 'Showing the first 100 of 105 candidates.' }).waitFor();
+    expect(await candidates.getByRole('row').count()).toBe(101);
+    // The newest price wins and comes first; the oldest is the last of the 105.
+    expect(await candidates.getByRole('row').nth(1).textContent()).toMatch(/^Trade price #\d+31.*Applies$/);
+    await page.getByRole('button', { name: 'Show the next 5 candidates' }).click();
+    await page.getByRole('status').filter({ hasText: 'Showing all 105 candidates.' }).waitFor();
+    const rows = await candidates.getByRole('row').allTextContents();
+    expect(rows).toHaveLength(106);
+    expect(rows.at(-1)).toMatch(/^Trade price #\d+51.*Nonewer record wins$/);
+    expect(await page.getByRole('button', { name: /^Show the next/ }).isHidden()).toBe(true);
+  });
+
   it('edits a price as a replace of its SKU (the SKU’s other prices keep their records), and deletes one', async () => {
     const { page } = await open();
     await signIn(page, tenant.token);

@@ -173,6 +173,18 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(await client.tradePrices.effective({ customerId: customer.id, sku: 'replace-B', quantity: 10 })).toMatchObject({ price: 3, source: 'trade' });
   });
 
+  it('pages an effective price\'s candidates: effective answers 100 and the total, iterateCandidates all of them in order', async () => {
+    const { customer, product } = await catalog('candidates');
+    const { records } = await client.tradePrices.bulkCreate(Array.from({ length: 230 }, (_, n) => ({ customerId: customer.id, productId: product.id, sku: 'candidates-A', price: 1 + n })));
+    const at = '2030-01-01T00:00:00Z';
+    const first = await client.tradePrices.effective({ customerId: customer.id, sku: 'candidates-A', at });
+    expect(first).toMatchObject({ candidateCount: 230, tradePriceId: records.at(-1)!.id });
+    expect(first.candidates).toHaveLength(100);
+    const all = [];
+    for await (const candidate of client.tradePrices.iterateCandidates({ customerId: customer.id, sku: 'candidates-A', at })) all.push(candidate.tradePriceId);
+    expect(all).toEqual(records.map((record) => record.id).reverse());
+  });
+
   it('uploads an import and follows it to its end', async () => {
     const { customer } = await catalog('import');
     const csv = `customer_id,sku,price\n${customer.id},import-P,4.5\n${customer.id},import-A,5.25\n`;

@@ -375,7 +375,9 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
         suite.server.statements.length = 0;
         const response = await quote({ customerId: buyer, at: UNTIL, lines: lines.map(({ sku }) => ({ sku, quantity: 2 })) });
         expect(response.status, response.text.slice(0, 300)).toBe(200);
-        return { body: response.body as QuoteBody, statements: suite.server.statements.filter((sql) => !/^(begin|commit|rollback)/i.test(sql)).length };
+        // The import runner polls its queue every second meanwhile: its statements are not the quote's.
+        const quoteStatements = suite.server.statements.filter((sql) => !/^(begin|commit|rollback)/i.test(sql) && !/\b"?imports"?\b/.test(sql));
+        return { body: response.body as QuoteBody, statements: quoteStatements.length };
       };
       const one = await statementsFor(variations.slice(0, 1));
       const all = await statementsFor(variations);

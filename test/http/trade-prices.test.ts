@@ -178,6 +178,7 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       validUntil: null,
       nextChangeAt: null,
       shadowedTradePriceIds: [],
+      candidateCount: 0,
       candidates: [],
     });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedL)).body).toMatchObject({ price: 10, source: 'product' });

@@ -1,8 +1,11 @@
 import type { EffectivePrice, PriceCandidate } from '../../contract/trade-prices.js';
 import { ApiError } from '../api-client.js';
-import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
+import { append, formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
-import { section, type ViewContext } from '../view.js';
+import { alertBox, section, type ViewContext } from '../view.js';
+
+/** Candidates the API answers at most at a time (its `candidatesCount` maximum). */
+const PAGE = 100;
 
 export interface EffectivePricePanel {
   element: HTMLElement;
@@ -33,8 +36,10 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
         at: momentFromInput(form.value('at')),
       };
       try {
-        const answer = await context.api.get<EffectivePrice>('/trade-customer-product-prices/effective', query, context.signal);
-        replaceChildren(result, ...describe(answer, listName));
+        const answer = await context.api.get<EffectivePrice>(PATH, query, context.signal);
+        // Further pages of candidates are asked for at the moment this answer priced.
+        const more = (offset: number) => context.api.get<EffectivePrice>(PATH, { ...query, at: answer.at, candidatesOffset: offset }, context.signal);
+        replaceChildren(result, ...describe(answer, listName, more));
       } catch (error) {
         replaceChildren(result);
         // 404: no such SKU in the store (the customer is the page's own).
@@ -71,6 +76,8 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
   };
 }
 
+const PATH = '/trade-customer-product-prices/effective';
+
 const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
   trade: 'the customer’s own trade price',
   price_list: 'a price list',
@@ -78,7 +85,7 @@ const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
   product: 'the product’s price (no trade or list price applies)',
 };
 
-function describe(answer: EffectivePrice, listName: (id: number) => string): HTMLElement[] {
+function describe(answer: EffectivePrice, listName: (id: number) => string, more: (offset: number) => Promise<EffectivePrice>): HTMLElement[] {
   const origin =
     answer.source === 'trade'
       ? `${SOURCE_TEXT.trade} #${answer.tradePriceId ?? '?'}`
@@ -92,22 +99,57 @@ function describe(answer: EffectivePrice, listName: (id: number) => string): HTM
   return [
     h('p', { class: 'price-line' }, h('strong', { class: 'price' }, String(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} at ${formatMoment(answer.at)}`),
     h('p', {}, `From ${origin}. `, ...changes),
-    answer.candidates.length === 0
+    answer.candidateCount === 0
       ? h('p', {}, 'No trade price or price list entry was considered: the catalog price applies.')
-      : table(
-          'Candidates, in the order the rule looks at them',
-          ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'],
-          answer.candidates.map((candidate) => [
-            candidateName(candidate, listName),
-            String(candidate.price),
-            String(candidate.minQuantity),
-            formatMoment(candidate.validFrom),
-            formatMoment(candidate.validUntil),
-            candidate.applies ? h('strong', {}, 'Applies') : 'No',
-            candidate.reason ?? '',
-          ]),
-        ),
+      : candidatesTable(answer, listName, more),
   ];
+}
+
+/**
+ * The candidates in the order the rule looks at them: the API answers at most 100 at a time, so
+ * the table says how many of how many it shows, and a button adds the next ones.
+ */
+function candidatesTable(answer: EffectivePrice, listName: (id: number) => string, more: (offset: number) => Promise<EffectivePrice>): HTMLElement {
+  const rowsOf = (candidates: readonly PriceCandidate[]) =>
+    candidates.map((candidate) => [
+      candidateName(candidate, listName),
+      String(candidate.price),
+      String(candidate.minQuantity),
+      formatMoment(candidate.validFrom),
+      formatMoment(candidate.validUntil),
+      candidate.applies ? h('strong', {}, 'Applies') : 'No',
+      candidate.reason ?? '',
+    ]);
+  const shown = table('Candidates, in the order the rule looks at them', ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'], rowsOf(answer.candidates));
+  const total = answer.candidateCount;
+  let count = answer.candidates.length;
+  if (count >= total) return shown;
+  const status = h('p', { class: 'summary', role: 'status' });
+  const button = h('button', { type: 'button' });
+  const label = () => {
+    status.textContent = count >= total ? `Showing all ${total} candidates.` : `Showing the first ${count} of ${total} candidates.`;
+    button.textContent = `Show the next ${Math.min(PAGE, total - count)} candidates`;
+    button.hidden = count >= total;
+  };
+  label();
+  const alert = alertBox();
+  button.addEventListener('click', () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    alert.clear();
+    more(count)
+      .then((page) => {
+        append(shown.querySelector('tbody')!, rowsOf(page.candidates).map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell)))));
+        // Nothing more to show if the answer changed meanwhile (records deleted).
+        count = page.candidates.length === 0 ? total : count + page.candidates.length;
+        label();
+      })
+      .catch((error: unknown) => alert.show(error))
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+  return h('div', {}, shown, status, h('div', { class: 'actions' }, button), alert);
 }
 
 function candidateName(candidate: PriceCandidate, listName: (id: number) => string): string {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { explainPrice, type ListFacts, percentageOff, type PriceRule, type PricingFacts, resolvePrice } from './price-resolution.js';
+import { explainPrice as explainPage } from './explain-price.js';
+import { type ListFacts, percentageOff, type PriceRule, type PricingFacts, resolvePrice } from './price-resolution.js';
+
+/** Every candidate on one page. */
+const explainPrice = (facts: PricingFacts, quantity: number, at: string) => explainPage(facts, quantity, at, { offset: 0, count: 1000 });
 
 const NOW = '2026-11-24T12:00:00.000Z';
 const LATER = '2026-12-01T00:00:00.000Z';

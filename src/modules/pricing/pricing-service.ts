@@ -6,9 +6,15 @@ import { type FieldProblem, found, notFound, refusedBy, validationFailed } from 
 import { fromPriceUnits } from '../money.js';
 import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { explainPrice, type PricingFacts, resolvePrice, type Resolution } from './price-resolution.js';
+import { type CandidatePage, explainPrice } from './explain-price.js';
+import { priceBreaks } from './price-breaks.js';
+import { type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 import type { SkuPrice } from './pricing-repository.js';
+
+/** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
+const YIELD_ABOVE_RECORDS = 2000;
 
 /** A line to price: a SKU and how many units (undefined: only look the SKU up). */
 export interface LineToPrice {
@@ -43,14 +49,22 @@ export class PricingService {
     private readonly clock: Clock,
   ) {}
 
-  /** Which price the customer pays for `quantity` units of the SKU at `at` (default now), and why. */
-  async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined): Promise<EffectivePrice> {
+  /**
+   * Which price the customer pays for `quantity` units of the SKU at `at` (default now), and why:
+   * with the `page` of candidates asked for and how many there are.
+   */
+  async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined, page: CandidatePage): Promise<EffectivePrice> {
     const repos = this.uow.repos;
     const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
+    const started = batchStart();
     const facts = (await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
-    const explained = explainPrice(facts.facts, quantity, moment);
+    // Reading thousands of records and weighing them are each a stretch of work that holds the
+    // process (on SQLite the read is synchronous): other requests get a turn between the two.
+    const records = facts.facts.tradeRules.length + facts.facts.lists.reduce((sum, list) => sum + list.rules.length, 0);
+    if (records >= YIELD_ABOVE_RECORDS) await yieldToOtherWork(started);
+    const explained = explainPrice(facts.facts, quantity, moment, page);
     return {
       customerId: customer.id,
       sku,
@@ -66,6 +80,7 @@ export class PricingService {
       validUntil: explained.validUntil,
       nextChangeAt: explained.nextChangeAt,
       shadowedTradePriceIds: explained.shadowedTradePriceIds,
+      candidateCount: explained.candidateCount,
       candidates: explained.candidates,
     };
   }
@@ -130,10 +145,22 @@ export class PricingService {
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
     const factsBySku = await loadFacts(repos, storeId, customer, skus, { at });
+    // A SKU on several lines has its winners sorted by break once, and each line finds its own
+    // by a binary search; a SKU on one line is resolved directly (its facts are already only
+    // the newest valid record of each break).
+    const linesOf = new Map<string, number>();
+    for (const line of lines) if (line?.quantity !== undefined) linesOf.set(line.sku, (linesOf.get(line.sku) ?? 0) + 1);
+    const pricers = new Map<string, (quantity: number) => Resolution>();
     const priced = lines.map((line) => {
       const facts = line === undefined ? undefined : factsBySku.get(line.sku);
       if (line?.quantity === undefined || facts === undefined) return undefined;
-      const resolution = resolvePrice(facts.facts, line.quantity, at);
+      let resolution: Resolution;
+      if (linesOf.get(line.sku) === 1) resolution = resolvePrice(facts.facts, line.quantity, at);
+      else {
+        let pricer = pricers.get(line.sku);
+        if (pricer === undefined) pricers.set(line.sku, (pricer = priceBreaks(facts.facts, at)));
+        resolution = pricer(line.quantity);
+      }
       return {
         ...resolution,
         sku: line.sku,

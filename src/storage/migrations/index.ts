@@ -10,6 +10,7 @@ import { priceRulesSchema } from './008-price-rules.js';
 import { importsSchema } from './009-imports.js';
 import { customerSkuRulesIndexSchema } from './010-customer-sku-rules-index.js';
 import { pricesOfLostSkusSchema } from './011-prices-of-lost-skus.js';
+import { ownerRulesIndexesSchema } from './012-owner-rules-indexes.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['009-imports', importsSchema],
   ['010-customer-sku-rules-index', customerSkuRulesIndexSchema],
   ['011-prices-of-lost-skus', pricesOfLostSkusSchema],
+  ['012-owner-rules-indexes', ownerRulesIndexesSchema],
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { PriceListKind } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
@@ -45,62 +45,97 @@ export class KyselyPricingRepository implements PricingRepository {
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
     if (skus.length === 0) return [];
-    const all = this.db
-      .selectFrom('trade_prices')
-      .select(['id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
-      .where('store_id', '=', storeId)
-      .where('customer_id', '=', customerId)
-      .where('sku', 'in', [...skus]);
-    // Every record (the rule keeps the newest valid one of each SKU and break; a customer may
-    // hold thousands of one SKU, never de-duplicated), unless a socket lies between: then only
-    // those, picked by the database along the covering index (migration 010).
-    if (validAt === undefined || this.engine.readsRowsInProcess) return (await all.execute()).map(toRule);
-    const ranked = all
-      .where(validThen(validAt))
-      .select(sql<number>`row_number() over (partition by sku, min_quantity order by id desc)`.as('rank'))
-      .as('ranked');
-    const rows = await this.db.selectFrom(ranked).select(['id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until']).where('rank', '=', 1).execute();
-    return rows.map(toRule);
+    // The rows come in the rule's own shape, so thousands of them are not copied once more.
+    // Both engines answer ids, prices and breaks as numbers (`database.ts`).
+    const rule = ['t.id', 't.sku', 't.price as priceUnits', 't.min_quantity as minQuantity', 't.valid_from as validFrom', 't.valid_until as validUntil'] as const;
+    if (validAt !== undefined && !this.engine.bareColumnsFollowMax) {
+      // The newest valid record of each SKU, product and break, along the index in its order
+      // (no sort), then only those of the product that owns the SKU now.
+      const picked = this.db
+        .selectFrom('trade_prices as t')
+        .select([...rule, 't.product_id'])
+        .select(sql<number>`row_number() over (partition by t.sku, t.product_id, t.min_quantity order by t.id desc)`.as('rank'))
+        .where('t.store_id', '=', storeId)
+        .where('t.customer_id', '=', customerId)
+        .where('t.sku', 'in', [...skus])
+        .where(validThen('t', validAt))
+        .as('picked');
+      return this.db
+        .selectFrom(picked)
+        .innerJoin('skus as k', (join) => join.on('k.store_id', '=', storeId).onRef('k.sku', '=', 'picked.sku').onRef('k.product_id', '=', 'picked.product_id'))
+        .select(['picked.id', 'picked.sku', 'picked.priceUnits', 'picked.minQuantity', 'picked.validFrom', 'picked.validUntil'])
+        .where('picked.rank', '=', 1)
+        .execute();
+    }
+    // SKU by SKU (`cross join` keeps `skus` first on SQLite), the customer's records of the
+    // product that owns the SKU now, along the index.
+    const owned = this.db
+      .selectFrom('skus as k')
+      .crossJoin('trade_prices as t')
+      .where('k.store_id', '=', storeId)
+      .where('k.sku', 'in', [...skus])
+      .whereRef('t.store_id', '=', 'k.store_id')
+      .where('t.customer_id', '=', customerId)
+      .whereRef('t.sku', '=', 'k.sku')
+      .whereRef('t.product_id', '=', 'k.product_id');
+    if (validAt === undefined) return owned.select(rule).execute();
+    // The newest valid record of each SKU and break: one aggregate, no sort.
+    return owned
+      .where(validThen('t', validAt))
+      .select((eb) => [eb.fn.max<number>('t.id').as('id'), 'k.sku', 't.price as priceUnits', 't.min_quantity as minQuantity', 't.valid_from as validFrom', 't.valid_until as validUntil'])
+      .groupBy(['k.sku', 't.min_quantity'])
+      .execute();
   }
 
   async listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
-    const all = this.db
-      .selectFrom('price_list_prices')
-      .select(['id', 'price_list_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
-      .where('store_id', '=', storeId)
-      .where('price_list_id', 'in', [...priceListIds])
-      .where('sku', 'in', [...skus]);
-    const rows =
-      validAt === undefined || this.engine.readsRowsInProcess
-        ? await all.execute()
-        : await this.db
-            .selectFrom(
-              all
-                .where(validThen(validAt))
-                .select(sql<number>`row_number() over (partition by price_list_id, sku, min_quantity order by id desc)`.as('rank'))
-                .as('ranked'),
-            )
-            .select(['id', 'price_list_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'])
-            .where('rank', '=', 1)
-            .execute();
-    return rows.map((row) => ({ ...toRule(row), priceListId: Number(row.price_list_id) }));
+    // As for trade prices. The lists are the store's (the caller read them for the customer),
+    // and a product belongs to one store, so the entries' own store_id need not be read.
+    const entry = ['p.id', 'p.price_list_id as priceListId', 'p.sku', 'p.price as priceUnits', 'p.min_quantity as minQuantity', 'p.valid_from as validFrom', 'p.valid_until as validUntil'] as const;
+    if (validAt !== undefined && !this.engine.bareColumnsFollowMax) {
+      const picked = this.db
+        .selectFrom('price_list_prices as p')
+        .select([...entry, 'p.product_id'])
+        .select(sql<number>`row_number() over (partition by p.price_list_id, p.sku, p.product_id, p.min_quantity order by p.id desc)`.as('rank'))
+        .where('p.price_list_id', 'in', [...priceListIds])
+        .where('p.sku', 'in', [...skus])
+        .where(validThen('p', validAt))
+        .as('picked');
+      return this.db
+        .selectFrom(picked)
+        .innerJoin('skus as k', (join) => join.on('k.store_id', '=', storeId).onRef('k.sku', '=', 'picked.sku').onRef('k.product_id', '=', 'picked.product_id'))
+        .select(['picked.id', 'picked.priceListId', 'picked.sku', 'picked.priceUnits', 'picked.minQuantity', 'picked.validFrom', 'picked.validUntil'])
+        .where('picked.rank', '=', 1)
+        .execute();
+    }
+    const owned = this.db
+      .selectFrom('skus as k')
+      .crossJoin('price_list_prices as p')
+      .where('k.store_id', '=', storeId)
+      .where('k.sku', 'in', [...skus])
+      .where('p.price_list_id', 'in', [...priceListIds])
+      .whereRef('p.sku', '=', 'k.sku')
+      .whereRef('p.product_id', '=', 'k.product_id');
+    if (validAt === undefined) return owned.select(entry).execute();
+    return owned
+      .where(validThen('p', validAt))
+      .select((eb) => [
+        eb.fn.max<number>('p.id').as('id'),
+        'p.price_list_id as priceListId',
+        'k.sku',
+        'p.price as priceUnits',
+        'p.min_quantity as minQuantity',
+        'p.valid_from as validFrom',
+        'p.valid_until as validUntil',
+      ])
+      .groupBy(['p.price_list_id', 'k.sku', 'p.min_quantity'])
+      .execute();
   }
 }
 
-/** validFrom ≤ at < validUntil, a missing bound always met; canonical timestamps compare as text. */
-function validThen(at: string) {
-  return (eb: ExpressionBuilder<Tables, 'trade_prices' | 'price_list_prices'>) =>
-    eb.and([eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]), eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)])]);
-}
-
-function toRule(row: { id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }): PriceRule & { sku: string } {
-  return {
-    id: Number(row.id),
-    sku: row.sku,
-    priceUnits: Number(row.price),
-    minQuantity: Number(row.min_quantity),
-    validFrom: row.valid_from,
-    validUntil: row.valid_until,
-  };
+/** validFrom ≤ at < validUntil for the rows of `table`, a missing bound always met; canonical timestamps compare as text. */
+function validThen(table: 't' | 'p', at: string) {
+  const from = sql.ref(`${table}.valid_from`);
+  const until = sql.ref(`${table}.valid_until`);
+  return sql<boolean>`(${from} is null or ${from} <= ${at}) and (${until} is null or ${until} > ${at})`;
 }

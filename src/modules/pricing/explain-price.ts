@@ -1,0 +1,142 @@
+import type { PriceCandidate } from '../../contract/trade-prices.js';
+import { fromPriceUnits } from '../money.js';
+import { nextChangeAt } from './next-change.js';
+import { fromPercentageList, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
+
+/** Which candidates to list: `count` of them from position `offset` (from 0) in the rule's order. */
+export interface CandidatePage {
+  offset: number;
+  count: number;
+}
+
+export interface Explanation extends Resolution {
+  /** The earliest moment after `at` at which the resolution at this quantity differs; null: never. */
+  nextChangeAt: string | null;
+  /** The other trade prices for the SKU, newest first: all of them. */
+  shadowedTradePriceIds: number[];
+  /** The page of candidates asked for. */
+  candidates: PriceCandidate[];
+  /** How many candidates there are in all. */
+  candidateCount: number;
+}
+
+/**
+ * `resolvePrice`, with the candidates the rule looked at (one page of them) and why each does or
+ * does not apply. Every trade price is a candidate (newest first), then each list's entries
+ * (newest first) or the percentage list itself, in the customer's order of lists. Costs
+ * O(N log N) for N trade prices and entries (the sorts and `nextChangeAt`), and only the
+ * page's candidates are built.
+ */
+export function explainPrice(facts: PricingFacts, quantity: number, at: string, page: CandidatePage): Explanation {
+  const resolution = resolvePrice(facts, quantity, at);
+  const tradeRules = newestFirst(facts.tradeRules);
+  const tradeWinner = resolution.source === 'trade' ? tradeRules.find((rule) => rule.id === resolution.tradePriceId) : undefined;
+  const winningList = resolution.source === 'price_list' ? facts.lists.findIndex((list) => list.id === resolution.priceListId) : -1;
+  // Eligible candidates outside the winning list lost to the source that won.
+  const outranked = resolution.source === 'trade' ? 'trade price wins' : 'earlier price list wins';
+
+  /** One stretch of candidates in the rule's order: its length, and how to make its i-th. */
+  interface Stretch {
+    size: number;
+    at(index: number): PriceCandidate;
+  }
+  const stretches: Stretch[] = [
+    {
+      size: tradeRules.length,
+      at: (index) => {
+        const rule = tradeRules[index]!;
+        const reason = !facts.trade ? 'customer is not a trade customer' : (ineligibility(rule, quantity, at) ?? (rule === tradeWinner ? null : lostTo(rule, tradeWinner)));
+        return candidate('trade', rule, null, reason);
+      },
+    },
+  ];
+  facts.lists.forEach((list, position) => {
+    if (list.kind === 'percentage') {
+      // A percentage list prices every SKU: reached, it wins; not reached, something before it won.
+      const applies = position === winningList;
+      const percentage = fromPercentageList(facts, list);
+      stretches.push({
+        size: 1,
+        at: () => ({
+          source: 'price_list',
+          tradePriceId: null,
+          priceListId: list.id,
+          priceListPriceId: null,
+          price: fromPriceUnits(percentage.priceUnits),
+          minQuantity: 1,
+          validFrom: null,
+          validUntil: null,
+          applies,
+          reason: applies ? null : outranked,
+        }),
+      });
+      return;
+    }
+    let sorted: PriceRule[] | undefined;
+    const listWinner = position === winningList ? list.rules.find((rule) => rule.id === resolution.priceListPriceId) : undefined;
+    stretches.push({
+      size: list.rules.length,
+      at: (index) => {
+        // Sorted only when the page reaches this list.
+        sorted ??= newestFirst(list.rules);
+        const rule = sorted[index]!;
+        const reason = ineligibility(rule, quantity, at) ?? (position === winningList ? (rule === listWinner ? null : lostTo(rule, listWinner)) : outranked);
+        return candidate('price_list', rule, list.id, reason);
+      },
+    });
+  });
+
+  const candidates: PriceCandidate[] = [];
+  let skip = page.offset;
+  for (const stretch of stretches) {
+    if (candidates.length >= page.count) break;
+    if (skip >= stretch.size) {
+      skip -= stretch.size;
+      continue;
+    }
+    for (let index = skip; index < stretch.size && candidates.length < page.count; index++) candidates.push(stretch.at(index));
+    skip = 0;
+  }
+
+  const shadowedTradePriceIds: number[] = [];
+  for (const rule of tradeRules) if (rule.id !== resolution.tradePriceId) shadowedTradePriceIds.push(rule.id);
+  return {
+    ...resolution,
+    nextChangeAt: nextChangeAt(facts, quantity, at),
+    shadowedTradePriceIds,
+    candidates,
+    candidateCount: stretches.reduce((sum, stretch) => sum + stretch.size, 0),
+  };
+}
+
+/** Why a rule cannot apply by itself, or undefined when it could. */
+function ineligibility(rule: PriceRule, quantity: number, at: string): string | undefined {
+  if (rule.validFrom !== null && at < rule.validFrom) return `not valid until ${rule.validFrom}`;
+  if (rule.validUntil !== null && at >= rule.validUntil) return `expired ${rule.validUntil}`;
+  if (rule.minQuantity > quantity) return `below minimum quantity ${rule.minQuantity}`;
+  return undefined;
+}
+
+/** Why an applicable rule lost to the winner of its own set. */
+function lostTo(rule: PriceRule, winner: PriceRule | undefined): string {
+  return winner !== undefined && winner.minQuantity > rule.minQuantity ? 'higher quantity break wins' : 'newer record wins';
+}
+
+function newestFirst(rules: readonly PriceRule[]): PriceRule[] {
+  return [...rules].sort((a, b) => b.id - a.id);
+}
+
+function candidate(source: 'trade' | 'price_list', rule: PriceRule, priceListId: number | null, reason: string | null | undefined): PriceCandidate {
+  return {
+    source,
+    tradePriceId: source === 'trade' ? rule.id : null,
+    priceListId,
+    priceListPriceId: source === 'price_list' ? rule.id : null,
+    price: fromPriceUnits(rule.priceUnits),
+    minQuantity: rule.minQuantity,
+    validFrom: rule.validFrom,
+    validUntil: rule.validUntil,
+    applies: reason === null,
+    reason: reason ?? null,
+  };
+}
