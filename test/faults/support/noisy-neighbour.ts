@@ -1,6 +1,6 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { expect } from 'vitest';
 import type { Tenant, TestServer } from '../../support/test-server.js';
+import { LoopWatch } from './loop-watch.js';
 import { figure, percentile } from './report.js';
 
 /**
@@ -11,14 +11,21 @@ import { figure, percentile } from './report.js';
 export const NEIGHBOUR_BOUNDS = {
   /** The other store's GETs: 99th percentile of their latency. */
   p99Ms: 100,
-  /** Longest stretch the event loop is held without a turn (a timer late by this much). */
-  loopHeldMs: 50,
+  /**
+   * The event loop's own work in one stretch: processor time of the main thread between two
+   * turns of a 10 ms timer, beyond those 10 ms.
+   */
+  loopBusyMs: 50,
+  /**
+   * Longest wait for a turn of the loop in wall time (a timer late by this much): the work above
+   * plus what the loop waited for synchronously (SQLite's disk) and, on a busy machine, for a
+   * processor.
+   */
+  loopHeldMs: 150,
   /** Growth of the process's resident memory over what it was when the operation started. */
   rssGrowthMiB: 256,
 } as const;
 
-/** How often the loop monitor's timer fires, in milliseconds: its readings include this much. */
-const LOOP_RESOLUTION_MS = 10;
 const RSS_SAMPLE_MS = 50;
 
 export interface NeighbourFigures {
@@ -31,9 +38,10 @@ export interface NeighbourFigures {
   /** `/healthz` meanwhile: how many answered 200, and the slowest. */
   health: number;
   healthMaxMs: number;
-  /** Longest time the event loop was held, and the 99th percentile of the loop's delay. */
+  /** Longest time the event loop was held (wall), the 99th percentile of its waits, and its longest stretch of work (processor time). */
   loopHeldMs: number;
   loopP99Ms: number;
+  loopBusyMs: number;
   /** Resident memory when the operation started and its peak meanwhile, MiB. */
   rssStartMiB: number;
   rssPeakMiB: number;
@@ -60,11 +68,11 @@ export async function besideNeighbour<T>(server: TestServer, neighbour: Tenant, 
   // Warm the neighbour's connection and credential, so the first sample is not a handshake.
   expect((await server.request('GET', paths[0]!, { token: neighbour.token })).status).toBe(200);
 
-  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  const loop = new LoopWatch();
   const rssStart = process.memoryUsage.rss();
   let rssPeak = rssStart;
   const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), RSS_SAMPLE_MS);
-  loop.enable();
+  loop.start();
 
   let running = true;
   const latencies: number[] = [];
@@ -89,12 +97,13 @@ export async function besideNeighbour<T>(server: TestServer, neighbour: Tenant, 
 
   const started = performance.now();
   let result: T;
+  let loopFigures = { heldMs: 0, heldP99Ms: 0, busyMs: 0 };
   try {
     result = await work();
   } finally {
     running = false;
     await reads;
-    loop.disable();
+    loopFigures = loop.stop();
     clearInterval(rssTimer);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -108,8 +117,9 @@ export async function besideNeighbour<T>(server: TestServer, neighbour: Tenant, 
       maxMs: Math.max(...latencies),
       health: healthLatencies.length,
       healthMaxMs: healthLatencies.length === 0 ? Number.NaN : Math.max(...healthLatencies),
-      loopHeldMs: Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS),
-      loopP99Ms: Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+      loopHeldMs: loopFigures.heldMs,
+      loopP99Ms: loopFigures.heldP99Ms,
+      loopBusyMs: loopFigures.busyMs,
       rssStartMiB: rssStart / 2 ** 20,
       rssPeakMiB: rssPeak / 2 ** 20,
     },
@@ -121,9 +131,9 @@ export function describeNeighbour(label: string, what: string, figures: Neighbou
   return (
     `${label}: ${what} in ${figures.seconds.toFixed(1)} s; the other store's ${figure(figures.requests)} GETs p99 ${figures.p99Ms.toFixed(0)} ms, ` +
     `slowest ${figures.maxMs.toFixed(0)} ms; /healthz ×${figures.health} slowest ${figures.healthMaxMs.toFixed(0)} ms; ` +
-    `event loop held at most ${figures.loopHeldMs.toFixed(0)} ms (p99 ${figures.loopP99Ms.toFixed(0)} ms); ` +
+    `event loop held at most ${figures.loopHeldMs.toFixed(0)} ms (p99 ${figures.loopP99Ms.toFixed(0)} ms), its longest stretch of work ${figures.loopBusyMs.toFixed(0)} ms; ` +
     `RSS ${figures.rssStartMiB.toFixed(0)} → peak ${figures.rssPeakMiB.toFixed(0)} MiB ` +
-    `(limits: p99 ${NEIGHBOUR_BOUNDS.p99Ms} ms, loop ${NEIGHBOUR_BOUNDS.loopHeldMs} ms, RSS +${NEIGHBOUR_BOUNDS.rssGrowthMiB} MiB)`
+    `(limits: p99 ${NEIGHBOUR_BOUNDS.p99Ms} ms, loop work ${NEIGHBOUR_BOUNDS.loopBusyMs} ms, held ${NEIGHBOUR_BOUNDS.loopHeldMs} ms, RSS +${NEIGHBOUR_BOUNDS.rssGrowthMiB} MiB)`
   );
 }
 
@@ -133,6 +143,7 @@ export function expectGoodNeighbour(figures: NeighbourFigures, bounds: Partial<R
   expect(figures.requests, 'the other store made requests meanwhile').toBeGreaterThanOrEqual(5);
   expect(figures.health, '/healthz answered meanwhile').toBeGreaterThanOrEqual(1);
   expect(figures.p99Ms, "the other store's GET p99, ms").toBeLessThan(limits.p99Ms);
-  expect(figures.loopHeldMs, 'longest hold of the event loop, ms').toBeLessThan(limits.loopHeldMs);
+  expect(figures.loopBusyMs, "longest stretch of the event loop's own work, ms").toBeLessThan(limits.loopBusyMs);
+  expect(figures.loopHeldMs, 'longest hold of the event loop (wall time), ms').toBeLessThan(limits.loopHeldMs);
   expect(figures.rssPeakMiB - figures.rssStartMiB, 'growth of resident memory, MiB').toBeLessThan(limits.rssGrowthMiB);
 }
