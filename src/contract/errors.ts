@@ -19,6 +19,7 @@ export const ERROR_CODES: Readonly<Record<ErrorKind, number>> = {
   idempotency_key_reused: 13,
   // Not in the contract's table, which names 408 without a code: ours, documented in the README.
   request_timeout: 14,
+  import_queue_full: 16,
 };
 
 export const FieldProblemSchema = Type.Object(

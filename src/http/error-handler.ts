@@ -19,6 +19,7 @@ export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   request_timeout: 408,
+  import_queue_full: 429,
 };
 
 export function errorBody(error: AppError): ErrorBody {
@@ -28,6 +29,7 @@ export function errorBody(error: AppError): ErrorBody {
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(STATUS_OF[error.kind]).type('application/json; charset=utf-8').send(errorBody(error));
 }
 

@@ -18,7 +18,8 @@ export type ErrorKind =
   | 'body_too_large'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
-  | 'request_timeout';
+  | 'request_timeout'
+  | 'import_queue_full';
 
 /** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
 export interface FieldProblem {
@@ -35,6 +36,8 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly problems?: readonly FieldProblem[],
+    /** Seconds to wait before trying again (`Retry-After`), for a refusal that passes. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';

@@ -36,6 +36,14 @@ export interface Engine {
    * docs/performance.md, "Quotes").
    */
   readonly readsRowsInProcess: boolean;
+  /** Column type of raw bytes (an import's file, stored in slices). */
+  readonly binaryColumnType: 'blob' | 'bytea';
+  /**
+   * `SELECT … FOR NO KEY UPDATE`: a row lock held to the end of the transaction, so two
+   * transactions that must not interleave (two uploads checking one store's import queue)
+   * take turns. SQLite needs none: its write transaction holds the whole database.
+   */
+  readonly locksRows: boolean;
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -49,6 +57,8 @@ export const SQLITE: Engine = Object.freeze({
   estimatesRowCounts: false,
   indexIncludesColumns: false,
   readsRowsInProcess: true,
+  binaryColumnType: 'blob',
+  locksRows: false,
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -62,4 +72,6 @@ export const POSTGRES: Engine = Object.freeze({
   estimatesRowCounts: true,
   indexIncludesColumns: true,
   readsRowsInProcess: false,
+  binaryColumnType: 'bytea',
+  locksRows: true,
 });

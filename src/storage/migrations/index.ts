@@ -9,6 +9,7 @@ import { customerPageIndexSchema } from './007-customer-page-index.js';
 import { priceRulesSchema } from './008-price-rules.js';
 import { importsSchema } from './009-imports.js';
 import { customerSkuRulesIndexSchema } from './010-customer-sku-rules-index.js';
+import { importFileChunksSchema } from './011-import-file-chunks.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['008-price-rules', priceRulesSchema],
   ['009-imports', importsSchema],
   ['010-customer-sku-rules-index', customerSkuRulesIndexSchema],
+  ['011-import-file-chunks', importFileChunksSchema],
 ];
 
 /**
