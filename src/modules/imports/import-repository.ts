@@ -91,8 +91,8 @@ export interface ImportRepository {
    */
   finish(claim: ClaimedImport, outcome: ImportOutcome): Promise<Import | undefined>;
   /**
-   * Ended or discarded imports whose slices or staged rows are still to be deleted, marked
-   * before `markedBefore` (ISO 8601), at most `limit`, oldest first.
+   * Imports whose slices or staged rows are still to be deleted: discarded uploads, and ended
+   * imports marked before `markedBefore` (ISO 8601); at most `limit`, oldest first.
    */
   toClean(markedBefore: string, limit: number): Promise<number[]>;
   /** The import's leftovers are gone: a discarded upload goes entirely, an ended import stays, unmarked. */

@@ -255,7 +255,8 @@ export class KyselyImportRepository implements ImportRepository {
       .selectFrom('imports')
       .select('id')
       .where('cleanup', '=', sql.lit(1))
-      .where('finished_at', '<', markedBefore)
+      // A discarded upload has no process of its own left to clean it.
+      .where((eb) => eb.or([eb('finished_at', '<', markedBefore), eb('status', '=', 'discarded')]))
       .orderBy('finished_at')
       .limit(limit)
       .execute();
