@@ -155,6 +155,51 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     await tools.cleanedUp(bad.id);
   });
 
+  it('replaces a customer with more prices than fit one window: equal records kept, others of the named and unnamed SKUs removed, dry run and real run agreeing', async () => {
+    const { tenant } = suite;
+    const skus = Array.from({ length: 1500 }, (_, index) => `W${engine}-${String(index).padStart(4, '0')}`);
+    const cents = (amount: number) => Number((amount / 100).toFixed(2));
+    // Two products of 750 SKUs each (a product has at most 1000 variations).
+    const productIds: number[] = [];
+    for (const half of [skus.slice(0, 750), skus.slice(750)]) {
+      const product = await suite.api.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Wide', sku: half[0], price: 1, variations: half.slice(1).map((sku) => ({ sku })) } });
+      expect(product.status, product.text).toBe(201);
+      productIds.push((product.body as { id: number }).id);
+    }
+    const customer = ((await suite.api.request('POST', '/v1/customers', { token: tenant.token, body: { email: `window-${engine}@example.com`, trade: true } })).body as { id: number }).id;
+    // Records of every third SKU, two of them for every ninth: the file names some, and not others.
+    const existing = skus.flatMap((sku, index) => (index % 3 !== 0 ? [] : index % 9 === 0 ? [index, index] : [index]).map((at) => ({ customerId: customer, productId: productIds[index < 750 ? 0 : 1], sku, price: cents(at + 100) })));
+    const records: Array<{ id: number; sku: string; price: number }> = [];
+    for (let start = 0; start < existing.length; start += 1000) {
+      const created = await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: existing.slice(start, start + 1000) });
+      expect(created.status, created.text).toBe(201);
+      records.push(...(created.body as typeof records));
+    }
+    // The file: every SKU but each fifth; the price of the records for every sixth (so those
+    // stay, one of two where there are two), another for the rest, and a break for every seventh.
+    const named = skus.map((sku, index) => ({ sku, index })).filter(({ index }) => index % 5 !== 0);
+    const lines = named.flatMap(({ sku, index }) => [`${customer},${sku},${cents(index % 6 === 0 ? index + 100 : index + 200)},`, ...(index % 7 === 0 ? [`${customer},${sku},0.5,10`] : [])]);
+    const csv = ['customer_id,sku,price,min_quantity', ...lines].join('\n');
+    const kept = records.filter((record) => { const index = skus.indexOf(record.sku); return index % 5 !== 0 && index % 6 === 0; });
+    const keptIds = kept.filter((record, at) => kept.findIndex((other) => other.sku === record.sku) === at).map((record) => record.id);
+    const expected = { created: lines.length - keptIds.length, deleted: records.length - keptIds.length, unchanged: keptIds.length };
+
+    const dry = await tools.imported(tenant, csv, '?mode=replace&dryRun=true');
+    expect(dry).toMatchObject({ status: 'succeeded', result: expected });
+    const real = await tools.imported(tenant, csv, '?mode=replace');
+    expect(real).toMatchObject({ status: 'succeeded', result: expected });
+    const after: Array<{ id: number; sku: string; price: number; minQuantity: number }> = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}&count=100&offset=${offset}`, { token: tenant.token })).body as typeof after;
+      after.push(...page);
+      if (page.length < 100) break;
+    }
+    const asLine = (price: { sku: string; price: number; minQuantity: number }) => `${customer},${price.sku},${price.price},${price.minQuantity === 1 ? '' : price.minQuantity}`;
+    expect(after.map(asLine).sort()).toEqual([...lines].sort());
+    expect(after.map((record) => record.id).filter((id) => keptIds.includes(id)).sort()).toEqual([...keptIds].sort());
+    await tools.cleanedUp(real.id);
+  }, 120_000);
+
   it("runs another store's one-row dry run beside a store's three large files, not after them", async () => {
     const { tenant: a, other: b, catalog, foreign } = suite;
     const header = 'customer_id,sku,price';

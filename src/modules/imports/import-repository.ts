@@ -83,7 +83,10 @@ export interface ImportRepository {
   staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]>;
   /** The customers with staged prices, ascending. */
   stagedCustomers(importId: number): Promise<number[]>;
-  stagedOf(importId: number, customerId: number): Promise<StagedPrice[]>;
+  /** Up to `limit` staged prices of the customer with a SKU above `afterSku` (from the first when null), by SKU then position. */
+  stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]>;
+  /** Every staged price of the customer for one SKU, by position. */
+  stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]>;
   /**
    * Ends the import (only while the lease is `claim`'s: false otherwise) and marks its file
    * and staged rows for deletion (`cleanup`). The import as it ended, or undefined when the

@@ -6,7 +6,8 @@ import { eventOf, eventsOf } from '../events/events.js';
 import { fromPriceUnits, toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
-import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
+import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-repository.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
@@ -21,6 +22,8 @@ const CHECK_CELLS = 16_384;
 /** Staged prices written per transaction (with the lease renewed), and created or deleted per apply batch: each a few milliseconds on SQLite. */
 const STAGE_PIECE = 500;
 const APPLY_BATCH = 500;
+/** Staged prices of one customer a replace compares with its records at a time (whole SKUs). */
+const REPLACE_WINDOW = 1000;
 /** Ids or e-mail addresses looked up per query: far below either engine's limit of bound parameters. */
 const LOOKUP_CHUNK = 1000;
 /** Staged rows and file slices deleted per statement once an import ends. */
@@ -384,31 +387,78 @@ export class ImportService {
     );
   }
 
-  /** `replace`: each customer of the file gets exactly its staged prices (counted only, unless `write`). */
+  /**
+   * `replace`: each customer of the file gets exactly its staged prices (counted only, unless
+   * `write`). A customer's prices are walked in windows of SKUs, in the database's order: its
+   * staged prices of the window's SKUs against its records of the same SKUs (only equal SKUs
+   * can match), then its records of SKUs between windows and after the last one, which the
+   * file does not name, removed. So a customer with a million prices costs a window's worth of
+   * memory at a time, not a million.
+   */
   private async replace(claim: ClaimedImport, result: ImportResult, write: boolean, pacer: ImportPacer, changedAt = isoTimestamp(this.clock)): Promise<void> {
     const repos = this.uow.repos;
+    const { storeId } = claim;
     for (const customerId of await repos.imports.stagedCustomers(claim.id)) {
-      const desired = (await repos.imports.stagedOf(claim.id, customerId)).map(asNewPrice);
-      const diff = diffPrices(await repos.tradePrices.allOf(claim.storeId, customerId), desired);
-      result.created += diff.create.length;
-      result.deleted += diff.remove.length;
-      result.unchanged += diff.unchanged.length;
+      let after: string | null = null;
+      for (let last = false; !last; ) {
+        let window = await repos.imports.stagedBySku(claim.id, customerId, after, REPLACE_WINDOW);
+        last = window.length < REPLACE_WINDOW;
+        if (!last) {
+          // The page may end inside its last SKU: that SKU waits for the next window, unless it
+          // is the only one (then it comes whole).
+          const edge = window[window.length - 1]!.sku;
+          window = window.filter((price) => price.sku !== edge);
+          if (window.length === 0) window = await repos.imports.stagedOfSku(claim.id, customerId, edge);
+        }
+        if (window.length === 0) break;
+        const skus = [...new Set(window.map((price) => price.sku))];
+        const upTo = window[window.length - 1]!.sku;
+        const desired = [...window].sort((a, b) => a.position - b.position).map(asNewPrice);
+        const diff = diffPrices(await repos.tradePrices.allOf(storeId, customerId, skus), desired);
+        result.created += diff.create.length;
+        result.deleted += diff.remove.length;
+        result.unchanged += diff.unchanged.length;
+        await pacer.pace();
+        if (write) await this.rewrite(storeId, diff.remove, diff.create, changedAt, pacer);
+        await this.removeRange(storeId, customerId, { after, upTo, except: skus }, result, write, changedAt, pacer);
+        after = upTo;
+      }
+      await this.removeRange(storeId, customerId, { after, upTo: null, except: [] }, result, write, changedAt, pacer);
+    }
+  }
+
+  /** Deletes `remove` and creates `create`, with their events, in batches. */
+  private async rewrite(storeId: number, remove: readonly TradePrice[], create: readonly NewTradePrice[], changedAt: string, pacer: ImportPacer): Promise<void> {
+    const repos = this.uow.repos;
+    for (let start = 0; start < remove.length; start += APPLY_BATCH) {
+      const removed = remove.slice(start, start + APPLY_BATCH);
+      await repos.tradePrices.deleteMany(
+        storeId,
+        removed.map((record) => record.id),
+      );
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.deleted', removed), changedAt);
       await pacer.pace();
-      if (!write) continue;
-      for (let start = 0; start < diff.remove.length; start += APPLY_BATCH) {
-        const removed = diff.remove.slice(start, start + APPLY_BATCH);
-        await repos.tradePrices.deleteMany(
-          claim.storeId,
-          removed.map((record) => record.id),
-        );
-        await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.deleted', removed), changedAt);
-        await pacer.pace();
-      }
-      for (let start = 0; start < diff.create.length; start += APPLY_BATCH) {
-        const created = await repos.tradePrices.insertMany(claim.storeId, diff.create.slice(start, start + APPLY_BATCH), changedAt);
-        await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.created', created), changedAt);
-        await pacer.pace();
-      }
+    }
+    for (let start = 0; start < create.length; start += APPLY_BATCH) {
+      const created = await repos.tradePrices.insertMany(storeId, create.slice(start, start + APPLY_BATCH), changedAt);
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
+      await pacer.pace();
+    }
+  }
+
+  /** The customer's records of SKUs the file does not name, in `range`: removed (counted only, unless `write`), in batches. */
+  private async removeRange(storeId: number, customerId: number, range: SkuRange, result: ImportResult, write: boolean, changedAt: string, pacer: ImportPacer): Promise<void> {
+    const repos = this.uow.repos;
+    if (!write) {
+      result.deleted += await repos.tradePrices.countCustomerRange(storeId, customerId, range);
+      return;
+    }
+    for (;;) {
+      // Each batch deleted is gone from the next read: the range shrinks until it is empty.
+      const removed = (await repos.tradePrices.customerRange(storeId, customerId, range, APPLY_BATCH)).sort((a, b) => a.id - b.id);
+      if (removed.length === 0) return;
+      result.deleted += removed.length;
+      await this.rewrite(storeId, removed, [], changedAt, pacer);
     }
   }
 

@@ -17,6 +17,7 @@ interface LegacyFile {
  * - `claimed_at`, when a process last took the import (claims go round-robin over stores);
  * - `cleanup`, 1 while the slices or staged rows of an ended (or refused) import are still to
  *   be deleted, in batches.
+ * Staged prices are indexed by customer and SKU (a replace walks them so, in windows).
  * Files of imports still queued move over as one slice each; `import_files` goes.
  */
 export function importFileChunksSchema(engine: Engine): Migration {
@@ -37,6 +38,9 @@ export function importFileChunksSchema(engine: Engine): Migration {
       await db.schema.createIndex('imports_store_status').on('imports').columns(['store_id', 'status']).execute();
       await db.schema.createIndex('imports_store_claimed').on('imports').columns(['store_id', 'claimed_at']).execute();
       await db.schema.createIndex('imports_finished').on('imports').columns(['finished_at']).execute();
+      // A replace walks each customer's staged prices by SKU, beside its records by SKU.
+      await db.schema.dropIndex('import_rows_customer').execute();
+      await db.schema.createIndex('import_rows_customer_sku').on('import_rows').columns(['import_id', 'customer_id', 'sku', 'position']).execute();
       await db.schema.createIndex('imports_cleanup').on('imports').columns(['finished_at']).where(sql.ref('cleanup'), '=', 1).execute();
 
       const legacy = db as unknown as Kysely<{ import_files: LegacyFile; import_file_chunks: { import_id: number; store_id: number; seq: number; data: Buffer }; imports: { id: number; file_bytes: number } }>;

@@ -224,8 +224,15 @@ export class KyselyImportRepository implements ImportRepository {
     return rows.map((row) => Number(row.customer_id));
   }
 
-  async stagedOf(importId: number, customerId: number): Promise<StagedPrice[]> {
-    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId).orderBy('position').execute();
+  async stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]> {
+    let query = this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId);
+    if (afterSku !== null) query = query.where('sku', '>', afterSku);
+    const rows = await query.orderBy('sku').orderBy('position').limit(limit).execute();
+    return rows.map(toStaged);
+  }
+
+  async stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]> {
+    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId).where('sku', '=', sku).orderBy('position').execute();
     return rows.map(toStaged);
   }
 

@@ -5,6 +5,7 @@ import type { Page } from '../../modules/page.js';
 import type {
   BatchReferences,
   NewTradePrice,
+  SkuRange,
   TradePriceFilter,
   TradePriceOwner,
   TradePriceRepository,
@@ -71,6 +72,27 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
       query = query.where('sku', 'in', [...skus]);
     }
     return (await query.orderBy('id').execute()).map(toTradePrice);
+  }
+
+  async customerRange(storeId: number, customerId: number, range: SkuRange, limit: number): Promise<TradePrice[]> {
+    const rows = await this.inRange(storeId, customerId, range).selectAll().orderBy('sku').limit(limit).execute();
+    return rows.map(toTradePrice);
+  }
+
+  async countCustomerRange(storeId: number, customerId: number, range: SkuRange): Promise<number> {
+    const row = await this.inRange(storeId, customerId, range)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The customer's records in the range, along its index by customer and SKU. */
+  private inRange(storeId: number, customerId: number, range: SkuRange) {
+    let query = this.db.selectFrom('trade_prices').where('store_id', '=', storeId).where('customer_id', '=', customerId);
+    if (range.after !== null) query = query.where('sku', '>', range.after);
+    if (range.upTo !== null) query = query.where('sku', '<=', range.upTo);
+    if (range.except.length > 0) query = query.where('sku', 'not in', [...range.except]);
+    return query;
   }
 
   async deleteMany(storeId: number, ids: readonly number[]): Promise<void> {
