@@ -196,7 +196,7 @@ export interface ImportsTable {
   cleanup: Generated<number>;
 }
 
-/** An import's file, in slices of about 1 MiB, kept until the import ends. */
+/** An import's file, in slices of 256 KiB, kept until the import ends. */
 export interface ImportFileChunksTable {
   import_id: number;
   store_id: number;

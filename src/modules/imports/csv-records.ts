@@ -19,7 +19,7 @@ export class CsvProblem extends Error {
 /**
  * The records of a stored file, read slice by slice: the next slice (`SLICE_BYTES`) is read
  * from storage only when the records of the last one are taken, so at most one stored slice
- * (1 MiB) and the records of one parser slice are held whatever the file's size. Before the
+ * (256 KiB) and the records of one parser slice are held whatever the file's size. Before the
  * parser sees a slice, a guard counts each row's fields and bytes outside quotes, so no row
  * wider than `MAX_IMPORT_COLUMNS` or longer than `MAX_IMPORT_ROW_BYTES` is ever built.
  */

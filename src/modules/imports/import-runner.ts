@@ -1,5 +1,4 @@
 import { WakeablePause } from '../wakeable-pause.js';
-import { ImportTurns } from './import-pacing.js';
 import type { ClaimedImport } from './import-repository.js';
 import type { ImportService } from './import-service.js';
 
@@ -21,7 +20,8 @@ const ERROR_PAUSE_MS = 5_000;
 
 /**
  * Works queued imports in this process (`serve` runs one): up to `concurrency` at once, each of
- * a different store, taking turns batch by batch (`ImportTurns`), so a store's small import
+ * a different store, taking turns batch by batch with each other and with the uploads under
+ * way (the service's `ImportTurns`), so a store's small import
  * starts as soon as it is queued and advances beside another store's large ones instead of
  * waiting for them. Claims go to the store served least recently. Several processes share the
  * queue: each import is leased to one of them. `wake()` (an import was just queued here) ends
@@ -33,7 +33,6 @@ export class ImportRunner {
   private readonly pauses = new WakeablePause();
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
-  private readonly turns = new ImportTurns();
   private readonly active = new Set<Promise<void>>();
 
   constructor(
@@ -89,7 +88,7 @@ export class ImportRunner {
 
   private async work(claim: ClaimedImport): Promise<void> {
     const started = Date.now();
-    const pacer = this.turns.pacer();
+    const pacer = this.imports.turns.pacer();
     try {
       const outcome = await pacer.run(() => this.imports.process(claim, () => !this.running, pacer));
       if (outcome.failure !== undefined) this.log.error({ err: outcome.failure, importId: claim.id, storeId: claim.storeId }, 'import failed on an unexpected error');

@@ -11,7 +11,7 @@ import type { TradePrice } from '../../contract/trade-prices.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
-import { type ImportPacer, soloPacer } from './import-pacing.js';
+import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ClaimedImport, ImportOutcome, StagedPrice, StoreImportQueue } from './import-repository.js';
 import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.js';
 
@@ -19,6 +19,8 @@ import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.j
 const CHECK_ROWS = 1000;
 /** Fields read per batch, at most (a row or two of a wide matrix). */
 const CHECK_CELLS = 16_384;
+/** Fields read between two chances to give way (a few milliseconds of work). */
+const PACE_CELLS = 2000;
 /** Staged prices written per transaction (with the lease renewed), and created or deleted per apply batch: each a few milliseconds on SQLite. */
 const STAGE_PIECE = 500;
 const APPLY_BATCH = 500;
@@ -28,7 +30,7 @@ const REPLACE_WINDOW = 1000;
 const LOOKUP_CHUNK = 1000;
 /** Staged rows and file slices deleted per statement once an import ends. */
 const CLEAN_ROWS = 5000;
-const CLEAN_CHUNKS = 4;
+const CLEAN_CHUNKS = 8;
 /** Times an import is taken up before it is failed. */
 const MAX_ATTEMPTS = 3;
 /** An upload not finished after this long lost its process: it is discarded. Requests last 30 s at most. */
@@ -85,6 +87,8 @@ interface CustomerMaps {
  */
 export class ImportService {
   private readonly queuedListeners = new Set<() => void>();
+  /** Turns of the process's import work: uploads storing their files and the runner's imports share them. */
+  readonly turns = new ImportTurns();
   private readonly leaseMs: number;
   private readonly caps: ImportQueueCaps;
   private readonly retentionMs: number;
@@ -117,9 +121,10 @@ export class ImportService {
     if (queue.imports >= this.caps.maxImports) throw queueFull(this.caps, 'imports');
     if (declaredBytes !== undefined && queue.bytes + declaredBytes > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
     const importId = await this.uow.repos.imports.beginUpload(storeId, options, isoTimestamp(this.clock));
-    return new ImportUpload(this.uow, this.caps, importId, storeId, uploadsSince, () => {
+    const queued = () => {
       for (const listener of this.queuedListeners) listener();
-    });
+    };
+    return new ImportUpload(this.uow, this.caps, importId, storeId, uploadsSince, queued, this.turns);
   }
 
   /** Gives an upload up (refused, replayed, or its client went away): nothing of it stays. */
@@ -214,11 +219,16 @@ export class ImportService {
       if (rows.length === 0) return;
       const found: ImportError[] = [];
       const prices: CsvPrice[] = [];
+      let sincePace = 0;
       for (const { row: at, fields } of rows) {
         const read = readRow(layout!, fields, at);
         for (const problem of read.errors) found.push(problem);
         for (const price of read.prices) prices.push(price);
-        if (fields.length > 1000) await pacer.pace();
+        sincePace += fields.length;
+        if (sincePace >= PACE_CELLS) {
+          sincePace = 0;
+          await pacer.pace();
+        }
       }
       await pacer.pace();
       const resolved = await this.resolve(claim.storeId, prices, matrixCustomers, pacer);

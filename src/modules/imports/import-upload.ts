@@ -2,9 +2,13 @@ import { isUtf8 } from 'node:buffer';
 import { type Import, MAX_IMPORT_BYTES } from '../../contract/imports.js';
 import { AppError, invalidField, validationFailed } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import type { ImportTurns } from './import-pacing.js';
 
-/** Bytes of one stored slice of a file. */
-export const CHUNK_BYTES = 2 ** 20;
+/** Bytes of one stored slice of a file: written in a few milliseconds, even on SQLite (where the write holds the process). */
+export const CHUNK_BYTES = 256 * 1024;
+
+/** Slices stored between two looks at the store's queued bytes (a MiB). */
+const CAP_CHECK_EVERY = 4;
 
 /** A store's import queue caps (docs/imports.md, "Limits"). */
 export interface ImportQueueCaps {
@@ -33,12 +37,12 @@ export function bodyTooLarge(): AppError {
  * One file arriving as an import: written to storage slice by slice as its bytes come (the
  * caller awaits each `append`, so a fast client waits for the database, never fills memory),
  * checked on the way (UTF-8, size, the store's queue caps), then queued whole, or discarded.
- * At most one slice (1 MiB) is held at a time.
+ * At most one slice (256 KiB) is held at a time.
  */
 export class ImportUpload {
   private seq = 0;
   private received = 0;
-  private pending: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private readonly pending: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private filled = 0;
   private readonly tally = new FileTally();
   private state: 'receiving' | 'complete' | 'queued' | 'discarded' = 'receiving';
@@ -51,6 +55,8 @@ export class ImportUpload {
     /** Uploads begun since this moment (ISO 8601) count against the caps; older ones died. */
     private readonly uploadsSince: string,
     private readonly onQueued: () => void,
+    /** The process's turns of import work: each piece is handled in one. */
+    private readonly turns: ImportTurns,
   ) {}
 
   /** Bytes received so far. */
@@ -58,16 +64,23 @@ export class ImportUpload {
     return this.received;
   }
 
-  /** The next bytes of the file. */
+  /**
+   * The next bytes of the file: checked and gathered in a turn of the process's import work,
+   * each full slice then written (outside the turn: the database may take its time, other
+   * uploads and imports go on meanwhile).
+   */
   async append(piece: Buffer): Promise<void> {
     if (this.state !== 'receiving') throw new Error(`upload ${this.importId} is ${this.state}`);
     this.received += piece.length;
     if (this.received > MAX_IMPORT_BYTES) throw bodyTooLarge();
-    this.tally.feed(piece);
     for (let offset = 0; offset < piece.length; ) {
-      const taken = piece.copy(this.pending, this.filled, offset);
-      this.filled += taken;
-      offset += taken;
+      const from = offset;
+      offset = await this.turns.turn(() => {
+        if (from === 0) this.tally.feed(piece);
+        const taken = piece.copy(this.pending, this.filled, from);
+        this.filled += taken;
+        return Promise.resolve(from + taken);
+      });
       if (this.filled === CHUNK_BYTES) await this.store();
     }
   }
@@ -111,16 +124,17 @@ export class ImportUpload {
     await cleanup(this.importId);
   }
 
-  /** Writes the slice held, if the store's bytes cap allows it. */
+  /** Writes the slice held, if the store's bytes cap allows it (looked at every MiB). */
   private async store(): Promise<void> {
     const data = this.pending.subarray(0, this.filled);
-    const queue = await this.uow.repos.imports.queueOf(this.storeId, this.uploadsSince);
-    // `queue.bytes` holds this upload's slices stored so far.
-    if (queue.bytes + data.length > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
+    if (this.seq % CAP_CHECK_EVERY === 0) {
+      const queue = await this.uow.repos.imports.queueOf(this.storeId, this.uploadsSince);
+      // `queue.bytes` holds this upload's slices stored so far.
+      if (queue.bytes + CAP_CHECK_EVERY * CHUNK_BYTES > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
+    }
     const seq = this.seq++;
     await this.uow.transaction((repos) => repos.imports.appendChunk(this.importId, this.storeId, seq, data));
-    // A new buffer: the driver may still refer to the one it was given.
-    this.pending = Buffer.allocUnsafe(CHUNK_BYTES);
+    // The driver is done with the slice once the insert returns: the buffer is filled again.
     this.filled = 0;
   }
 }

@@ -11,7 +11,7 @@ interface LegacyFile {
 
 /**
  * Import files in slices (docs/imports.md, "How it runs"): an upload is written as it arrives,
- * one row of `import_file_chunks` a slice of about 1 MiB, and read back the same way, so no
+ * one row of `import_file_chunks` a slice of 256 KiB, and read back the same way, so no
  * process ever holds a whole file. `imports` gains what the queue needs:
  * - `file_bytes`, the size of the file (the per-store cap on queued bytes adds them up);
  * - `claimed_at`, when a process last took the import (claims go round-robin over stores);
