@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
-import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { batchStart } from '../yield-to-other-work.js';
 
 /**
  * Milliseconds of import work between two rests. Each piece of work between two chances to
@@ -22,7 +22,7 @@ export interface ImportPacer {
   /**
    * Runs `work` without holding a turn: a transaction that other work may have to wait for
    * (on SQLite every write waits for it) must not also keep their turn. `pace()` within it
-   * rests on its own (as long as the process was busy, as `yieldToOtherWork` does).
+   * rests on its own reckoning, as the turns do.
    */
   aside<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -86,7 +86,7 @@ export class ImportTurns {
           return;
         }
         if (performance.now() - startedAt < PACE_BUDGET_MS) return;
-        await yieldToOtherWork(since);
+        await rest(since);
         since = batchStart();
         startedAt = performance.now();
       },
@@ -119,15 +119,20 @@ export class ImportTurns {
    * at once, every waiting piece would run in this one).
    */
   private async handOver(): Promise<void> {
-    const busyMs = performance.eventLoopUtilization(this.restedUse).active;
-    if (busyMs >= PACE_BUDGET_MS) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_REST_MS, Math.ceil(busyMs * REST_SHARE))));
+    if (performance.eventLoopUtilization(this.restedUse).active >= PACE_BUDGET_MS) {
+      await rest(this.restedUse);
       this.restedUse = batchStart();
     }
     const next = this.waiting.shift();
     if (next === undefined) this.held = false;
     else setImmediate(next);
   }
+}
+
+/** Rests half as long as the event loop was busy since `since` (at least 1 ms, at most `MAX_REST_MS`): requests run meanwhile. */
+function rest(since: EventLoopUtilization): Promise<void> {
+  const busyMs = performance.eventLoopUtilization(since).active;
+  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_REST_MS, Math.max(1, Math.ceil(busyMs * REST_SHARE)))));
 }
 
 /** Pacing for an import worked alone (no runner: tools, tests): rests on its own reckoning. */

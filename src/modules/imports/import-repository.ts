@@ -64,12 +64,15 @@ export interface ImportRepository {
    * Takes an import to work on: queued, or running with its lease passed (its process died),
    * and of a store none of whose imports is running under a live lease (a store's imports run
    * one at a time, in order). Among stores, the one whose imports were claimed least recently
-   * goes first (round-robin); within a store, the oldest. Leases it until `leaseUntil`;
+   * goes first (round-robin); within a store, the oldest. Never one of `working` (imports this
+   * process works on, whose lease may have run out while it did). Leases it until `leaseUntil`;
    * undefined when there is none.
    */
-  claim(now: number, leaseUntil: number, leaseToken: string): Promise<ClaimedImport | undefined>;
+  claim(now: number, leaseUntil: number, leaseToken: string, working: readonly number[]): Promise<ClaimedImport | undefined>;
   /** Extends the lease and records progress; false when the lease is no longer this token's. */
   progress(claim: ClaimedImport, update: { leaseUntil: number; processed: number; rows?: number; format?: 'long' | 'matrix' }): Promise<boolean>;
+  /** Extends the lease alone (while an apply runs); false when the lease is no longer this token's. */
+  renew(claim: ClaimedImport, leaseUntil: number): Promise<boolean>;
   /** Hands a running import back to the queue (its process stops). */
   release(claim: ClaimedImport): Promise<void>;
   /** Slice `seq` of the import's file; undefined past the last one. */

@@ -34,6 +34,8 @@ export class ImportRunner {
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
   private readonly active = new Set<Promise<void>>();
+  /** The imports this process works on: never claimed again while it does. */
+  private readonly working = new Set<number>();
 
   constructor(
     private readonly imports: ImportService,
@@ -68,13 +70,15 @@ export class ImportRunner {
           await this.pauses.sleep(this.pollIntervalMs);
           continue;
         }
-        const claim = await this.imports.claimNext();
+        const claim = await this.imports.claimNext([...this.working]);
         if (claim === undefined) {
           await this.pauses.sleep(this.pollIntervalMs);
           continue;
         }
+        this.working.add(claim.id);
         const work = this.work(claim).finally(() => {
           this.active.delete(work);
+          this.working.delete(claim.id);
           this.pauses.wake();
         });
         this.active.add(work);

@@ -144,10 +144,13 @@ export class ImportService {
     return this.uow.repos.imports.count(storeId);
   }
 
-  /** Takes the next import to work on, if any: round-robin over stores, a store's imports one at a time. */
-  claimNext(): Promise<ClaimedImport | undefined> {
+  /**
+   * Takes the next import to work on, if any: round-robin over stores, a store's imports one at
+   * a time; never one of `working` (those this process works on already).
+   */
+  claimNext(working: readonly number[] = []): Promise<ClaimedImport | undefined> {
     const now = this.clock.now();
-    return this.uow.transaction((repos) => repos.imports.claim(now, now + this.leaseMs, randomBytes(12).toString('hex')));
+    return this.uow.transaction((repos) => repos.imports.claim(now, now + this.leaseMs, randomBytes(12).toString('hex'), working));
   }
 
   /** Hands an import back to the queue (its process is stopping). */
@@ -368,13 +371,34 @@ export class ImportService {
    * transaction (other writes need not wait for it), and ends in a short one.
    */
   private async apply(claim: ClaimedImport, staged: number, pacer: ImportPacer): Promise<void> {
-    if (claim.dryRun) {
+    // The lease is renewed outside any transaction meanwhile: a long apply must not look like a dead process.
+    const keeper = this.keepLease(claim);
+    try {
+      if (!claim.dryRun) {
+        await this.applyAll(claim, pacer);
+        return;
+      }
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
       if (claim.mode === 'add') result.created = staged;
       else await this.replace(claim, result, false, pacer);
       await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
-      return;
+    } finally {
+      clearInterval(keeper);
     }
+  }
+
+  /** Renews the claim's lease every third of its length, from outside any transaction, until cleared. */
+  private keepLease(claim: ClaimedImport): NodeJS.Timeout {
+    const outside = this.uow.repos;
+    const timer = setInterval(() => {
+      outside.imports.renew(claim, this.clock.now() + this.leaseMs).catch(() => undefined);
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    timer.unref();
+    return timer;
+  }
+
+  /** The real apply: every staged price in one transaction. */
+  private async applyAll(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
     await pacer.aside(() =>
       this.uow.transaction(async (repos) => {
         const changedAt = isoTimestamp(this.clock);

@@ -104,13 +104,15 @@ export class KyselyImportRepository implements ImportRepository {
     return Number(row.count);
   }
 
-  async claim(now: number, leaseUntil: number, leaseToken: string): Promise<ClaimedImport | undefined> {
+  async claim(now: number, leaseUntil: number, leaseToken: string, working: readonly number[]): Promise<ClaimedImport | undefined> {
     // The candidate first, then a conditional update: of two processes taking the same one,
     // only the one whose update still finds it free gets it.
-    const candidate = await this.db
+    let candidates = this.db
       .selectFrom('imports')
       .select(['imports.id', 'imports.store_id'])
-      .where((eb) => claimable(eb, now))
+      .where((eb) => claimable(eb, now));
+    if (working.length > 0) candidates = candidates.where('imports.id', 'not in', [...working]);
+    const candidate = await candidates
       // The oldest claimable import of its store...
       .where(({ not, exists, selectFrom }) =>
         not(
@@ -153,6 +155,17 @@ export class KyselyImportRepository implements ImportRepository {
         ...(update.rows !== undefined && { rows: update.rows }),
         ...(update.format !== undefined && { format: update.format }),
       })
+      .where('id', '=', claim.id)
+      .where('lease_token', '=', claim.leaseToken)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async renew(claim: ClaimedImport, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('imports')
+      .set({ lease_until: leaseUntil })
       .where('id', '=', claim.id)
       .where('lease_token', '=', claim.leaseToken)
       .where('status', '=', 'running')
