@@ -63,7 +63,7 @@ export interface ImportRepository {
   /**
    * Takes an import to work on: queued, or running with its lease passed (its process died),
    * and of a store none of whose imports is running under a live lease (a store's imports run
-   * one at a time, in order). Among stores, the one whose imports were claimed least recently
+   * one at a time, oldest first). Among stores, the one whose imports were claimed least recently
    * goes first (round-robin); within a store, the oldest. Never one of `working` (imports this
    * process works on, whose lease may have run out while it did). Leases it until `leaseUntil`;
    * undefined when there is none.
