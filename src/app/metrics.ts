@@ -6,10 +6,11 @@ import { HttpMetrics } from '../metrics/http-metrics.js';
 import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../metrics/metrics-listener.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { registerStorageMetrics } from '../metrics/storage-metrics.js';
+import { registerImportQueueMetrics } from '../metrics/import-queue-metrics.js';
 import type { DeliveryWorkerOptions } from '../webhooks/delivery-worker.js';
 import type { Services } from './services.js';
 
-/** What one process measures: the database and the outbox always, its requests and deliveries when it serves or delivers. */
+/** What one process measures: the database, the outbox and the import queue always, its requests and deliveries when it serves or delivers. */
 export interface ProcessMetrics {
   readonly registry: Registry;
   /** When the process serves the API. */
@@ -24,6 +25,7 @@ export function buildMetrics(services: Services, parts: { api: boolean; deliveri
   const registry = createMetricsRegistry();
   registerStorageMetrics(registry, () => services.database.connectionUse(), services.outboxStats, services.clock);
   const eventLoop = registerEventLoopMetrics(registry);
+  registerImportQueueMetrics(registry, () => services.imports.queues());
   return {
     registry,
     http: parts.api ? new HttpMetrics(registry, services.rateLimiterStatus) : undefined,

@@ -105,7 +105,11 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     tradePrices: new TradePriceService(uow, clock),
     pricing,
     priceLists: new PriceListService(uow, clock),
-    imports: new ImportService(uow, clock, config.importLeaseSeconds * 1000),
+    imports: new ImportService(uow, clock, {
+      leaseMs: config.importLeaseSeconds * 1000,
+      caps: { maxImports: config.importMaxQueued, maxBytes: config.importMaxQueuedMiB * 2 ** 20 },
+      retentionMs: config.importRetentionDays * 24 * 3600_000,
+    }),
     idempotency: new IdempotencyService(uow, clock),
     orders: new OrderService(uow, clock, pricing),
     webhooks: new WebhookService(uow, clock, guard, webhookSender),

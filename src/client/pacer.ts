@@ -88,8 +88,10 @@ export class Pacer {
       this.leave();
       if (!this.enabled || response.status !== 429 || retries >= this.maxRetries) return response;
       retryAfterMs = 1000 * (retryAfterSeconds(response.headers) ?? this.waitMs / 1000);
-      // A place takes about what was waited before the refusal plus what it says is missing.
-      this.waitMs = Math.min(this.maxWaitMs, Math.max(this.waitMs, sleptMs + retryAfterMs));
+      // A place takes about what was waited before the refusal plus what it says is missing. A
+      // 429 with places left is no rate limit (a store's import queue is full): waited out
+      // all the same, but it says nothing of the leak.
+      if (!(Number(response.headers['x-rate-limit-remaining']) > 0)) this.waitMs = Math.min(this.maxWaitMs, Math.max(this.waitMs, sleptMs + retryAfterMs));
       this.counters.retriedAfter429 += 1;
     }
   }

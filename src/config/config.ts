@@ -50,6 +50,14 @@ export interface Config {
    * import waits this long before another process takes it up again.
    */
   readonly importLeaseSeconds: number;
+  /** Imports of one store queued or running at once (uploads under way count); one more is refused with 429. */
+  readonly importMaxQueued: number;
+  /** MiB of the files of one store's queued and running imports; an upload that would pass it is refused with 429. */
+  readonly importMaxQueuedMiB: number;
+  /** Days an ended import is kept before the maintenance loop deletes it. */
+  readonly importRetentionDays: number;
+  /** Imports one `serve` process works at once, each of another store. */
+  readonly importConcurrency: number;
   /** Run the maintenance loop (purge of old events and expired idempotency keys) in this process. */
   readonly maintenance: boolean;
   /** `postgres://…` selects PostgreSQL; unset means SQLite in the data dir. */
@@ -93,6 +101,10 @@ export const CONFIG_VARIABLES = {
   webhookConcurrency: 'PRICEBOOK_WEBHOOK_CONCURRENCY',
   webhookPerStore: 'PRICEBOOK_WEBHOOK_PER_STORE',
   importLeaseSeconds: 'PRICEBOOK_IMPORT_LEASE',
+  importMaxQueued: 'PRICEBOOK_IMPORT_MAX_QUEUED',
+  importMaxQueuedMiB: 'PRICEBOOK_IMPORT_MAX_QUEUED_MIB',
+  importRetentionDays: 'PRICEBOOK_IMPORT_RETENTION',
+  importConcurrency: 'PRICEBOOK_IMPORT_CONCURRENCY',
   maintenance: 'PRICEBOOK_MAINTENANCE',
   databaseUrl: 'DATABASE_URL',
   redisUrl: 'REDIS_URL',
@@ -148,6 +160,11 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     // Default: half the slots, so one store's slow receivers leave the other half to the rest.
     webhookPerStore: parseBounded(name('webhookPerStore'), raw('webhookPerStore'), Math.ceil(webhookConcurrency / 2), 1000),
     importLeaseSeconds: parseBounded(name('importLeaseSeconds'), raw('importLeaseSeconds'), 300, 86_400),
+    importMaxQueued: parseBounded(name('importMaxQueued'), raw('importMaxQueued'), 4, 1000),
+    // At least one file of the largest size (50 MiB) must fit, or such a file could never be queued.
+    importMaxQueuedMiB: parseRange(name('importMaxQueuedMiB'), raw('importMaxQueuedMiB'), 200, 50, 1_048_576),
+    importRetentionDays: parseBounded(name('importRetentionDays'), raw('importRetentionDays'), 30, 3650),
+    importConcurrency: parseBounded(name('importConcurrency'), raw('importConcurrency'), 4, 64),
     maintenance: parseSwitch(name('maintenance'), raw('maintenance'), true),
     databaseUrl: parseUrl(name('databaseUrl'), raw('databaseUrl'), ['postgres:', 'postgresql:']),
     redisUrl: parseUrl(name('redisUrl'), raw('redisUrl'), ['redis:', 'rediss:']),
@@ -195,6 +212,14 @@ function parseBounded(variable: string, value: string | undefined, fallback: num
   if (value === undefined) return fallback;
   const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
   if (!(number >= 1 && number <= max)) throw new ConfigError(`${variable} must be a whole number from 1 to ${max}, got '${value}'`);
+  return number;
+}
+
+/** A whole number from `min` to `max`. */
+function parseRange(variable: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= min && number <= max)) throw new ConfigError(`${variable} must be a whole number from ${min} to ${max}, got '${value}'`);
   return number;
 }
 

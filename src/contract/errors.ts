@@ -20,6 +20,7 @@ export const ERROR_CODES: Readonly<Record<ErrorKind, number>> = {
   // Not in the contract's table, which names 408 without a code: ours, documented in the README.
   request_timeout: 14,
   in_use: 15,
+  import_queue_full: 16,
 };
 
 export const FieldProblemSchema = Type.Object(

@@ -5,6 +5,17 @@ import { Id, Nullable, Timestamp } from './common.js';
 export const MAX_IMPORT_BYTES = 50 * 2 ** 20;
 /** Problems an import keeps (it counts them all). */
 export const MAX_IMPORT_ERRORS = 1000;
+/** Characters of a kept problem's `field` (a column as the header names it: an e-mail has at most 254). */
+export const MAX_IMPORT_ERROR_FIELD = 255;
+/** Characters of a kept problem's `message` (a value it quotes is cut to a short prefix). */
+export const MAX_IMPORT_ERROR_MESSAGE = 300;
+/**
+ * Columns a row may have: `sku` and at most 16 383 customers in a matrix. 16 384 is the column
+ * limit of the common spreadsheets, so a file one of them wrote never exceeds it.
+ */
+export const MAX_IMPORT_COLUMNS = 16_384;
+/** Bytes of one row: the widest legal header (16 384 quoted e-mail addresses) fits. */
+export const MAX_IMPORT_ROW_BYTES = 5 * 2 ** 20;
 
 export const IMPORT_MODES = ['add', 'replace'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
@@ -30,8 +41,8 @@ export type ImportQuery = Static<typeof ImportQuery>;
 export const ImportError = Type.Object(
   {
     row: Type.Integer({ minimum: 1, description: 'Line of the file, the header being 1' }),
-    field: Nullable(Type.String({ description: 'The column, as the header names it; null for the row as a whole' })),
-    message: Type.String(),
+    field: Nullable(Type.String({ maxLength: MAX_IMPORT_ERROR_FIELD, description: 'The column, as the header names it (a name too long for any column is cut short); null for the row as a whole' })),
+    message: Type.String({ maxLength: MAX_IMPORT_ERROR_MESSAGE, description: 'What is wrong; a value it quotes is cut to a short prefix' }),
   },
   { additionalProperties: false },
 );
@@ -56,7 +67,7 @@ export const Import = Type.Object(
     format: Nullable(Type.Union([Type.Literal('long'), Type.Literal('matrix')], { description: 'Read from the header; null until it is' })),
     rows: Nullable(Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' })),
     processed: Type.Integer({ minimum: 0, description: 'Rows checked so far' }),
-    errors: Type.Array(ImportError, { description: `Every problem found, up to ${MAX_IMPORT_ERRORS}; a file with any changes nothing` }),
+    errors: Type.Array(ImportError, { maxItems: MAX_IMPORT_ERRORS, description: `The first ${MAX_IMPORT_ERRORS} problems found, in the order of the file; a file with any changes nothing` }),
     errorCount: Type.Integer({ minimum: 0, description: 'All problems found, also those beyond the list' }),
     result: Nullable({ ...ImportResult, description: 'What changed (or would, in a dry run), once succeeded' }),
     createdAt: Timestamp,
@@ -65,3 +76,9 @@ export const Import = Type.Object(
   { $id: 'Import', additionalProperties: false },
 );
 export type Import = Static<typeof Import>;
+
+/**
+ * What the `import.succeeded` and `import.failed` events carry: the import as it ended, without
+ * its `errors` (read them with `GET /v1/imports/{id}`); `errorCount` says how many there were.
+ */
+export type ImportEventData = Omit<Import, 'errors'>;

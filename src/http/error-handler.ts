@@ -20,6 +20,7 @@ export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   idempotency_key_reused: 422,
   request_timeout: 408,
   in_use: 409,
+  import_queue_full: 429,
 };
 
 export function errorBody(error: AppError): ErrorBody {
@@ -29,6 +30,7 @@ export function errorBody(error: AppError): ErrorBody {
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(STATUS_OF[error.kind]).type('application/json; charset=utf-8').send(errorBody(error));
 }
 

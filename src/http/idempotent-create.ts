@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createHash, type Hash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { principalOf } from './app-types.js';
@@ -22,6 +22,16 @@ declare module 'fastify' {
      * The same `Idempotency-Key` rules apply; a key's first answer is replayed with its status.
      */
     sendIdempotent(statusCode: number, work: () => Promise<unknown>): Promise<FastifyReply>;
+    /**
+     * Whether this request's `Idempotency-Key` (checked first: a malformed one is a 400) already
+     * has an answer for this credential: the request will be replayed (or refused, if its body
+     * differs), so a streamed body need not be stored, only fingerprinted.
+     */
+    hasIdempotentAnswer(): Promise<boolean>;
+  }
+  interface FastifyRequest {
+    /** The fingerprint of a body read as a stream (`bodyFingerprint`), for the idempotency key. */
+    bodyFingerprint: string | undefined;
   }
 }
 
@@ -30,6 +40,13 @@ const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function registerIdempotentCreate(app: FastifyInstance, idempotency: IdempotencyService): void {
+  app.decorateRequest('bodyFingerprint', undefined);
+  app.decorateReply('hasIdempotentAnswer', async function hasIdempotentAnswer(this: FastifyReply) {
+    const key = idempotencyKeyOf(this.request);
+    if (key === undefined) return false;
+    const { storeId, keyId } = principalOf(this.request);
+    return idempotency.hasAnswer({ storeId, keyId }, key);
+  });
   app.decorateReply('sendCreated', function sendCreated(this: FastifyReply, create: (prepared: unknown) => Promise<unknown>, prepare?: () => Promise<unknown>) {
     return sendUnderKey(this, idempotency, 201, create, prepare);
   });
@@ -46,17 +63,9 @@ async function sendUnderKey(
   prepare?: () => Promise<unknown>,
 ): Promise<FastifyReply> {
   const { request } = reply;
-  const key = request.headers['idempotency-key'];
+  const key = idempotencyKeyOf(request);
   if (key === undefined) return reply.code(statusCode).send(await create(await prepare?.()));
-  // Node joins repeated headers with ", ": count the raw ones, or two keys would pass as one.
-  if (typeof key !== 'string' || !KEY_FORMAT.test(key) || headerCount(request.raw.rawHeaders, 'idempotency-key') > 1) {
-    throw new AppError('invalid_query', "Invalid header 'Idempotency-Key': it must be given once, as 1 to 255 printable ASCII characters");
-  }
-  // The query counts where there is one (an import's mode): the same body another way is another request.
-  const fingerprint = createHash('sha256')
-    .update(`${request.method} ${request.url}\n`)
-    .update(request.rawBody ?? Buffer.alloc(0))
-    .digest('hex');
+  const fingerprint = request.bodyFingerprint ?? startFingerprint(request).update(request.rawBody ?? Buffer.alloc(0)).digest('hex');
   let prepared: unknown;
   const { storeId, keyId } = principalOf(request);
   const outcome = await idempotency.run(
@@ -74,6 +83,26 @@ async function sendUnderKey(
   );
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(outcome.statusCode).type(JSON_TYPE).send(outcome.body);
+}
+
+/** The request's `Idempotency-Key`, if it has one; a malformed one (or two of them) is a 400. */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  // Node joins repeated headers with ", ": count the raw ones, or two keys would pass as one.
+  if (typeof key !== 'string' || !KEY_FORMAT.test(key) || headerCount(request.raw.rawHeaders, 'idempotency-key') > 1) {
+    throw new AppError('invalid_query', "Invalid header 'Idempotency-Key': it must be given once, as 1 to 255 printable ASCII characters");
+  }
+  return key;
+}
+
+/**
+ * The fingerprint of a request under a key, before its body: a hash that the body's bytes
+ * complete (at once, or piece by piece as a stream arrives). The query counts where there is
+ * one (an import's mode): the same body another way is another request.
+ */
+export function startFingerprint(request: FastifyRequest): Hash {
+  return createHash('sha256').update(`${request.method} ${request.url}\n`);
 }
 
 /** How many times a header came, by its raw name/value pairs. */

@@ -12,15 +12,15 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The body's bytes as received (the idempotency fingerprint hashes these). */
+    /** A JSON body's bytes as received (the idempotency fingerprint hashes these). */
     rawBody: Buffer | undefined;
   }
 }
 
 /**
  * The body parsers: UTF-8 JSON, at most 32 levels deep, without prototype keys; and CSV for the
- * routes that take it (imports, up to 50 MiB). Any other content type is refused earlier (415)
- * for POST and PUT and ignored for other methods.
+ * routes that take it (imports, up to 50 MiB), handed over as a stream. Any other content type
+ * is refused earlier (415) for POST and PUT and ignored for other methods.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.decorateRequest('rawBody', undefined);
@@ -39,19 +39,19 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
-  // CSV reaches only the routes that take it (the route guard refuses it elsewhere first), as text.
-  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (request, body, done) => {
+  // CSV reaches only the routes that take it (the route guard refuses it elsewhere first), as
+  // the request's stream: the route reads it piece by piece, storing it as it comes (imports).
+  app.addContentTypeParser('text/csv', (request, payload, done) => {
     if (request.routeOptions.config.bodyType !== 'csv' || request.method !== 'POST') {
       done(null, undefined);
       return;
     }
-    const bytes = body as Buffer;
-    (request as FastifyRequest).rawBody = bytes;
-    try {
-      done(null, utf8.decode(bytes));
-    } catch {
-      done(validationFailed([{ field: null, message: 'The file is not valid UTF-8 text' }]), undefined);
+    // A length announced over the limit is refused before a byte is read; the route counts the rest.
+    if (Number(request.headers['content-length']) > MAX_IMPORT_BYTES) {
+      done(new AppError('body_too_large', `Request body is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MiB`), undefined);
+      return;
     }
+    done(null, payload);
   });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, _body, done) => done(null, undefined));
 }

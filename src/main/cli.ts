@@ -42,7 +42,11 @@ const FLAG_HELP: Record<keyof Config, string> = {
   webhookConcurrency: 'webhook requests in flight per delivery worker; default 8',
   webhookPerStore: 'webhook requests in flight per store and delivery worker; default half of the concurrency',
   importLeaseSeconds: 'seconds an import is owned by the process working on it before another may take it up (after a crash); default 300',
-  maintenance: '1 or 0: purge old events and expired idempotency keys from this process; default 1',
+  importMaxQueued: 'imports of one store queued or running at once before another upload gets 429; default 4',
+  importMaxQueuedMiB: 'MiB of the files of one store\'s queued and running imports before another upload gets 429 (50 or more); default 200',
+  importRetentionDays: 'days an ended import is kept before the maintenance loop deletes it; default 30',
+  importConcurrency: 'imports one serve process works at once, each of another store; default 4',
+  maintenance: '1 or 0: purge old events, expired idempotency keys, ended imports and their leftovers from this process; default 1',
   databaseUrl: 'postgres://… selects PostgreSQL instead of SQLite',
   redisUrl: 'redis://… keeps rate-limit buckets in Redis',
   redisPrefix: 'start of every Redis key written; default pricebook:',
@@ -104,7 +108,7 @@ function parseScopes(value: string | undefined): Scope[] {
 }
 
 const DATABASE_FLAGS: ReadonlyArray<keyof Config> = ['dataDir', 'databaseUrl'];
-const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
+const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'importRetentionDays', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
 
 export function buildCli(): Command {
   const program = new Command('pricebook')

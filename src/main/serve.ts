@@ -59,7 +59,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;
   maintenance?.start();
   // CSV imports are worked here, by every instance that serves the API (each import by one).
-  const importRunner = new ImportRunner(services.imports, app.log);
+  const importRunner = new ImportRunner(services.imports, app.log, { concurrency: config.importConcurrency });
   services.imports.whenQueued(() => importRunner.wake());
   importRunner.start();
 

@@ -20,7 +20,8 @@ export type ErrorKind =
   | 'idempotency_key_reused'
   | 'request_timeout'
   /** A change refused because records still depend on what it changes (a priced SKU's rename). */
-  | 'in_use';
+  | 'in_use'
+  | 'import_queue_full';
 
 /** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
 export interface FieldProblem {
@@ -37,6 +38,8 @@ export class AppError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly problems?: readonly FieldProblem[],
+    /** Seconds to wait before trying again (`Retry-After`), for a refusal that passes. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';

@@ -39,11 +39,12 @@ export interface Engine {
    */
   readonly readsRowsInProcess: boolean;
   /**
-   * `SELECT … FOR KEY SHARE`: a read in a transaction keeps the rows it found from being
-   * deleted until it ends, so a check and the write it allows cannot be split by another
-   * writer. SQLite runs one writing transaction at a time and has no such clause.
+   * Row locks held to the end of the transaction: `SELECT … FOR KEY SHARE` keeps the rows a
+   * check read from being deleted until the write it allows commits, and `FOR NO KEY UPDATE`
+   * makes two transactions that must not interleave (two uploads checking one store's import
+   * queue) take turns. SQLite needs neither: its write transaction holds the whole database.
    */
-  readonly locksReadRows: boolean;
+  readonly locksRows: boolean;
   /**
    * In `select max(id), a, b … group by …`, the bare columns `a`, `b` come from the row that
    * holds the maximum (SQLite's documented rule for a single min() or max()). The newest row of
@@ -51,6 +52,8 @@ export interface Engine {
    * (`row_number() over (… order by id desc)`) picks it.
    */
   readonly bareColumnsFollowMax: boolean;
+  /** Column type of raw bytes (an import's file, stored in slices). */
+  readonly binaryColumnType: 'blob' | 'bytea';
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -64,8 +67,9 @@ export const SQLITE: Engine = Object.freeze({
   estimatesRowCounts: false,
   indexIncludesColumns: false,
   readsRowsInProcess: true,
-  locksReadRows: false,
+  locksRows: false,
   bareColumnsFollowMax: true,
+  binaryColumnType: 'blob',
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -79,6 +83,7 @@ export const POSTGRES: Engine = Object.freeze({
   estimatesRowCounts: true,
   indexIncludesColumns: true,
   readsRowsInProcess: false,
-  locksReadRows: true,
+  locksRows: true,
   bareColumnsFollowMax: false,
+  binaryColumnType: 'bytea',
 });

@@ -33,7 +33,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),
     pricing: new KyselyPricingRepository(db, engine),
-    imports: new KyselyImportRepository(db),
+    imports: new KyselyImportRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),

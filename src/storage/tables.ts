@@ -18,7 +18,7 @@ export interface Tables {
   price_list_prices: PriceListPricesTable;
   customer_price_lists: CustomerPriceListsTable;
   imports: ImportsTable;
-  import_files: ImportFilesTable;
+  import_file_chunks: ImportFileChunksTable;
   import_rows: ImportRowsTable;
   idempotency_records: IdempotencyRecordsTable;
   orders: OrdersTable;
@@ -164,7 +164,10 @@ export interface CustomerPriceListsTable {
 export interface ImportsTable {
   id: Generated<number>;
   store_id: number;
-  /** `queued`, `running`, `succeeded` or `failed`. */
+  /**
+   * `queued`, `running`, `succeeded` or `failed`; never answered: `uploading` while its file
+   * arrives, `discarded` when the upload was refused or abandoned (deleted with its slices).
+   */
   status: string;
   /** `add` or `replace`. */
   mode: string;
@@ -185,13 +188,21 @@ export interface ImportsTable {
   lease_until: number | null;
   lease_token: string | null;
   attempts: Generated<number>;
+  /** Bytes of the file (while it is stored, they count against the store's queued bytes). */
+  file_bytes: Generated<number>;
+  /** Milliseconds since the epoch of the last claim: claims go to the store served least recently. */
+  claimed_at: number | null;
+  /** 1 while slices or staged rows of the ended (or discarded) import are still to be deleted. */
+  cleanup: Generated<number>;
 }
 
-/** An import's CSV text, kept until the import ends. */
-export interface ImportFilesTable {
+/** An import's file, in slices of 256 KiB, kept until the import ends. */
+export interface ImportFileChunksTable {
   import_id: number;
   store_id: number;
-  csv: string;
+  /** Order of the slice in the file, from 0. */
+  seq: number;
+  data: Buffer;
 }
 
 /** A price an import checked, staged until the import applies them all at once. */

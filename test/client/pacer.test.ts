@@ -72,6 +72,22 @@ describe('the pacer', () => {
     expect(pacer.stats()).toEqual({ requests: 2, waitedMs: 2000, retriedAfter429: 1 });
   });
 
+  it('waits out a 429 that leaves places in the bucket (a full import queue) without slowing its pace', async () => {
+    const server = simulatedServer(40, 2);
+    let queueFull = true;
+    const send = async () => {
+      if (!queueFull) return server.send();
+      queueFull = false;
+      return { status: 429, headers: { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '30', 'retry-after': '60' } as IncomingHttpHeaders };
+    };
+    const pacer = new Pacer(true, {}, server.timer);
+    expect((await pacer.run(send)).status).toBe(200);
+    expect(pacer.stats()).toEqual({ requests: 2, waitedMs: 60_000, retriedAfter429: 1 });
+    // The bucket drained afterwards: waits of the first guess (1 s), not of the minute.
+    for (let index = 0; index < 45; index++) expect((await pacer.run(send)).status).toBe(200);
+    expect(pacer.stats().waitedMs - 60_000).toBeLessThan(10_000);
+  });
+
   it('disabled, waits for nothing and hands the 429 back', async () => {
     const server = simulatedServer(2, 1);
     const pacer = new Pacer(false, {}, server.timer);

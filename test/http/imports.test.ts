@@ -55,6 +55,26 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
     return finished((response.body as ImportBody).id);
   }
 
+  /** What an import left in storage: its file's slices and its staged prices (none, once it ended and was cleaned up). */
+  async function leftovers(id: number): Promise<{ slices: number; staged: number; marked: boolean }> {
+    const { db } = suite.server.services.database;
+    const slices = await db.selectFrom('import_file_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', id).executeTakeFirstOrThrow();
+    const staged = await db.selectFrom('import_rows').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', id).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('imports').select('cleanup').where('id', '=', id).executeTakeFirst();
+    return { slices: Number(slices.n), staged: Number(staged.n), marked: Number(row?.cleanup ?? 0) === 1 };
+  }
+
+  /** Waits (at most 10 s) until the ended import's file and staged prices are deleted. */
+  async function cleanedUp(id: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    let left = await leftovers(id);
+    while ((left.slices > 0 || left.staged > 0 || left.marked) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      left = await leftovers(id);
+    }
+    expect(left, `import ${id}: file slices and staged prices deleted once it ended`).toEqual({ slices: 0, staged: 0, marked: false });
+  }
+
   const pricesOf = async (customerId: number) =>
     (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customerId}&count=100`, { token: suite.tenant.token })).body as PriceRecord[];
 
@@ -145,6 +165,7 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       expect(done.status, name).toBe('failed');
       expect(done.errors.map((error) => [error.row, error.field]), `${name}: ${JSON.stringify(done.errors)}`).toEqual(expected);
       expect(done.errorCount).toBe(expected.length);
+      await cleanedUp(done.id);
       const after = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
       // Only the import's own row (and its event) are new.
       expect({ ...after, imports: [], events: [] }, name).toEqual({ ...before, imports: [], events: [] });

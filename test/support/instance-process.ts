@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { generateSelfSigned } from '../../src/app/tls.js';
 import { freePort } from './redis-server.js';
@@ -77,7 +78,8 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const request = async (method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
-    let payload = requestOptions.rawBody;
+    const raw = requestOptions.rawBody;
+    let payload: string | Buffer | Readable | undefined = typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
     if (payload === undefined && requestOptions.body !== undefined) {
       payload = JSON.stringify(requestOptions.body);
       headers['content-type'] ??= 'application/json';

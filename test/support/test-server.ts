@@ -3,6 +3,7 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { ImportRunner } from '../../src/modules/imports/import-runner.js';
 import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/build-app.js';
@@ -33,8 +34,8 @@ export interface HttpResponse {
 export interface RequestOptions {
   token?: string;
   body?: unknown;
-  /** Sent as is, instead of JSON-encoding `body`. */
-  rawBody?: string | Buffer;
+  /** Sent as is, instead of JSON-encoding `body`; an async iterable is streamed as it yields (never held whole). */
+  rawBody?: string | Buffer | AsyncIterable<Uint8Array>;
   headers?: Record<string, string | string[]>;
 }
 
@@ -54,6 +55,8 @@ export interface TestServerOptions {
    * `PRICEBOOK_METRICS_TOKEN` when given).
    */
   metrics?: boolean;
+  /** Work queued imports, as `main/serve.ts` does (default true); false leaves them queued. */
+  importRunner?: boolean;
 }
 
 export interface TestServer {
@@ -115,9 +118,9 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const metrics = options.metrics === true ? buildMetrics(services, { api: true, deliveries: true }) : undefined;
   const app = await buildApp(config, services, { ...options.app, metrics: metrics?.http, tls: { ...tls, source: 'test' } });
   // As main/serve.ts does: imports are worked in the process that serves them.
-  const importRunner = new ImportRunner(services.imports, app.log);
+  const importRunner = new ImportRunner(services.imports, app.log, { concurrency: config.importConcurrency });
   const stopWaking = services.imports.whenQueued(() => importRunner.wake());
-  importRunner.start();
+  if (options.importRunner !== false) importRunner.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const baseUrl = `https://127.0.0.1:${port}`;
@@ -140,7 +143,8 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
-    let payload: string | Buffer | undefined = requestOptions.rawBody;
+    const raw = requestOptions.rawBody;
+    let payload: string | Buffer | Readable | undefined = typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
     if (payload === undefined && requestOptions.body !== undefined) {
       payload = JSON.stringify(requestOptions.body);
       headers['content-type'] ??= 'application/json';

@@ -60,6 +60,11 @@ export class IdempotencyService {
     }
   }
 
+  /** Whether `key` has a stored answer for `owner` (a request with it will be replayed, or refused if its body differs). */
+  async hasAnswer(owner: KeyOwner, key: string): Promise<boolean> {
+    return (await this.uow.repos.idempotency.find(owner, key, this.clock.now())) !== undefined;
+  }
+
   /** Removes up to about `limit` keys past their 24 hours (the maintenance loop calls it until none are left); returns how many. */
   purgeExpired(limit: number): Promise<number> {
     return this.uow.repos.idempotency.deleteExpired(this.clock.now(), limit);

@@ -64,6 +64,24 @@ describe('CSV layouts of trade prices', () => {
     expect(readRow(layout, ['1', 'TEE'], 7).errors).toEqual([{ row: 7, field: null, message: 'has 2 fields where the header has 6' }]);
   });
 
+  it('refuses a name longer than any column, or with a NUL, quoting only its start, and looks nothing more up', () => {
+    const long = 'x'.repeat(10_000);
+    expect(readHeader(['sku', long, '12'])).toEqual({ errors: [{ row: 1, field: `${'x'.repeat(64)}…`, message: 'is longer than any column name (at most 254 characters, an e-mail address)' }] });
+    expect(readHeader(['customer_id', 'sku', 'price', 'a\u0000b'])).toEqual({ errors: [{ row: 1, field: 'a\u0000b', message: 'must not contain the NUL character (\\u0000)' }] });
+  });
+
+  it('refuses a cell with a NUL in its column, and a cell longer than its longest legal value with a short quote of it', () => {
+    const layout = layoutOf(['customer_id', 'sku', 'price', 'valid_from']);
+    expect(readRow(layout, ['1', 'TEE\u0000', '1', ''], 2)).toEqual({ prices: [], errors: [{ row: 2, field: 'sku', message: 'must not contain the NUL character (\\u0000)' }] });
+    const read = readRow(layout, ['1', 'S'.repeat(256), '1', '2026-01-01T00:00:00Z'.padEnd(100_000, '0')], 3);
+    expect(read.errors).toEqual([
+      { row: 3, field: 'sku', message: `must have at most 255 characters, got '${'S'.repeat(40)}…' (256 characters)` },
+      { row: 3, field: 'valid_from', message: expect.stringMatching(/, got '2026-01-01T00:00:00Z0{20}…'$/) },
+    ]);
+    const matrix = layoutOf(['sku', '12']);
+    expect(readRow(matrix, ['TEE', '1\u0000'], 4).errors).toEqual([{ row: 4, field: '12', message: 'must not contain the NUL character (\\u0000)' }]);
+  });
+
   it('writes what it reads: a long row round-trips', () => {
     const price = { customerId: 4, sku: 'A,B "quoted"', price: 12.5, minQuantity: 3, validFrom: '2026-01-01T00:00:00.000Z', validUntil: null };
     const read = readRow(layoutOf(['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until']), longRow(price), 2);

@@ -24,8 +24,8 @@ const REQUIRED_LONG_COLUMNS: readonly LongColumn[] = ['customer_id', 'sku', 'pri
 export type CustomerRef = { id: number } | { email: string };
 
 export type CsvLayout =
-  | { format: 'long'; width: number; column: Partial<Record<LongColumn, number>> }
-  | { format: 'matrix'; width: number; customers: Array<{ index: number; header: string; ref: CustomerRef }> };
+  | { format: 'long'; width: number; names: readonly string[]; column: Partial<Record<LongColumn, number>> }
+  | { format: 'matrix'; width: number; names: readonly string[]; customers: Array<{ index: number; header: string; ref: CustomerRef }> };
 
 /** One price a data row gives, its customer not yet looked up. */
 export interface CsvPrice {
@@ -40,15 +40,30 @@ export interface CsvPrice {
   validUntil: string | null;
 }
 
+/** The longest e-mail address a customer may have, so the longest header naming a customer. */
+const MAX_EMAIL_LENGTH = 254;
+const MAX_SKU_LENGTH = 255;
+/** Longer than any timestamp the API reads (`2026-12-01T00:00:00.000000000+01:00` has 35). */
+const MAX_TIMESTAMP_LENGTH = 64;
+const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+
 /** The layout the header announces, or its problems (all on row 1). */
 export function readHeader(header: readonly string[]): { layout: CsvLayout } | { errors: ImportError[] } {
   const names = header.map((name) => stripNeutralisation(name.trim()));
   const errors: ImportError[] = [];
   const seen = new Set<string>();
+  let unreadable = false;
   for (const name of names) {
+    // A name no column can have is quoted cut short, and goes no further (no lookup, no copy).
+    if (name.includes('\u0000') || name.length > MAX_EMAIL_LENGTH) {
+      errors.push({ row: 1, field: clip(name, 64), message: name.includes('\u0000') ? NUL_MESSAGE : `is longer than any column name (at most ${MAX_EMAIL_LENGTH} characters, an e-mail address)` });
+      unreadable = true;
+      continue;
+    }
     if (seen.has(name.toLowerCase())) errors.push({ row: 1, field: name, message: 'is named twice in the header' });
     seen.add(name.toLowerCase());
   }
+  if (unreadable) return { errors };
   if (names[0]?.toLowerCase() === 'sku') {
     const customers = names.slice(1).map((name, offset) => ({ index: offset + 1, header: name, ref: customerRef(name) }));
     for (const customer of customers) {
@@ -56,19 +71,19 @@ export function readHeader(header: readonly string[]): { layout: CsvLayout } | {
     }
     if (customers.length === 0) errors.push({ row: 1, field: null, message: 'a matrix needs a column for at least one customer after sku' });
     if (errors.length > 0) return { errors };
-    return { layout: { format: 'matrix', width: names.length, customers: customers.map(({ index, header: name, ref }) => ({ index, header: name, ref: ref! })) } };
+    return { layout: { format: 'matrix', width: names.length, names, customers: customers.map(({ index, header: name, ref }) => ({ index, header: name, ref: ref! })) } };
   }
   const column: Partial<Record<LongColumn, number>> = {};
   names.forEach((name, index) => {
     const known = LONG_COLUMNS.find((candidate) => candidate === name.toLowerCase());
-    if (known === undefined) errors.push({ row: 1, field: name, message: `is not a column of the long format (${LONG_COLUMNS.join(', ')}); a matrix starts with sku` });
+    if (known === undefined) errors.push({ row: 1, field: clip(name, 64), message: `is not a column of the long format (${LONG_COLUMNS.join(', ')}); a matrix starts with sku` });
     else column[known] = index;
   });
   for (const required of REQUIRED_LONG_COLUMNS) {
     if (column[required] === undefined) errors.push({ row: 1, field: required, message: 'is required in the header' });
   }
   if (errors.length > 0) return { errors };
-  return { layout: { format: 'long', width: names.length, column } };
+  return { layout: { format: 'long', width: names.length, names: names.map((name) => name.toLowerCase()), column } };
 }
 
 /** The prices of one data row, or its problems (each naming its column). */
@@ -76,6 +91,9 @@ export function readRow(layout: CsvLayout, fields: readonly string[], row: numbe
   if (fields.length !== layout.width) {
     return { prices: [], errors: [{ row, field: null, message: `has ${fields.length} fields where the header has ${layout.width}` }] };
   }
+  // PostgreSQL text cannot hold U+0000, and no value may have it: the row goes no further.
+  const withNul = fields.flatMap((field, index) => (field.includes('\u0000') ? [{ row, field: layout.names[index] ?? null, message: NUL_MESSAGE }] : []));
+  if (withNul.length > 0) return { prices: [], errors: withNul };
   const cells = fields.map((cell) => stripNeutralisation(cell.trim()));
   return layout.format === 'long' ? readLongRow(layout, cells, row) : readMatrixRow(layout, cells, row);
 }
@@ -87,6 +105,7 @@ function readLongRow(layout: Extract<CsvLayout, { format: 'long' }>, fields: rea
     return index === undefined ? '' : fields[index]!.trim();
   };
   const customerText = text('customer_id');
+  // Every check below reads a value of bounded length, and a message quotes at most a prefix.
   const customerId = /^[1-9]\d{0,15}$/.test(customerText) && Number.isSafeInteger(Number(customerText)) ? Number(customerText) : undefined;
   if (customerId === undefined) errors.push({ row, field: 'customer_id', message: `must be a customer id (a whole number ≥ 1), got '${clip(customerText)}'` });
   const sku = skuOf(text('sku'), row, 'sku', errors);
@@ -123,14 +142,15 @@ export function longRow(price: { customerId: number; sku: string; price: number;
 }
 
 function customerRef(header: string): CustomerRef | undefined {
+  if (header.length > MAX_EMAIL_LENGTH) return undefined;
   if (/^[1-9]\d{0,15}$/.test(header) && Number.isSafeInteger(Number(header))) return { id: Number(header) };
   if (/^[^\s@]+@[^\s@]+$/.test(header)) return { email: header };
   return undefined;
 }
 
 function skuOf(text: string, row: number, field: string, errors: ImportError[]): string | undefined {
-  if (text === '' || text.length > 255) {
-    errors.push({ row, field, message: text === '' ? 'is required' : 'must have at most 255 characters' });
+  if (text === '' || text.length > MAX_SKU_LENGTH) {
+    errors.push({ row, field, message: text === '' ? 'is required' : `must have at most ${MAX_SKU_LENGTH} characters, got '${clip(text)}' (${text.length} characters)` });
     return undefined;
   }
   const control = controlCharacterProblem(text);
@@ -161,11 +181,17 @@ function minQuantityOf(text: string, row: number, errors: ImportError[]): number
 
 function momentOf(text: string, row: number, field: string, errors: ImportError[]): string | null {
   if (text === '') return null;
-  const canonical = canonicalTimestamp(text);
+  const canonical = text.length > MAX_TIMESTAMP_LENGTH ? undefined : canonicalTimestamp(text);
   if (canonical === undefined) errors.push({ row, field, message: `${TIMESTAMP_RULE}, got '${clip(text)}'` });
   return canonical ?? null;
 }
 
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+/**
+ * `text`, or its first `length` characters and an ellipsis: what a message quotes of a value,
+ * whatever its length (a pair of UTF-16 surrogates is never cut in half).
+ */
+export function clip(text: string, length = 40): string {
+  if (text.length <= length) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(length - 1)) ? length - 1 : length;
+  return `${text.slice(0, end)}…`;
 }

@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { readHeader } from './csv-format.js';
 
 /**
- * How much of a file is read, at most, to find its header; a longer header counts as naming
- * e-mails. The parser needs tens of milliseconds for 64 KiB of one record, and this runs while
+ * How much of a file is read, at most, to find its header (bytes of the upload, characters
+ * here); a longer header counts as naming e-mails. The parser needs tens of milliseconds for 64 KiB of one record, and this runs while
  * the request is answered: 32 KiB keeps it short (about 1 400 e-mail columns, 5 000 ids).
  */
 export const MAX_HEADER_SCAN_CHARS = 32 * 2 ** 10;
@@ -18,10 +18,11 @@ const IMPORT_CSV_OPTIONS = { bom: true, relax_column_count: true, relax_quotes: 
  * The header is read as the import reads it, by the same parser with the same options, from
  * the first `MAX_HEADER_SCAN_CHARS` of the file. A header that has not ended there counts as
  * naming e-mails: when in doubt, the scope is asked for. A file whose header does not parse
- * answers false: the import fails on it and looks nobody up.
+ * answers false: the import fails on it and looks nobody up. `csv` is the whole file, or with
+ * `complete` false only its start (an upload still arriving).
  */
-export function namesCustomersByEmail(csv: string): boolean {
-  const header = firstRecord(csv);
+export function namesCustomersByEmail(csv: string, complete = true): boolean {
+  const header = firstRecord(csv, complete);
   if (header === 'too long') return true;
   if (header === undefined) return false;
   const read = readHeader(header);
@@ -33,8 +34,8 @@ export function namesCustomersByEmail(csv: string): boolean {
  * the parser has started the next one (a cut can only change what follows it), or when the
  * prefix read is the whole file.
  */
-function firstRecord(csv: string): string[] | undefined | 'too long' {
-  const whole = csv.length <= MAX_HEADER_SCAN_CHARS;
+function firstRecord(csv: string, complete: boolean): string[] | undefined | 'too long' {
+  const whole = complete && csv.length <= MAX_HEADER_SCAN_CHARS;
   const records: string[][] = [];
   try {
     parse(whole ? csv : csv.slice(0, MAX_HEADER_SCAN_CHARS), {

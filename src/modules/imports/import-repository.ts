@@ -29,32 +29,84 @@ export type ImportOutcome =
   | { status: 'succeeded'; result: ImportResult; finishedAt: string }
   | { status: 'failed'; errors: readonly ImportError[]; errorCount: number; finishedAt: string };
 
+/** What one store has in the import queue: imports waiting or worked on, and the bytes of their files. */
+export interface StoreImportQueue {
+  storeId: number;
+  queued: number;
+  running: number;
+  /** Bytes of the files of its queued and running imports (and of uploads under way). */
+  bytes: number;
+}
+
 export interface ImportRepository {
-  /** A queued import with its file. */
-  insert(storeId: number, options: { mode: ImportMode; dryRun: boolean; rows: number }, csv: string, createdAt: string): Promise<Import>;
+  /** A new import whose file is still arriving (`uploading`: never answered, never claimed). */
+  beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, createdAt: string): Promise<number>;
+  /** Stores slice `seq` of an upload's file and adds its bytes to the import's size. */
+  appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void>;
+  /**
+   * The store's imports that count against its queue caps: queued and running ones, and uploads
+   * under way that started at `uploadsSince` (ISO 8601) or later, with the bytes of their files.
+   */
+  queueOf(storeId: number, uploadsSince: string): Promise<{ imports: number; bytes: number }>;
+  /**
+   * Makes a transaction that checks and then changes the store's queue wait for any other doing
+   * the same (on SQLite, write transactions already run one at a time).
+   */
+  lockQueue(storeId: number): Promise<void>;
+  /** An upload whose file arrived whole becomes a queued import; the import as queued. */
+  enqueue(importId: number, rows: number): Promise<Import>;
+  /** An upload refused or abandoned: hidden, its slices to be deleted (`cleanup`), then the row. */
+  discard(importId: number, at: string): Promise<void>;
   find(storeId: number, id: number): Promise<Import | undefined>;
   list(storeId: number, page: Page): Promise<Import[]>;
   count(storeId: number): Promise<number>;
   /**
-   * Takes the oldest queued import, or a running one whose lease has passed (its process
-   * died), leasing it until `leaseUntil`; undefined when there is none.
+   * Takes an import to work on: queued, or running with its lease passed (its process died),
+   * and of a store none of whose imports is running under a live lease (a store's imports run
+   * one at a time, oldest first). Among stores, the one whose imports were claimed least recently
+   * goes first (round-robin); within a store, the oldest. Never one of `working` (imports this
+   * process works on, whose lease may have run out while it did). Leases it until `leaseUntil`;
+   * undefined when there is none.
    */
-  claim(now: number, leaseUntil: number, leaseToken: string): Promise<ClaimedImport | undefined>;
+  claim(now: number, leaseUntil: number, leaseToken: string, working: readonly number[]): Promise<ClaimedImport | undefined>;
   /** Extends the lease and records progress; false when the lease is no longer this token's. */
   progress(claim: ClaimedImport, update: { leaseUntil: number; processed: number; rows?: number; format?: 'long' | 'matrix' }): Promise<boolean>;
+  /** Extends the lease alone (while an apply runs); false when the lease is no longer this token's. */
+  renew(claim: ClaimedImport, leaseUntil: number): Promise<boolean>;
   /** Hands a running import back to the queue (its process stops). */
   release(claim: ClaimedImport): Promise<void>;
-  readFile(importId: number): Promise<string | undefined>;
+  /** Slice `seq` of the import's file; undefined past the last one. */
+  readChunk(importId: number, seq: number): Promise<Buffer | undefined>;
   stage(claim: ClaimedImport, prices: readonly StagedPrice[]): Promise<void>;
-  clearStaged(importId: number): Promise<void>;
+  /** Deletes up to `limit` of the import's staged prices; how many it deleted. */
+  deleteStaged(importId: number, limit: number): Promise<number>;
+  /** Deletes up to `limit` slices of the import's file; how many it deleted. */
+  deleteChunks(importId: number, limit: number): Promise<number>;
   /** Staged prices by position, `limit` at a time after `afterPosition`. */
   staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]>;
   /** The customers with staged prices, ascending. */
   stagedCustomers(importId: number): Promise<number[]>;
-  stagedOf(importId: number, customerId: number): Promise<StagedPrice[]>;
+  /** Up to `limit` staged prices of the customer with a SKU above `afterSku` (from the first when null), by SKU then position. */
+  stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]>;
+  /** Every staged price of the customer for one SKU, by position. */
+  stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]>;
   /**
-   * Ends the import (only while the lease is `claim`'s: false otherwise), dropping its file and
-   * staged rows. The import as it ended, or undefined when the lease was lost.
+   * Ends the import (only while the lease is `claim`'s: false otherwise) and marks its file
+   * and staged rows for deletion (`cleanup`). The import as it ended, or undefined when the
+   * lease was lost.
    */
   finish(claim: ClaimedImport, outcome: ImportOutcome): Promise<Import | undefined>;
+  /**
+   * Imports whose slices or staged rows are still to be deleted: discarded uploads, and ended
+   * imports marked before `markedBefore` (ISO 8601); at most `limit`, oldest first.
+   */
+  toClean(markedBefore: string, limit: number): Promise<number[]>;
+  /** The import's leftovers are gone: a discarded upload goes entirely, an ended import stays, unmarked. */
+  cleaned(importId: number): Promise<void>;
+  /** Uploads begun before `before` (ISO 8601) that never ended (their process died): discarded. How many. */
+  abandonUploads(before: string, at: string, limit: number): Promise<number>;
+  /** Deletes up to `limit` ended imports (with nothing left to clean) that ended before `before`; how many. */
+  purgeEnded(before: string, limit: number): Promise<number>;
+  /** Stores with imports queued or running, at most `limit` of them. */
+  queues(limit: number): Promise<StoreImportQueue[]>;
 }

@@ -1,4 +1,5 @@
 import { WakeablePause } from '../wakeable-pause.js';
+import type { ClaimedImport } from './import-repository.js';
 import type { ImportService } from './import-service.js';
 
 /** Where the runner reports trouble; pino's logger fits. */
@@ -10,21 +11,31 @@ export interface ImportRunnerLog {
 export interface ImportRunnerOptions {
   /** Milliseconds between looks for queued imports when there are none. Default 1000. */
   pollIntervalMs?: number;
+  /** Imports worked at once, each of another store (PRICEBOOK_IMPORT_CONCURRENCY). Default 4. */
+  concurrency?: number;
 }
 
 /** Pause after a database error before trying again, milliseconds. */
 const ERROR_PAUSE_MS = 5_000;
 
 /**
- * Works queued imports one at a time in this process (`serve` runs one): takes the oldest,
- * works it to its end, takes the next. Several processes share the queue: each import is
- * leased to one of them. `wake()` (an import was just created here) ends a wait at once.
+ * Works queued imports in this process (`serve` runs one): up to `concurrency` at once, each of
+ * a different store, taking turns batch by batch with each other and with the uploads under
+ * way (the service's `ImportTurns`), so a store's small import
+ * starts as soon as it is queued and advances beside another store's large ones instead of
+ * waiting for them. Claims go to the store served least recently. Several processes share the
+ * queue: each import is leased to one of them. `wake()` (an import was just queued here) ends
+ * a wait at once.
  */
 export class ImportRunner {
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly pauses = new WakeablePause();
   private readonly pollIntervalMs: number;
+  private readonly concurrency: number;
+  private readonly active = new Set<Promise<void>>();
+  /** The imports this process works on: never claimed again while it does. */
+  private readonly working = new Set<number>();
 
   constructor(
     private readonly imports: ImportService,
@@ -32,6 +43,7 @@ export class ImportRunner {
     options: ImportRunnerOptions = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.concurrency = options.concurrency ?? 4;
   }
 
   start(): void {
@@ -44,7 +56,7 @@ export class ImportRunner {
     this.pauses.wake();
   }
 
-  /** Stops after the batch under way; an import under way goes back to the queue. */
+  /** Stops after the batches under way; imports under way go back to the queue. */
   async stop(): Promise<void> {
     this.running = false;
     this.pauses.wake();
@@ -54,18 +66,39 @@ export class ImportRunner {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const claim = await this.imports.claimNext();
+        if (this.active.size >= this.concurrency) {
+          await this.pauses.sleep(this.pollIntervalMs);
+          continue;
+        }
+        const claim = await this.imports.claimNext([...this.working]);
         if (claim === undefined) {
           await this.pauses.sleep(this.pollIntervalMs);
           continue;
         }
-        const started = Date.now();
-        const ended = await this.imports.process(claim, () => !this.running);
-        if (ended) this.log.info({ importId: claim.id, storeId: claim.storeId, ms: Date.now() - started }, 'import ended');
+        this.working.add(claim.id);
+        const work = this.work(claim).finally(() => {
+          this.active.delete(work);
+          this.working.delete(claim.id);
+          this.pauses.wake();
+        });
+        this.active.add(work);
       } catch (error) {
         this.log.error({ err: error }, 'imports: error, retrying');
         await this.pauses.sleep(ERROR_PAUSE_MS);
       }
+    }
+    await Promise.all(this.active);
+  }
+
+  private async work(claim: ClaimedImport): Promise<void> {
+    const started = Date.now();
+    const pacer = this.imports.turns.pacer();
+    try {
+      const outcome = await pacer.run(() => this.imports.process(claim, () => !this.running, pacer));
+      if (outcome.failure !== undefined) this.log.error({ err: outcome.failure, importId: claim.id, storeId: claim.storeId }, 'import failed on an unexpected error');
+      if (outcome.ended) this.log.info({ importId: claim.id, storeId: claim.storeId, ms: Date.now() - started }, 'import ended');
+    } catch (error) {
+      this.log.error({ err: error, importId: claim.id, storeId: claim.storeId }, 'imports: error, the import waits for its lease to run out');
     }
   }
 }

@@ -1,52 +1,107 @@
 import { randomBytes } from 'node:crypto';
-import { parse } from 'csv-parse';
-import { type Import, type ImportError, type ImportMode, type ImportResult, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
+import { type Import, type ImportError, type ImportEventData, type ImportMode, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField } from '../errors.js';
+import { found } from '../errors.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import { fromPriceUnits, toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
-import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
-import { type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
-import type { ClaimedImport, StagedPrice } from './import-repository.js';
+import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-repository.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
+import { CsvProblem, CsvRecordReader } from './csv-records.js';
+import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
+import type { ClaimedImport, ImportOutcome, StagedPrice, StoreImportQueue } from './import-repository.js';
+import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.js';
 
-/** Records checked (and their prices staged) per batch: one short transaction each. */
-const CHECK_BATCH = 2000;
-/** Staged prices created per batch of the apply step (all batches in one transaction). */
-const APPLY_BATCH = 2000;
+/** Rows checked per batch, at most: their lookups are a query or two. */
+const CHECK_ROWS = 1000;
+/** Fields read per batch, at most (a row or two of a wide matrix). */
+const CHECK_CELLS = 16_384;
+/** Fields read between two chances to give way (a few milliseconds of work). */
+const PACE_CELLS = 2000;
+/** Staged prices written per transaction (with the lease renewed), and created or deleted per apply batch: each a few milliseconds on SQLite. */
+const STAGE_PIECE = 500;
+const APPLY_BATCH = 500;
+/** Staged prices of one customer a replace compares with its records at a time (whole SKUs). */
+const REPLACE_WINDOW = 1000;
+/** Ids or e-mail addresses looked up per query: far below either engine's limit of bound parameters. */
+const LOOKUP_CHUNK = 1000;
+/** Staged rows and file slices deleted per statement once an import ends. */
+const CLEAN_ROWS = 5000;
+const CLEAN_CHUNKS = 8;
 /** Times an import is taken up before it is failed. */
 const MAX_ATTEMPTS = 3;
+/** An upload not finished after this long lost its process: it is discarded. Requests last 30 s at most. */
+const UPLOAD_ABANDONED_MS = 10 * 60_000;
+/** Leftovers of an ended import are the maintenance loop's after this long (its process cleans them first). */
+const CLEANUP_GRACE_MS = 60_000;
+/** Stores the queue metrics list, at most. */
+export const QUEUE_METRIC_STORES = 1000;
+
+export const DEFAULT_IMPORT_CAPS: ImportQueueCaps = { maxImports: 4, maxBytes: 200 * 2 ** 20 };
+export const DEFAULT_IMPORT_RETENTION_MS = 30 * 24 * 3600_000;
 
 /** Raised when a process lost an import it worked on (another one took it over). */
 class LeaseLost extends Error {}
 
+export interface ImportServiceOptions {
+  /** How long a process owns an import it works on without renewing its lease (PRICEBOOK_IMPORT_LEASE). Default 5 minutes. */
+  leaseMs?: number;
+  /** The per-store queue caps (PRICEBOOK_IMPORT_MAX_QUEUED, PRICEBOOK_IMPORT_MAX_QUEUED_MIB). */
+  caps?: ImportQueueCaps;
+  /** How long ended imports are kept (PRICEBOOK_IMPORT_RETENTION). Default 30 days. */
+  retentionMs?: number;
+}
+
+/** How `process` ended: `ended` false when the import went back to the queue; `failure` an unexpected error that failed it. */
+export interface ProcessOutcome {
+  ended: boolean;
+  failure?: unknown;
+}
+
+/** Customers as the store has them, by id and by lower-cased e-mail address. */
+interface CustomerMaps {
+  byId: Map<number, { id: number; trade: boolean }>;
+  byEmail: Map<string, { id: number; trade: boolean }>;
+}
+
 /**
- * CSV imports of trade prices (docs/imports.md). `create` stores the file and answers at once;
- * a background runner (`ImportRunner`) then takes imports one at a time:
+ * CSV imports of trade prices (docs/imports.md). An upload is stored slice by slice as it
+ * arrives (`startUpload`) and queued once whole; a background runner (`ImportRunner`) then
+ * works the queue, a store's imports one at a time, stores in turn:
  *
- * 1. **Check**, batch by batch, each its own short transaction: read the rows, look their
- *    customers and SKUs up, stage the prices; collect every problem (the first 1000 kept).
+ * 1. **Check**, the file read slice by slice: rows read, customers and SKUs looked up, prices
+ *    staged in short transactions; every problem counted, the first 1000 kept.
  * 2. A file with any problem **fails** and changes nothing.
  * 3. **Apply** the staged prices in one transaction, in batches with pauses between them for
- *    other work (reads of other stores never wait for it): all of it or none. `add` creates
- *    every price; `replace` gives each customer of the file exactly its prices, as the replace
- *    endpoint does (equal records stay, with their ids). A dry run counts instead.
+ *    other work: all of it or none. `add` creates every price; `replace` gives each customer
+ *    of the file exactly its prices, as the replace endpoint does (equal records stay, with
+ *    their ids). A dry run counts instead, outside any write transaction.
  *
- * A process that dies mid-way leaves its lease to run out; another process (or the same one,
- * restarted) takes the import again from the start: the apply step had committed all or nothing.
+ * Once the import ends its file and staged rows are deleted, in batches. Any error but a lost
+ * lease fails the import at once with its reason. A process that dies mid-way leaves its lease
+ * to run out; another process (or the same one, restarted) takes the import again from the
+ * start: the apply step had committed all or nothing.
  */
 export class ImportService {
   private readonly queuedListeners = new Set<() => void>();
+  /** Turns of the process's import work: uploads storing their files and the runner's imports share them. */
+  readonly turns = new ImportTurns();
+  private readonly leaseMs: number;
+  private readonly caps: ImportQueueCaps;
+  private readonly retentionMs: number;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    /** How long a process owns an import it works on without renewing its lease (PRICEBOOK_IMPORT_LEASE). */
-    private readonly leaseMs = 300_000,
-  ) {}
+    options: ImportServiceOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 300_000;
+    this.caps = options.caps ?? DEFAULT_IMPORT_CAPS;
+    this.retentionMs = options.retentionMs ?? DEFAULT_IMPORT_RETENTION_MS;
+  }
 
   /** Calls `listener` whenever this process queues an import (a runner here wakes up for it). */
   whenQueued(listener: () => void): () => void {
@@ -54,12 +109,27 @@ export class ImportService {
     return () => this.queuedListeners.delete(listener);
   }
 
-  /** Stores the file as a queued import. */
-  async create(storeId: number, text: string, options: { mode: ImportMode; dryRun: boolean }): Promise<Import> {
-    if (text.replace(/^\uFEFF/, '').trim() === '') throw invalidField(null, 'The file is empty: it needs a header and at least one row');
-    const queued = await this.uow.transaction((repos) => repos.imports.insert(storeId, { ...options, rows: estimateRows(text) }, text, isoTimestamp(this.clock)));
-    for (const listener of this.queuedListeners) listener();
-    return queued;
+  /**
+   * Begins an upload, if the store's queue has room: refused at once (`import_queue_full`)
+   * when it holds its cap of imports, or when `declaredBytes` (the request's length, if it says
+   * one) would take its files past the bytes cap. Nothing is stored then.
+   */
+  async startUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, declaredBytes: number | undefined): Promise<ImportUpload> {
+    const now = this.clock.now();
+    const uploadsSince = new Date(now - UPLOAD_ABANDONED_MS).toISOString();
+    const queue = await this.uow.repos.imports.queueOf(storeId, uploadsSince);
+    if (queue.imports >= this.caps.maxImports) throw queueFull(this.caps, 'imports');
+    if (declaredBytes !== undefined && queue.bytes + declaredBytes > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
+    const importId = await this.uow.repos.imports.beginUpload(storeId, options, isoTimestamp(this.clock));
+    const queued = () => {
+      for (const listener of this.queuedListeners) listener();
+    };
+    return new ImportUpload(this.uow, this.caps, importId, storeId, uploadsSince, queued, this.turns);
+  }
+
+  /** Gives an upload up (refused, replayed, or its client went away): nothing of it stays. */
+  discardUpload(upload: ImportUpload): Promise<void> {
+    return upload.discard(isoTimestamp(this.clock), (importId) => this.cleanup(importId, soloPacer()));
   }
 
   async get(storeId: number, id: number): Promise<Import> {
@@ -74,10 +144,13 @@ export class ImportService {
     return this.uow.repos.imports.count(storeId);
   }
 
-  /** Takes the next import to work on, if any. */
-  claimNext(): Promise<ClaimedImport | undefined> {
+  /**
+   * Takes the next import to work on, if any: round-robin over stores, a store's imports one at
+   * a time; never one of `working` (those this process works on already).
+   */
+  claimNext(working: readonly number[] = []): Promise<ClaimedImport | undefined> {
     const now = this.clock.now();
-    return this.uow.transaction((repos) => repos.imports.claim(now, now + this.leaseMs, randomBytes(12).toString('hex')));
+    return this.uow.transaction((repos) => repos.imports.claim(now, now + this.leaseMs, randomBytes(12).toString('hex'), working));
   }
 
   /** Hands an import back to the queue (its process is stopping). */
@@ -86,131 +159,185 @@ export class ImportService {
   }
 
   /**
-   * Works an import to its end: checks, then fails or applies. `shouldStop` is asked between
-   * batches; when it says so the import goes back to the queue and this resolves false.
+   * Works an import to its end: checks, then fails or applies, then deletes its file and
+   * staged rows. `shouldStop` is asked between batches; when it says so the import goes back
+   * to the queue and this resolves `ended: false`. Any error but a lost lease fails the import
+   * at once with its reason (and is answered as `failure`, for the log).
    */
-  async process(claim: ClaimedImport, shouldStop: () => boolean): Promise<boolean> {
-    if (claim.attempts > MAX_ATTEMPTS) {
-      // Taken up again and again without ending: something fails every time; stop trying.
-      const message = `The import was interrupted ${claim.attempts - 1} times without finishing; nothing was changed. Send the file again, or split it`;
-      await this.finishFailed(claim, [{ row: 1, field: null, message }], 1);
-      return true;
-    }
+  async process(claim: ClaimedImport, shouldStop: () => boolean, pacer: ImportPacer = soloPacer()): Promise<ProcessOutcome> {
+    let failure: unknown;
     try {
-      const checked = await this.check(claim, shouldStop);
-      if (checked === undefined) {
-        await this.release(claim);
-        return false;
+      if (claim.attempts > MAX_ATTEMPTS) {
+        // Taken up again and again without ending: its process died each time; stop trying.
+        const message = `The import was interrupted ${claim.attempts - 1} times without finishing; nothing was changed. Send the file again, or split it`;
+        await this.finishFailed(claim, [{ row: 1, field: null, message }], 1);
+      } else {
+        const checked = await this.check(claim, shouldStop, pacer);
+        if (checked === undefined) {
+          await this.release(claim);
+          return { ended: false };
+        }
+        if (checked.errorCount > 0) await this.finishFailed(claim, checked.errors, checked.errorCount);
+        else await this.apply(claim, checked.staged, pacer);
       }
-      if (checked.errorCount > 0) {
-        await this.finishFailed(claim, checked.errors, checked.errorCount);
-        return true;
-      }
-      await this.apply(claim);
-      return true;
     } catch (error) {
-      if (error instanceof LeaseLost) return true;
-      throw error;
+      if (error instanceof LeaseLost) return { ended: true };
+      failure = error;
+      const reason = error instanceof Error ? error.message : String(error);
+      const message = `The import stopped on an unexpected error and changed nothing: ${clip(reason.replace(/\s+/g, ' '), 160)}`;
+      try {
+        await this.finishFailed(claim, [{ row: 1, field: null, message }], 1);
+      } catch (second) {
+        // Another process took it over, or the database itself fails (then the lease runs
+        // out and the import is taken up again): either way nothing here is left to clean.
+        return { ended: second instanceof LeaseLost, failure };
+      }
     }
+    await this.cleanup(claim.id, pacer);
+    return { ended: true, ...(failure !== undefined && { failure }) };
   }
 
-  /** Step 1: every row read, looked up and staged; undefined when told to stop. */
-  private async check(claim: ClaimedImport, shouldStop: () => boolean): Promise<{ errors: ImportError[]; errorCount: number } | undefined> {
+  /** Step 1: every row read, looked up and staged (counted, for an `add` dry run); undefined when told to stop. */
+  private async check(claim: ClaimedImport, shouldStop: () => boolean, pacer: ImportPacer): Promise<{ errors: ImportError[]; errorCount: number; staged: number } | undefined> {
     const repos = this.uow.repos;
-    await repos.imports.clearStaged(claim.id);
-    const csv = await repos.imports.readFile(claim.id);
-    if (csv === undefined) throw new Error(`import ${claim.id} has no file`);
-    const errors: ImportError[] = [];
-    let errorCount = 0;
-    const report = (found: readonly ImportError[]) => {
-      errorCount += found.length;
-      errors.push(...found.slice(0, MAX_IMPORT_ERRORS - errors.length));
-    };
-
+    await this.clearStaged(claim, pacer);
+    const reader = new CsvRecordReader((seq) => repos.imports.readChunk(claim.id, seq));
+    const problems = new ProblemList();
     let layout: CsvLayout | undefined;
+    let matrixCustomers: CustomerMaps | undefined;
     let row = 0;
     let position = 0;
     let batch: Array<{ row: number; fields: string[] }> = [];
-    const flush = async () => {
-      const started = batchStart();
-      const found: ImportError[] = [];
-      const prices = batch.flatMap(({ row: at, fields }) => {
-        const read = readRow(layout!, fields, at);
-        found.push(...read.errors);
-        return read.prices;
-      });
-      const resolved = await this.resolve(repos, claim.storeId, prices);
-      // A batch's problems in the order of its rows (sort is stable: a row's stay in order).
-      report([...found, ...resolved.errors].sort((a, b) => a.row - b.row));
-      // Once the file has a problem nothing will be applied: only look for more problems.
-      if (errorCount === 0) {
-        const staged = resolved.prices.map((price) => ({ ...price, position: ++position }));
-        await this.uow.transaction((inTransaction) => inTransaction.imports.stage(claim, staged));
-      }
-      const renewed = await repos.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed: row - 1 });
-      if (!renewed) throw new LeaseLost();
-      batch = [];
-      await yieldToOtherWork(started);
+    let cells = 0;
+    let counted = 0;
+    const countOnly = claim.dryRun && claim.mode === 'add';
+    const renew = async (update: { processed: number; rows?: number; format?: 'long' | 'matrix' }) => {
+      if (!(await repos.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, ...update }))) throw new LeaseLost();
     };
 
-    const parser = parse(csv, { bom: true, relax_column_count: true, relax_quotes: false, skip_empty_lines: true });
-    let malformed = false;
-    try {
-      for await (const record of parser as AsyncIterable<string[]>) {
+    const flush = async () => {
+      const rows = batch;
+      batch = [];
+      cells = 0;
+      if (rows.length === 0) return;
+      const found: ImportError[] = [];
+      const prices: CsvPrice[] = [];
+      let sincePace = 0;
+      for (const { row: at, fields } of rows) {
+        const read = readRow(layout!, fields, at);
+        for (const problem of read.errors) found.push(problem);
+        for (const price of read.prices) prices.push(price);
+        sincePace += fields.length;
+        if (sincePace >= PACE_CELLS) {
+          sincePace = 0;
+          await pacer.pace();
+        }
+      }
+      await pacer.pace();
+      const resolved = await this.resolve(claim.storeId, prices, matrixCustomers, pacer);
+      // A batch's problems in the order of its rows (sort is stable: a row's stay in order).
+      problems.add([...found, ...resolved.errors].sort((a, b) => a.row - b.row));
+      const processed = rows[rows.length - 1]!.row - 1;
+      // Once the file has a problem nothing will be applied: only look for more problems. An
+      // `add` dry run needs no staged prices: it counts them.
+      const staging = problems.count === 0 && !countOnly ? resolved.prices : [];
+      counted += problems.count === 0 ? resolved.prices.length : 0;
+      for (let start = 0; start === 0 || start < staging.length; start += STAGE_PIECE) {
+        const piece = staging.slice(start, start + STAGE_PIECE).map((price) => ({ ...price, position: ++position }));
+        await this.uow.transaction(async (inTransaction) => {
+          if (!(await inTransaction.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed }))) throw new LeaseLost();
+          if (piece.length > 0) await inTransaction.imports.stage(claim, piece);
+        });
+        await pacer.pace();
+      }
+    };
+
+    for (;;) {
+      if (shouldStop()) return undefined;
+      let records: string[][] | undefined;
+      try {
+        records = await reader.next();
+      } catch (error) {
+        if (!(error instanceof CsvProblem)) throw error;
+        // A malformed file (an unclosed quote, a row too wide): what came before it is checked too.
+        if (layout !== undefined) await flush();
+        problems.add([{ row: error.line, field: null, message: error.message }]);
+        return { errors: problems.kept, errorCount: problems.count, staged: 0 };
+      }
+      if (records === undefined) break;
+      for (const record of records) {
         row += 1;
         if (layout === undefined) {
           const header = readHeader(record);
           if ('errors' in header) {
-            report(header.errors);
-            return { errors, errorCount };
+            problems.add(header.errors);
+            return { errors: problems.kept, errorCount: problems.count, staged: 0 };
           }
           layout = header.layout;
-          await repos.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed: 0, format: layout.format });
+          if (layout.format === 'matrix') matrixCustomers = await this.customersOf(claim.storeId, layout.customers.map((customer) => customer.ref), pacer);
+          await renew({ processed: 0, format: layout.format });
           continue;
         }
         batch.push({ row, fields: record });
-        if (batch.length >= CHECK_BATCH) {
-          if (shouldStop()) return undefined;
-          await flush();
-        }
+        cells += record.length;
+        if (batch.length >= CHECK_ROWS || cells >= CHECK_CELLS) await flush();
       }
-    } catch (error) {
-      // A malformed file (an unclosed quote, a quote inside a bare field): the parser says where.
-      if (!(error instanceof Error) || !('code' in error) || !String(error.code).startsWith('CSV_')) throw error;
-      const line = (error as { lines?: number }).lines;
-      report([{ row: typeof line === 'number' && line > 0 ? line : row + 1, field: null, message: `is not valid CSV: ${error.message}` }]);
-      malformed = true;
+      await pacer.pace();
     }
-    if (malformed) return { errors, errorCount };
     if (layout === undefined) {
-      report([{ row: 1, field: null, message: 'The file has no header' }]);
-      return { errors, errorCount };
+      problems.add([{ row: 1, field: null, message: 'The file has no header' }]);
+      return { errors: problems.kept, errorCount: problems.count, staged: 0 };
     }
-    if (batch.length > 0) await flush();
-    if (row < 2 && errorCount === 0) report([{ row: 1, field: null, message: 'The file has a header and no rows' }]);
-    await repos.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed: row - 1, rows: row - 1 });
-    return { errors, errorCount };
+    await flush();
+    if (row < 2 && problems.count === 0) problems.add([{ row: 1, field: null, message: 'The file has a header and no rows' }]);
+    await renew({ processed: row - 1, rows: row - 1 });
+    return { errors: problems.kept, errorCount: problems.count, staged: counted };
   }
 
-  /** The prices' customers and SKUs looked up in the store: two or three queries a batch. */
-  private async resolve(repos: Repositories, storeId: number, prices: readonly CsvPrice[]): Promise<{ prices: Array<Omit<StagedPrice, 'position'>>; errors: ImportError[] }> {
-    const ids = [...new Set(prices.flatMap((price) => ('id' in price.customer ? [price.customer.id] : [])))];
-    const emails = [...new Set(prices.flatMap((price) => ('email' in price.customer ? [price.customer.email] : [])))];
+  /** Staged rows of an earlier attempt, deleted in batches. */
+  private async clearStaged(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
+    while ((await this.uow.repos.imports.deleteStaged(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+  }
+
+  /** The customers `refs` name, looked up a chunk at a time. */
+  private async customersOf(storeId: number, refs: ReadonlyArray<CsvPrice['customer']>, pacer: ImportPacer): Promise<CustomerMaps> {
+    const ids = [...new Set(refs.flatMap((ref) => ('id' in ref ? [ref.id] : [])))];
+    const emails = [...new Set(refs.flatMap((ref) => ('email' in ref ? [ref.email.toLowerCase()] : [])))];
+    const maps: CustomerMaps = { byId: new Map(), byEmail: new Map() };
+    for (let start = 0; start < ids.length; start += LOOKUP_CHUNK) {
+      for (const [id, customer] of await this.uow.repos.customers.tradeFlags(storeId, ids.slice(start, start + LOOKUP_CHUNK))) maps.byId.set(id, customer);
+      if (start + LOOKUP_CHUNK < ids.length) await pacer.pace();
+    }
+    for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
+      for (const [email, customer] of await this.uow.repos.customers.tradeFlagsByEmail(storeId, emails.slice(start, start + LOOKUP_CHUNK))) maps.byEmail.set(email, customer);
+      if (start + LOOKUP_CHUNK < emails.length) await pacer.pace();
+    }
+    return maps;
+  }
+
+  /** The prices' customers (a matrix's, looked up once from its header) and SKUs, looked up in the store. */
+  private async resolve(
+    storeId: number,
+    prices: readonly CsvPrice[],
+    matrixCustomers: CustomerMaps | undefined,
+    pacer: ImportPacer,
+  ): Promise<{ prices: Array<Omit<StagedPrice, 'position'>>; errors: ImportError[] }> {
+    const customers = matrixCustomers ?? (await this.customersOf(storeId, prices.map((price) => price.customer), pacer));
     const skus = [...new Set(prices.map((price) => price.sku))];
-    const [byId, byEmail, references] = await Promise.all([
-      repos.customers.tradeFlags(storeId, ids),
-      repos.customers.tradeFlagsByEmail(storeId, emails),
-      repos.tradePrices.findReferences(storeId, [], [], skus),
-    ]);
+    const owners = new Map<string, number>();
+    for (let start = 0; start < skus.length; start += LOOKUP_CHUNK) {
+      const references = await this.uow.repos.tradePrices.findReferences(storeId, [], [], skus.slice(start, start + LOOKUP_CHUNK));
+      for (const [sku, productId] of references.skuOwners) owners.set(sku, productId);
+    }
     const errors: ImportError[] = [];
     const resolved: Array<Omit<StagedPrice, 'position'>> = [];
     for (const price of prices) {
-      const customer = 'id' in price.customer ? byId.get(price.customer.id) : byEmail.get(price.customer.email.toLowerCase());
-      const name = 'id' in price.customer ? `Customer ${price.customer.id}` : `Customer '${price.customer.email}'`;
-      const productId = references.skuOwners.get(price.sku);
+      const customer = 'id' in price.customer ? customers.byId.get(price.customer.id) : customers.byEmail.get(price.customer.email.toLowerCase());
+      const name = 'id' in price.customer ? `Customer ${price.customer.id}` : `Customer '${clip(price.customer.email, 64)}'`;
+      const productId = owners.get(price.sku);
       if (customer === undefined) errors.push({ row: price.row, field: price.customerField, message: `${name} does not exist in this store` });
       else if (!customer.trade) errors.push({ row: price.row, field: price.customerField, message: `${name} is not a trade customer` });
-      if (productId === undefined) errors.push({ row: price.row, field: 'sku', message: `SKU '${price.sku}' does not exist in this store` });
+      if (productId === undefined) errors.push({ row: price.row, field: 'sku', message: `SKU '${clip(price.sku, 64)}' does not exist in this store` });
       if (customer === undefined || !customer.trade || productId === undefined) continue;
       resolved.push({
         customerId: customer.id,
@@ -226,60 +353,215 @@ export class ImportService {
   }
 
   private async finishFailed(claim: ClaimedImport, errors: readonly ImportError[], errorCount: number): Promise<void> {
+    await this.finish(claim, { status: 'failed', errors, errorCount, finishedAt: isoTimestamp(this.clock) });
+  }
+
+  /** Ends the import with its event, in one transaction (joined when called inside one). */
+  private async finish(claim: ClaimedImport, outcome: ImportOutcome): Promise<void> {
     await this.uow.transaction(async (repos) => {
-      const finishedAt = isoTimestamp(this.clock);
-      const ended = await repos.imports.finish(claim, { status: 'failed', errors, errorCount, finishedAt });
+      const ended = await repos.imports.finish(claim, outcome);
+      // Another process took the import over meanwhile: none of this may count.
       if (ended === undefined) throw new LeaseLost();
-      await repos.events.append([eventOf(claim.storeId, 'import.failed', ended)], finishedAt);
+      await repos.events.append([eventOf(claim.storeId, outcome.status === 'succeeded' ? 'import.succeeded' : 'import.failed', eventData(ended))], outcome.finishedAt);
     });
   }
 
-  /** Steps 3: all staged prices in one transaction (or counted, in a dry run). */
-  private async apply(claim: ClaimedImport): Promise<void> {
-    await this.uow.transaction(async (repos) => {
-      const changedAt = isoTimestamp(this.clock);
-      const write = !claim.dryRun;
+  /**
+   * Step 3: all staged prices in one transaction; a dry run counts them, reading outside any
+   * transaction (other writes need not wait for it), and ends in a short one.
+   */
+  private async apply(claim: ClaimedImport, staged: number, pacer: ImportPacer): Promise<void> {
+    // The lease is renewed outside any transaction meanwhile: a long apply must not look like a dead process.
+    const keeper = this.keepLease(claim);
+    try {
+      if (!claim.dryRun) {
+        await this.applyAll(claim, pacer);
+        return;
+      }
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
-      if (claim.mode === 'add') {
-        for (let after = 0; ; ) {
-          const started = batchStart();
-          const batch = await repos.imports.staged(claim.id, after, APPLY_BATCH);
-          if (batch.length === 0) break;
-          result.created += batch.length;
-          if (write) {
+      if (claim.mode === 'add') result.created = staged;
+      else await this.replace(claim, result, false, pacer);
+      await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
+    } finally {
+      clearInterval(keeper);
+    }
+  }
+
+  /** Renews the claim's lease every third of its length, from outside any transaction, until cleared. */
+  private keepLease(claim: ClaimedImport): NodeJS.Timeout {
+    const outside = this.uow.repos;
+    const timer = setInterval(() => {
+      outside.imports.renew(claim, this.clock.now() + this.leaseMs).catch(() => undefined);
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    timer.unref();
+    return timer;
+  }
+
+  /** The real apply: every staged price in one transaction. */
+  private async applyAll(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
+    await pacer.aside(() =>
+      this.uow.transaction(async (repos) => {
+        const changedAt = isoTimestamp(this.clock);
+        const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
+        if (claim.mode === 'add') {
+          for (let after = 0; ; ) {
+            const batch = await repos.imports.staged(claim.id, after, APPLY_BATCH);
+            if (batch.length === 0) break;
+            result.created += batch.length;
             const created = await repos.tradePrices.insertMany(claim.storeId, batch.map(asNewPrice), changedAt);
             await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.created', created), changedAt);
+            after = batch[batch.length - 1]!.position;
+            await pacer.pace();
           }
-          after = batch[batch.length - 1]!.position;
-          await yieldToOtherWork(started);
+        } else {
+          await this.replace(claim, result, true, pacer, changedAt);
         }
-      } else {
-        for (const customerId of await repos.imports.stagedCustomers(claim.id)) {
-          const started = batchStart();
-          const desired = (await repos.imports.stagedOf(claim.id, customerId)).map(asNewPrice);
-          const diff = diffPrices(await repos.tradePrices.allOf(claim.storeId, customerId), desired);
-          result.created += diff.create.length;
-          result.deleted += diff.remove.length;
-          result.unchanged += diff.unchanged.length;
-          if (write) {
-            await repos.tradePrices.deleteMany(
-              claim.storeId,
-              diff.remove.map((record) => record.id),
-            );
-            await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.deleted', diff.remove), changedAt);
-            const created = await repos.tradePrices.insertMany(claim.storeId, diff.create, changedAt);
-            await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.created', created), changedAt);
-          }
-          await yieldToOtherWork(started);
+        await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
+      }),
+    );
+  }
+
+  /**
+   * `replace`: each customer of the file gets exactly its staged prices (counted only, unless
+   * `write`). A customer's prices are walked in windows of SKUs, in the database's order: its
+   * staged prices of the window's SKUs against its records of the same SKUs (only equal SKUs
+   * can match), then its records of SKUs between windows and after the last one, which the
+   * file does not name, removed. So a customer with a million prices costs a window's worth of
+   * memory at a time, not a million.
+   */
+  private async replace(claim: ClaimedImport, result: ImportResult, write: boolean, pacer: ImportPacer, changedAt = isoTimestamp(this.clock)): Promise<void> {
+    const repos = this.uow.repos;
+    const { storeId } = claim;
+    for (const customerId of await repos.imports.stagedCustomers(claim.id)) {
+      let after: string | null = null;
+      for (let last = false; !last; ) {
+        let window = await repos.imports.stagedBySku(claim.id, customerId, after, REPLACE_WINDOW);
+        last = window.length < REPLACE_WINDOW;
+        if (!last) {
+          // The page may end inside its last SKU: that SKU waits for the next window, unless it
+          // is the only one (then it comes whole).
+          const edge = window[window.length - 1]!.sku;
+          window = window.filter((price) => price.sku !== edge);
+          if (window.length === 0) window = await repos.imports.stagedOfSku(claim.id, customerId, edge);
+        }
+        if (window.length === 0) break;
+        const skus = [...new Set(window.map((price) => price.sku))];
+        const upTo = window[window.length - 1]!.sku;
+        const desired = [...window].sort((a, b) => a.position - b.position).map(asNewPrice);
+        const diff = diffPrices(await repos.tradePrices.allOf(storeId, customerId, skus), desired);
+        result.created += diff.create.length;
+        result.deleted += diff.remove.length;
+        result.unchanged += diff.unchanged.length;
+        await pacer.pace();
+        if (write) await this.rewrite(storeId, diff.remove, diff.create, changedAt, pacer);
+        await this.removeRange(storeId, customerId, { after, upTo, except: skus }, result, write, changedAt, pacer);
+        after = upTo;
+      }
+      await this.removeRange(storeId, customerId, { after, upTo: null, except: [] }, result, write, changedAt, pacer);
+    }
+  }
+
+  /** Deletes `remove` and creates `create`, with their events, in batches. */
+  private async rewrite(storeId: number, remove: readonly TradePrice[], create: readonly NewTradePrice[], changedAt: string, pacer: ImportPacer): Promise<void> {
+    const repos = this.uow.repos;
+    for (let start = 0; start < remove.length; start += APPLY_BATCH) {
+      const removed = remove.slice(start, start + APPLY_BATCH);
+      await repos.tradePrices.deleteMany(
+        storeId,
+        removed.map((record) => record.id),
+      );
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.deleted', removed), changedAt);
+      await pacer.pace();
+    }
+    for (let start = 0; start < create.length; start += APPLY_BATCH) {
+      const created = await repos.tradePrices.insertMany(storeId, create.slice(start, start + APPLY_BATCH), changedAt);
+      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
+      await pacer.pace();
+    }
+  }
+
+  /** The customer's records of SKUs the file does not name, in `range`: removed (counted only, unless `write`), in batches. */
+  private async removeRange(storeId: number, customerId: number, range: SkuRange, result: ImportResult, write: boolean, changedAt: string, pacer: ImportPacer): Promise<void> {
+    const repos = this.uow.repos;
+    if (!write) {
+      result.deleted += await repos.tradePrices.countCustomerRange(storeId, customerId, range);
+      return;
+    }
+    for (;;) {
+      // Each batch deleted is gone from the next read: the range shrinks until it is empty.
+      const removed = (await repos.tradePrices.customerRange(storeId, customerId, range, APPLY_BATCH)).sort((a, b) => a.id - b.id);
+      if (removed.length === 0) return;
+      result.deleted += removed.length;
+      await this.rewrite(storeId, removed, [], changedAt, pacer);
+    }
+  }
+
+  /** Deletes an ended (or discarded) import's staged rows and file slices, in batches, then unmarks it. */
+  private async cleanup(importId: number, pacer: ImportPacer): Promise<void> {
+    const repos = this.uow.repos;
+    while ((await repos.imports.deleteStaged(importId, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    while ((await repos.imports.deleteChunks(importId, CLEAN_CHUNKS)) >= CLEAN_CHUNKS) await pacer.pace();
+    await repos.imports.cleaned(importId);
+  }
+
+  /**
+   * Maintenance: uploads whose process died are discarded, then the leftovers (file slices,
+   * staged rows) of imports that ended more than a minute ago and were not cleaned (their
+   * process died too), up to about `limit` rows; how many rows it deleted.
+   */
+  async purgeLeftovers(now: number, limit: number): Promise<number> {
+    const repos = this.uow.repos;
+    const at = new Date(now).toISOString();
+    let deleted = await repos.imports.abandonUploads(new Date(now - UPLOAD_ABANDONED_MS).toISOString(), at, limit);
+    for (const importId of await repos.imports.toClean(new Date(now - CLEANUP_GRACE_MS).toISOString(), 10)) {
+      while (deleted < limit) {
+        const rows = (await repos.imports.deleteStaged(importId, Math.min(CLEAN_ROWS, limit - deleted))) + (await repos.imports.deleteChunks(importId, CLEAN_CHUNKS));
+        deleted += rows;
+        if (rows === 0) {
+          await repos.imports.cleaned(importId);
+          deleted += 1;
+          break;
         }
       }
-      const finishedAt = isoTimestamp(this.clock);
-      const ended = await repos.imports.finish(claim, { status: 'succeeded', result, finishedAt });
-      // Another process took the import over meanwhile: none of this may count.
-      if (ended === undefined) throw new LeaseLost();
-      await repos.events.append([eventOf(claim.storeId, 'import.succeeded', ended)], finishedAt);
-    });
+      if (deleted >= limit) break;
+    }
+    return deleted;
   }
+
+  /** Maintenance: up to `limit` imports that ended longer ago than the retention, deleted; how many. */
+  purgeEnded(now: number, limit: number): Promise<number> {
+    return this.uow.repos.imports.purgeEnded(new Date(now - this.retentionMs).toISOString(), limit);
+  }
+
+  /** The queue per store, for metrics: stores with imports queued or running (at most `QUEUE_METRIC_STORES`). */
+  queues(): Promise<StoreImportQueue[]> {
+    return this.uow.repos.imports.queues(QUEUE_METRIC_STORES);
+  }
+}
+
+/** The first problems of a file, each cut to its bounds, and the count of them all. */
+class ProblemList {
+  readonly kept: ImportError[] = [];
+  count = 0;
+
+  add(found: readonly ImportError[]): void {
+    this.count += found.length;
+    for (const problem of found) {
+      if (this.kept.length >= MAX_IMPORT_ERRORS) break;
+      this.kept.push({
+        row: problem.row,
+        field: problem.field === null ? null : clip(problem.field, MAX_IMPORT_ERROR_FIELD - 1),
+        message: clip(problem.message, MAX_IMPORT_ERROR_MESSAGE - 1),
+      });
+    }
+  }
+}
+
+/** What an import's events carry: the import without its list of problems (`errorCount` stays). */
+function eventData(ended: Import): ImportEventData {
+  const data: Partial<Import> = { ...ended };
+  delete data.errors;
+  return data as ImportEventData;
 }
 
 function asNewPrice(staged: StagedPrice): NewTradePrice {
@@ -292,16 +574,4 @@ function asNewPrice(staged: StagedPrice): NewTradePrice {
     validFrom: staged.validFrom,
     validUntil: staged.validUntil,
   };
-}
-
-/** Data rows, counted by line ends before the file is read (exact unless a quoted field spans lines). */
-function estimateRows(text: string): number {
-  let lines = 0;
-  let start = 0;
-  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-    if (text.slice(start, end).trim() !== '') lines += 1;
-    start = end + 1;
-  }
-  if (text.slice(start).trim() !== '') lines += 1;
-  return Math.max(0, lines - 1);
 }

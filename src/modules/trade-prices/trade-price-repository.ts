@@ -33,6 +33,16 @@ export interface BatchReferences {
   skuOwners: ReadonlyMap<string, number>;
 }
 
+/**
+ * A customer's records by SKU range, in the database's order of SKUs: above `after` (from the
+ * first when null), up to and including `upTo` (to the last when null), leaving out `except`.
+ */
+export interface SkuRange {
+  after: string | null;
+  upTo: string | null;
+  except: readonly string[];
+}
+
 /** Whose trade prices a cascade removes: a customer's, a product's, or those of one SKU of a product. */
 export type TradePriceOwner = { customerId: number } | { productId: number; sku?: string };
 
@@ -54,6 +64,10 @@ export interface TradePriceRepository {
   allOf(storeId: number, customerId: number, skus?: readonly string[]): Promise<TradePrice[]>;
   /** Deletes these records of the store. */
   deleteMany(storeId: number, ids: readonly number[]): Promise<void>;
+  /** Up to `limit` records of the customer in the SKU range, by SKU (an import's replace walks a customer's records this way). */
+  customerRange(storeId: number, customerId: number, range: SkuRange, limit: number): Promise<TradePrice[]>;
+  /** How many records of the customer the SKU range holds. */
+  countCustomerRange(storeId: number, customerId: number, range: SkuRange): Promise<number>;
   /**
    * Deletes the `limit` lowest-id trade prices of the customer or product with an id above
    * `afterId` (all of them when fewer) and returns them in id order: a large cascade goes in

@@ -11,9 +11,10 @@ import { importsSchema } from './009-imports.js';
 import { customerSkuRulesIndexSchema } from './010-customer-sku-rules-index.js';
 import { pricesOfLostSkusSchema } from './011-prices-of-lost-skus.js';
 import { ownerRulesIndexesSchema } from './012-owner-rules-indexes.js';
+import { importFileChunksSchema } from './013-import-file-chunks.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
-const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
+export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
   ['001-core', coreSchema],
   ['003-trade-prices', tradePricesSchema],
   ['004-orders', ordersSchema],
@@ -25,15 +26,17 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]
   ['010-customer-sku-rules-index', customerSkuRulesIndexSchema],
   ['011-prices-of-lost-skus', pricesOfLostSkusSchema],
   ['012-owner-rules-indexes', ownerRulesIndexesSchema],
+  ['013-import-file-chunks', importFileChunksSchema],
 ];
 
 /**
- * Applies pending migrations. Kysely's migrator takes a lock, so instances starting together
- * on one PostgreSQL apply each migration once.
+ * Applies pending migrations (`migrations`, all of them unless a test stops at an earlier
+ * schema). Kysely's migrator takes a lock, so instances starting together on one PostgreSQL
+ * apply each migration once.
  */
-export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<void> {
+export async function migrateToLatest(db: Kysely<unknown>, engine: Engine, migrations: typeof MIGRATIONS = MIGRATIONS): Promise<void> {
   const provider: MigrationProvider = {
-    getMigrations: () => Promise.resolve(Object.fromEntries(MIGRATIONS.map(([name, build]) => [name, build(engine)]))),
+    getMigrations: () => Promise.resolve(Object.fromEntries(migrations.map(([name, build]) => [name, build(engine)]))),
   };
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));

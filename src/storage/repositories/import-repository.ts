@@ -1,7 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Import, ImportError, ImportMode, ImportResult, ImportStatus } from '../../contract/imports.js';
-import type { ClaimedImport, ImportOutcome, ImportRepository, StagedPrice } from '../../modules/imports/import-repository.js';
+import type { ClaimedImport, ImportOutcome, ImportRepository, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
 import type { Page } from '../../modules/page.js';
+import type { Engine } from '../engine.js';
 import type { ImportRowsTable, ImportsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
 
@@ -9,51 +10,137 @@ import { fromFlag, toFlag } from './values.js';
 const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
 /** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
 const STAGED_PER_INSERT = 3000;
+/** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
+const VISIBLE = ['queued', 'running', 'succeeded', 'failed'] as const;
+const ENDED = ['succeeded', 'failed'] as const;
+
+type ImportsScope = ExpressionBuilder<Tables, 'imports'>;
+
+/** Queued, or running under a lease that has passed (its process died): free to claim. */
+function claimable(eb: ImportsScope, now: number) {
+  return eb.or([eb('imports.status', '=', 'queued'), eb.and([eb('imports.status', '=', 'running'), eb('imports.lease_until', '<', now)])]);
+}
 
 export class KyselyImportRepository implements ImportRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
 
-  async insert(storeId: number, options: { mode: ImportMode; dryRun: boolean; rows: number }, csv: string, createdAt: string): Promise<Import> {
+  async beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('imports')
-      .values({ store_id: storeId, status: 'queued', mode: options.mode, dry_run: toFlag(options.dryRun), format: null, rows: options.rows, result: null, created_at: createdAt, finished_at: null, lease_until: null, lease_token: null })
+      .values({ store_id: storeId, status: 'uploading', mode: options.mode, dry_run: toFlag(options.dryRun), format: null, rows: null, result: null, created_at: createdAt, finished_at: null, lease_until: null, lease_token: null, claimed_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void> {
+    await this.db.insertInto('import_file_chunks').values({ import_id: importId, store_id: storeId, seq, data }).execute();
+    await this.db
+      .updateTable('imports')
+      .set((eb) => ({ file_bytes: eb('file_bytes', '+', data.length) }))
+      .where('id', '=', importId)
+      .execute();
+  }
+
+  async queueOf(storeId: number, uploadsSince: string): Promise<{ imports: number; bytes: number }> {
+    const row = await this.db
+      .selectFrom('imports')
+      .select((eb) => [eb.fn.countAll<number>().as('imports'), eb.fn.coalesce(eb.fn.sum<number>('file_bytes'), sql.lit(0)).as('bytes')])
+      .where('store_id', '=', storeId)
+      .where((eb) => eb.or([eb('status', 'in', ['queued', 'running']), eb.and([eb('status', '=', 'uploading'), eb('created_at', '>=', uploadsSince)])]))
+      .executeTakeFirstOrThrow();
+    return { imports: Number(row.imports), bytes: Number(row.bytes) };
+  }
+
+  async lockQueue(storeId: number): Promise<void> {
+    if (!this.engine.locksRows) return;
+    // The store's row stands for its queue; `no key update` leaves other writes to the store alone.
+    await this.db.selectFrom('stores').select('id').where('id', '=', storeId).forNoKeyUpdate().execute();
+  }
+
+  async enqueue(importId: number, rows: number): Promise<Import> {
+    const row = await this.db
+      .updateTable('imports')
+      .set({ status: 'queued', rows })
+      .where('id', '=', importId)
+      .where('status', '=', 'uploading')
       .returning(IMPORT_COLUMNS)
       .executeTakeFirstOrThrow();
-    await this.db.insertInto('import_files').values({ import_id: row.id, store_id: storeId, csv }).execute();
     return toImport(row);
   }
 
+  async discard(importId: number, at: string): Promise<void> {
+    await this.db.updateTable('imports').set({ status: 'discarded', cleanup: 1, finished_at: at }).where('id', '=', importId).where('status', '=', 'uploading').execute();
+  }
+
   async find(storeId: number, id: number): Promise<Import | undefined> {
-    const row = await this.db.selectFrom('imports').select(IMPORT_COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db.selectFrom('imports').select(IMPORT_COLUMNS).where('store_id', '=', storeId).where('id', '=', id).where('status', 'in', VISIBLE).executeTakeFirst();
     return row && toImport(row);
   }
 
   async list(storeId: number, page: Page): Promise<Import[]> {
-    const rows = await this.db.selectFrom('imports').select(IMPORT_COLUMNS).where('store_id', '=', storeId).orderBy('id').limit(page.count).offset(page.offset).execute();
+    const rows = await this.db
+      .selectFrom('imports')
+      .select(IMPORT_COLUMNS)
+      .where('store_id', '=', storeId)
+      .where('status', 'in', VISIBLE)
+      .orderBy('id')
+      .limit(page.count)
+      .offset(page.offset)
+      .execute();
     return rows.map(toImport);
   }
 
   async count(storeId: number): Promise<number> {
-    const row = await this.db.selectFrom('imports').select((eb) => eb.fn.countAll<number>().as('count')).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('imports')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('store_id', '=', storeId)
+      .where('status', 'in', VISIBLE)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  async claim(now: number, leaseUntil: number, leaseToken: string): Promise<ClaimedImport | undefined> {
+  async claim(now: number, leaseUntil: number, leaseToken: string, working: readonly number[]): Promise<ClaimedImport | undefined> {
     // The candidate first, then a conditional update: of two processes taking the same one,
     // only the one whose update still finds it free gets it.
-    const candidate = await this.db
+    let candidates = this.db
       .selectFrom('imports')
-      .select(['id'])
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]))
-      .orderBy('id')
+      .select(['imports.id', 'imports.store_id'])
+      .where((eb) => claimable(eb, now));
+    if (working.length > 0) candidates = candidates.where('imports.id', 'not in', [...working]);
+    const candidate = await candidates
+      // The oldest claimable import of its store...
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('imports as older')
+              .select('older.id')
+              .whereRef('older.store_id', '=', 'imports.store_id')
+              .whereRef('older.id', '<', 'imports.id')
+              .where((eb) => eb.or([eb('older.status', '=', 'queued'), eb.and([eb('older.status', '=', 'running'), eb('older.lease_until', '<', now)])])),
+          ),
+        ),
+      )
+      // ...of a store with no import running under a live lease.
+      .where(({ not, exists, selectFrom }) => not(exists(liveRun(selectFrom, now))))
+      // The store served least recently first: round-robin over stores.
+      .orderBy((eb) => eb.fn.coalesce(eb.selectFrom('imports as served').select((inner) => inner.fn.max('served.claimed_at').as('last')).whereRef('served.store_id', '=', 'imports.store_id'), sql.lit(0)))
+      .orderBy('imports.id')
       .limit(1)
       .executeTakeFirst();
     if (candidate === undefined) return undefined;
+    const storeId = Number(candidate.store_id);
+    await this.lockQueue(storeId);
     const taken = await this.db
       .updateTable('imports')
-      .set((eb) => ({ status: 'running', lease_until: leaseUntil, lease_token: leaseToken, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({ status: 'running', lease_until: leaseUntil, lease_token: leaseToken, claimed_at: now, attempts: eb('attempts', '+', 1) }))
       .where('id', '=', candidate.id)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]))
+      .where((eb) => claimable(eb, now))
+      .where(({ not, exists, selectFrom }) => not(exists(liveRun(selectFrom, now))))
       .returning(['id', 'store_id', 'mode', 'dry_run', 'attempts'])
       .executeTakeFirst();
     return taken && { id: Number(taken.id), storeId: Number(taken.store_id), mode: taken.mode as ImportMode, dryRun: fromFlag(taken.dry_run), leaseToken, attempts: Number(taken.attempts) };
@@ -75,6 +162,17 @@ export class KyselyImportRepository implements ImportRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  async renew(claim: ClaimedImport, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('imports')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', claim.id)
+      .where('lease_token', '=', claim.leaseToken)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async release(claim: ClaimedImport): Promise<void> {
     await this.db
       .updateTable('imports')
@@ -85,9 +183,9 @@ export class KyselyImportRepository implements ImportRepository {
       .execute();
   }
 
-  async readFile(importId: number): Promise<string | undefined> {
-    const row = await this.db.selectFrom('import_files').select('csv').where('import_id', '=', importId).executeTakeFirst();
-    return row?.csv;
+  async readChunk(importId: number, seq: number): Promise<Buffer | undefined> {
+    const row = await this.db.selectFrom('import_file_chunks').select('data').where('import_id', '=', importId).where('seq', '=', seq).executeTakeFirst();
+    return row?.data;
   }
 
   async stage(claim: ClaimedImport, prices: readonly StagedPrice[]): Promise<void> {
@@ -112,8 +210,21 @@ export class KyselyImportRepository implements ImportRepository {
     }
   }
 
-  async clearStaged(importId: number): Promise<void> {
-    await this.db.deleteFrom('import_rows').where('import_id', '=', importId).execute();
+  async deleteStaged(importId: number, limit: number): Promise<number> {
+    // The `limit`-th position bounds the delete: one short statement along the primary key.
+    const edge = await this.db.selectFrom('import_rows').select('position').where('import_id', '=', importId).orderBy('position').limit(1).offset(limit - 1).executeTakeFirst();
+    let deleting = this.db.deleteFrom('import_rows').where('import_id', '=', importId);
+    if (edge !== undefined) deleting = deleting.where('position', '<=', edge.position);
+    const result = await deleting.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteChunks(importId: number, limit: number): Promise<number> {
+    const edge = await this.db.selectFrom('import_file_chunks').select('seq').where('import_id', '=', importId).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    let deleting = this.db.deleteFrom('import_file_chunks').where('import_id', '=', importId);
+    if (edge !== undefined) deleting = deleting.where('seq', '<=', edge.seq);
+    const result = await deleting.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]> {
@@ -126,8 +237,15 @@ export class KyselyImportRepository implements ImportRepository {
     return rows.map((row) => Number(row.customer_id));
   }
 
-  async stagedOf(importId: number, customerId: number): Promise<StagedPrice[]> {
-    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId).orderBy('position').execute();
+  async stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]> {
+    let query = this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId);
+    if (afterSku !== null) query = query.where('sku', '>', afterSku);
+    const rows = await query.orderBy('sku').orderBy('position').limit(limit).execute();
+    return rows.map(toStaged);
+  }
+
+  async stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]> {
+    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId).where('sku', '=', sku).orderBy('position').execute();
     return rows.map(toStaged);
   }
 
@@ -139,6 +257,7 @@ export class KyselyImportRepository implements ImportRepository {
         finished_at: outcome.finishedAt,
         lease_until: null,
         lease_token: null,
+        cleanup: 1,
         ...(outcome.status === 'succeeded'
           ? { result: JSON.stringify(outcome.result) }
           : { errors: JSON.stringify(outcome.errors), error_count: outcome.errorCount }),
@@ -148,11 +267,82 @@ export class KyselyImportRepository implements ImportRepository {
       .where('status', '=', 'running')
       .returning(IMPORT_COLUMNS)
       .executeTakeFirst();
-    if (row === undefined) return undefined;
-    await this.clearStaged(claim.id);
-    await this.db.deleteFrom('import_files').where('import_id', '=', claim.id).execute();
-    return toImport(row);
+    return row && toImport(row);
   }
+
+  async toClean(markedBefore: string, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('imports')
+      .select('id')
+      .where('cleanup', '=', sql.lit(1))
+      // A discarded upload has no process of its own left to clean it.
+      .where((eb) => eb.or([eb('finished_at', '<', markedBefore), eb('status', '=', 'discarded')]))
+      .orderBy('finished_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  async cleaned(importId: number): Promise<void> {
+    await this.db.deleteFrom('imports').where('id', '=', importId).where('status', '=', 'discarded').execute();
+    await this.db.updateTable('imports').set({ cleanup: 0 }).where('id', '=', importId).where('status', 'in', ENDED).execute();
+  }
+
+  async abandonUploads(before: string, at: string, limit: number): Promise<number> {
+    const stale = await this.db.selectFrom('imports').select('id').where('status', '=', 'uploading').where('created_at', '<', before).orderBy('id').limit(limit).execute();
+    if (stale.length === 0) return 0;
+    const result = await this.db
+      .updateTable('imports')
+      .set({ status: 'discarded', cleanup: 1, finished_at: at })
+      .where('id', 'in', stale.map((row) => row.id))
+      .where('status', '=', 'uploading')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async purgeEnded(before: string, limit: number): Promise<number> {
+    const due = await this.db
+      .selectFrom('imports')
+      .select('id')
+      .where('finished_at', '<', before)
+      .where('status', 'in', ENDED)
+      .where('cleanup', '=', sql.lit(0))
+      .orderBy('finished_at')
+      .limit(limit)
+      .execute();
+    if (due.length === 0) return 0;
+    const result = await this.db
+      .deleteFrom('imports')
+      .where('id', 'in', due.map((row) => row.id))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async queues(limit: number): Promise<StoreImportQueue[]> {
+    const rows = await this.db
+      .selectFrom('imports')
+      .select((eb) => [
+        'store_id',
+        eb.fn.sum<number>(eb.case().when('status', '=', 'queued').then(1).else(0).end()).as('queued'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'running').then(1).else(0).end()).as('running'),
+        eb.fn.sum<number>('file_bytes').as('bytes'),
+      ])
+      .where('status', 'in', ['queued', 'running'])
+      .groupBy('store_id')
+      .orderBy('store_id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ storeId: Number(row.store_id), queued: Number(row.queued), running: Number(row.running), bytes: Number(row.bytes) }));
+  }
+}
+
+/** A running import of the candidate's store whose lease has not passed. */
+function liveRun(selectFrom: ImportsScope['selectFrom'], now: number) {
+  return selectFrom('imports as live')
+    .select('live.id')
+    .whereRef('live.store_id', '=', 'imports.store_id')
+    .where('live.status', '=', 'running')
+    .where('live.lease_until', '>=', now);
 }
 
 function toImport(row: Pick<Selectable<ImportsTable>, (typeof IMPORT_COLUMNS)[number]>): Import {

@@ -6,6 +6,7 @@ import type {
   BatchReferences,
   NewTradePrice,
   RecordsOfSku,
+  SkuRange,
   TradePriceFilter,
   TradePriceOwner,
   TradePriceRepository,
@@ -70,6 +71,27 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     return (await query.orderBy('id').execute()).map(toTradePrice);
   }
 
+  async customerRange(storeId: number, customerId: number, range: SkuRange, limit: number): Promise<TradePrice[]> {
+    const rows = await this.inRange(storeId, customerId, range).selectAll().orderBy('sku').limit(limit).execute();
+    return rows.map(toTradePrice);
+  }
+
+  async countCustomerRange(storeId: number, customerId: number, range: SkuRange): Promise<number> {
+    const row = await this.inRange(storeId, customerId, range)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** The customer's records in the range, along its index by customer and SKU. */
+  private inRange(storeId: number, customerId: number, range: SkuRange) {
+    let query = this.db.selectFrom('trade_prices').where('store_id', '=', storeId).where('customer_id', '=', customerId);
+    if (range.after !== null) query = query.where('sku', '>', range.after);
+    if (range.upTo !== null) query = query.where('sku', '<=', range.upTo);
+    if (range.except.length > 0) query = query.where('sku', 'not in', [...range.except]);
+    return query;
+  }
+
   async deleteMany(storeId: number, ids: readonly number[]): Promise<void> {
     for (let start = 0; start < ids.length; start += IDS_PER_DELETE) {
       await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', 'in', ids.slice(start, start + IDS_PER_DELETE)).execute();
@@ -109,7 +131,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     let skuOwners = this.db.selectFrom('skus').select(['sku', 'product_id']).where('store_id', '=', storeId).where('sku', 'in', [...skus]);
     // The SKUs' registrations may not go (a rename, a variation deleted) before the prices
     // checked against them are written: such a change waits for this transaction, and then sees them.
-    if (this.engine.locksReadRows) skuOwners = skuOwners.forKeyShare();
+    if (this.engine.locksRows) skuOwners = skuOwners.forKeyShare();
     const [customers, products, owners] = await Promise.all([
       customerIds.length === 0 ? [] : this.db.selectFrom('customers').select(['id', 'trade']).where('store_id', '=', storeId).where('id', 'in', [...customerIds]).execute(),
       productIds.length === 0 ? [] : this.db.selectFrom('products').select('id').where('store_id', '=', storeId).where('id', 'in', [...productIds]).execute(),

@@ -1,7 +1,12 @@
-import { Import, ImportQuery } from '../../../contract/imports.js';
+import type { Readable } from 'node:stream';
+import { Import, ImportQuery, MAX_IMPORT_BYTES } from '../../../contract/imports.js';
+import { AppError } from '../../../modules/errors.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
-import { namesCustomersByEmail } from '../../../modules/imports/import-header.js';
+import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../../modules/imports/import-header.js';
+import { bodyTooLarge, type ImportUpload } from '../../../modules/imports/import-upload.js';
 import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { startFingerprint } from '../../idempotent-create.js';
+import { readPieces } from '../../streamed-body.js';
 import { createErrors } from '../docs.js';
 
 export function createImport(app: App, imports: ImportService): void {
@@ -15,20 +20,69 @@ export function createImport(app: App, imports: ImportService): void {
           'The body is the file itself (`Content-Type: text/csv`), in the long format (`customer_id,sku,price[,min_quantity,valid_from,valid_until]`) or the matrix (`sku,<customer id or e-mail>,…`): docs/imports.md. ' +
           'Answered 202 with the import; poll `GET /v1/imports/{id}` until `status` is `succeeded` or `failed`. A file with any problem changes nothing and lists them (row and column). ' +
           '`mode=add` creates every price; `mode=replace` gives each customer of the file exactly its prices. `dryRun=true` counts what would change. An `Idempotency-Key` replays the first answer. ' +
+          'A store has at most 4 imports queued or running and 200 MiB of their files (configurable): past either, 429 code 16 with `Retry-After`. ' +
           'A matrix whose header names a customer by e-mail also needs `catalog:read` (it looks customers up by e-mail); reading the outcome (`GET /v1/imports/{id}`) needs `trade_prices:read`.',
         querystring: ImportQuery,
         consumes: ['text/csv'],
         body: { type: 'string', description: 'The CSV file, UTF-8' },
         response: { 202: Import, ...createErrors },
       },
+      // The body is a stream, read below as it arrives: there is nothing to validate up front.
+      validatorCompiler: () => () => true,
       config: { scope: 'trade_prices:write', bodyType: 'csv' },
     },
     async (request, reply) => {
-      const csv = request.body as string;
-      if (namesCustomersByEmail(csv)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
+      const body = request.body as Readable;
       const storeId = storeIdOf(request);
       const { mode = 'add', dryRun = false } = request.query;
-      return reply.sendIdempotent(202, () => imports.create(storeId, csv, { mode, dryRun }));
+      const fingerprint = startFingerprint(request);
+
+      if (await reply.hasIdempotentAnswer()) {
+        // A repeat: its body is only fingerprinted, to replay the first answer (or refuse another body).
+        let received = 0;
+        await readPieces(body, async (piece) => {
+          received += piece.length;
+          if (received > MAX_IMPORT_BYTES) throw bodyTooLarge();
+          fingerprint.update(piece);
+        });
+        request.bodyFingerprint = fingerprint.digest('hex');
+        return reply.sendIdempotent(202, () => Promise.reject(new AppError('idempotency_key_in_use', 'The answer under this Idempotency-Key expired while the file arrived; send it again')));
+      }
+
+      const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+      // The file's start is held (at most MAX_HEADER_SCAN_CHARS bytes) until its header says
+      // whether it names customers by e-mail, which needs a scope: refused, nothing is stored.
+      const start: Buffer[] = [];
+      let startBytes = 0;
+      let upload: ImportUpload | undefined;
+      const begin = async (complete: boolean): Promise<ImportUpload> => {
+        const head = Buffer.concat(start);
+        if (namesCustomersByEmail(head.toString('utf8'), complete)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
+        upload = await imports.startUpload(storeId, { mode, dryRun }, Number.isSafeInteger(declared) ? declared : undefined);
+        if (head.length > 0) await upload.append(head);
+        return upload;
+      };
+      try {
+        await readPieces(body, async (piece) => {
+          fingerprint.update(piece);
+          if (upload !== undefined) return upload.append(piece);
+          start.push(piece);
+          startBytes += piece.length;
+          if (startBytes >= MAX_HEADER_SCAN_CHARS) await begin(false);
+        });
+        const whole = upload ?? (await begin(true));
+        await whole.complete();
+        request.bodyFingerprint = fingerprint.digest('hex');
+        return await reply.sendIdempotent(202, () => whole.enqueue());
+      } finally {
+        // Refused, replayed, failed or abandoned: nothing of it stays (a queued import is kept).
+        const started = upload;
+        if (started !== undefined) {
+          await imports
+            .discardUpload(started)
+            .catch((error: unknown) => request.log.error({ err: error, importId: started.importId }, 'import upload: discard failed; the maintenance loop deletes it'));
+        }
+      }
     },
   );
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_BYTES } from '../../contract/imports.js';
+import { CsvProblem, CsvRecordReader, SLICE_BYTES } from './csv-records.js';
+
+/** A stored file cut into slices of `size` bytes, counting which slices were read. */
+function storedFile(text: string | Buffer, size = 2 ** 20) {
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
+  const reads: number[] = [];
+  const chunks: Buffer[] = [];
+  for (let start = 0; start < bytes.length; start += size) chunks.push(bytes.subarray(start, start + size));
+  return { reads, chunks, read: (seq: number) => (reads.push(seq), Promise.resolve(chunks[seq])) };
+}
+
+async function all(reader: CsvRecordReader): Promise<string[][]> {
+  const records: string[][] = [];
+  for (let batch = await reader.next(); batch !== undefined; batch = await reader.next()) records.push(...batch);
+  return records;
+}
+
+describe('reading a stored file slice by slice', () => {
+  it('reads one stored slice at a time, and hands the records over a parser slice at a time', async () => {
+    const rows = Array.from({ length: 200_000 }, (_, index) => `${index},SKU-${index % 997},${index % 100}.5`);
+    const file = storedFile(['customer_id,sku,price', ...rows].join('\n'));
+    expect(file.chunks.length).toBeGreaterThanOrEqual(4);
+    const reader = new CsvRecordReader(file.read);
+    const first = await reader.next();
+    // One stored slice read, and only the records of the first 16 KiB of it.
+    expect(file.reads).toEqual([0]);
+    expect(first!.length).toBeGreaterThan(0);
+    expect(first!.length).toBeLessThan(SLICE_BYTES / 10);
+    let most = first!.length;
+    let total = first!.length;
+    for (let batch = await reader.next(); batch !== undefined; batch = await reader.next()) {
+      most = Math.max(most, batch.length);
+      total += batch.length;
+    }
+    expect(total).toBe(rows.length + 1);
+    expect(most).toBeLessThan(SLICE_BYTES / 10);
+    expect(file.reads).toEqual([...file.chunks.keys(), file.chunks.length]);
+  });
+
+  it('reads quoted fields, CRLF, a BOM and characters cut between two stored slices', async () => {
+    const text = '\uFEFFsku,"na,me"\r\n"ÅÄÖ ""x""",1\r\n€€€,2\r\n';
+    const records = await all(new CsvRecordReader(storedFile(text, 5).read));
+    expect(records).toEqual([
+      ['sku', 'na,me'],
+      ['ÅÄÖ "x"', '1'],
+      ['€€€', '2'],
+    ]);
+  });
+
+  it('refuses a row wider than the widest legal matrix before it is built, naming its line', async () => {
+    const wide = Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, () => '1').join(',');
+    const reader = new CsvRecordReader(storedFile(`sku,1\nA,1\n${wide}\n`).read);
+    await expect(all(reader)).rejects.toEqual(new CsvProblem(3, `has more than ${MAX_IMPORT_COLUMNS} fields: a file has at most ${MAX_IMPORT_COLUMNS} columns (a matrix at most ${MAX_IMPORT_COLUMNS - 1} customers); split it`));
+    // Commas inside quotes are no fields.
+    const quoted = `"${wide}"`;
+    expect(await all(new CsvRecordReader(storedFile(`sku\n${quoted}\n`).read))).toEqual([['sku'], [wide]]);
+  });
+
+  it('refuses a row longer than any legal one', async () => {
+    const long = Buffer.alloc(MAX_IMPORT_ROW_BYTES + 1, 0x61);
+    const reader = new CsvRecordReader(storedFile(Buffer.concat([Buffer.from('sku\nA\n'), long])).read);
+    await expect(all(reader)).rejects.toMatchObject({ line: 3, message: 'is longer than 5 MiB: no row of a valid file is' });
+  });
+
+  it('says where a file stops being CSV', async () => {
+    await expect(all(new CsvRecordReader(storedFile('a,b\n1,2\n3,"x\n').read))).rejects.toMatchObject({ line: 3, message: expect.stringMatching(/^is not valid CSV: Quote Not Closed/) });
+    await expect(all(new CsvRecordReader(storedFile('a,b\n1,"2"x\n').read))).rejects.toMatchObject({ line: 2, message: expect.stringMatching(/^is not valid CSV: Invalid Closing Quote/) });
+  });
+});

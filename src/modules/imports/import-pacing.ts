@@ -1,0 +1,142 @@
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { batchStart } from '../yield-to-other-work.js';
+
+/**
+ * Milliseconds of import work between two rests. Each piece of work between two chances to
+ * give way (a slice of the file, a batch of lookups, a staged insert, a piece of an upload) is
+ * bounded too, so the event loop is never held much longer than this.
+ */
+export const PACE_BUDGET_MS = 5;
+/** A rest of the import work lasts this share of the time the process was busy before it (at most `MAX_REST_MS`). */
+const REST_SHARE = 0.5;
+const MAX_REST_MS = 100;
+
+/** How an import shares the process: with requests, and with the other import work done here. */
+export interface ImportPacer {
+  /**
+   * Called between two small pieces of work: once the import has had its turn for
+   * `PACE_BUDGET_MS`, it hands the turn on (after a rest, when the import work of the process
+   * is due one) and waits for its next turn.
+   */
+  pace(): Promise<void>;
+  /**
+   * Runs `work` without holding a turn: a transaction that other work may have to wait for
+   * (on SQLite every write waits for it) must not also keep their turn. `pace()` within it
+   * rests on its own reckoning, as the turns do.
+   */
+  aside<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Turns between the import work of one process (uploads storing their files, imports being
+ * checked), first come first served: one piece of work at a time, the next one on a later turn
+ * of the event loop; and once the process has been busy `PACE_BUDGET_MS`, a rest half as long
+ * as it was busy (100 ms at most), during which only requests run. So all the import work of a
+ * process, however many uploads and imports, takes at most about two thirds of the event loop,
+ * one piece at a time, and each upload and import advances piece by piece whatever the
+ * others' sizes.
+ */
+export class ImportTurns {
+  private held = false;
+  private readonly waiting: Array<() => void> = [];
+  /** The event loop's use since the import work last rested. */
+  private restedUse = batchStart();
+
+  /** Runs `work` (a small piece of work: a piece of an upload) in its turn. */
+  async turn<T>(work: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await work();
+    } finally {
+      await this.handOver();
+    }
+  }
+
+  /** A pacer for one import; `run` holds a turn around the import's work (handed on at each `pace()`). */
+  pacer(): ImportPacer & { run<T>(work: () => Promise<T>): Promise<T> } {
+    let holding = false;
+    let turnStartedAt = 0;
+    // Outside turns (`aside`), the import rests on its own reckoning.
+    let since = batchStart();
+    let startedAt = performance.now();
+    const take = async () => {
+      await this.acquire();
+      holding = true;
+      turnStartedAt = performance.now();
+    };
+    const give = async () => {
+      if (!holding) return;
+      holding = false;
+      await this.handOver();
+    };
+    return {
+      run: async (work) => {
+        await take();
+        try {
+          return await work();
+        } finally {
+          await give();
+        }
+      },
+      pace: async () => {
+        if (holding) {
+          if (performance.now() - turnStartedAt < PACE_BUDGET_MS) return;
+          await give();
+          await take();
+          return;
+        }
+        if (performance.now() - startedAt < PACE_BUDGET_MS) return;
+        await rest(since);
+        since = batchStart();
+        startedAt = performance.now();
+      },
+      aside: async (work) => {
+        const mine = holding;
+        await give();
+        since = batchStart();
+        startedAt = performance.now();
+        try {
+          return await work();
+        } finally {
+          if (mine) await take();
+        }
+      },
+    };
+  }
+
+  private async acquire(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * Ends a turn: first a rest, when the process has been busy `PACE_BUDGET_MS` since the import
+   * work last rested (the turn is kept meanwhile: no import work runs, requests do); then the
+   * turn passes to the next waiting, if any, on the next turn of the event loop (handed over
+   * at once, every waiting piece would run in this one).
+   */
+  private async handOver(): Promise<void> {
+    if (performance.eventLoopUtilization(this.restedUse).active >= PACE_BUDGET_MS) {
+      await rest(this.restedUse);
+      this.restedUse = batchStart();
+    }
+    const next = this.waiting.shift();
+    if (next === undefined) this.held = false;
+    else setImmediate(next);
+  }
+}
+
+/** Rests half as long as the event loop was busy since `since` (at least 1 ms, at most `MAX_REST_MS`): requests run meanwhile. */
+function rest(since: EventLoopUtilization): Promise<void> {
+  const busyMs = performance.eventLoopUtilization(since).active;
+  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_REST_MS, Math.max(1, Math.ceil(busyMs * REST_SHARE)))));
+}
+
+/** Pacing for an import worked alone (no runner: tools, tests): rests on its own reckoning. */
+export function soloPacer(): ImportPacer {
+  const pacer = new ImportTurns().pacer();
+  return { pace: () => pacer.pace(), aside: (work) => pacer.aside(work) };
+}

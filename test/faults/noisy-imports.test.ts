@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTradeCustomers } from '../support/bulk-customers.js';
+import { createCatalog } from '../support/catalog-fixture.js';
+import { csvBody } from '../support/csv-body.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { startTestServer, type HttpResponse, type Tenant, type TestServer } from '../support/test-server.js';
+import { besideNeighbour, describeNeighbour, expectGoodNeighbour } from './support/noisy-neighbour.js';
+import { figure, reportLine } from './support/report.js';
+
+/**
+ * CSV imports at their documented maxima beside another store (issue 21, docs/imports.md
+ * "Limits"), each phase measured with `besideNeighbour`: store B's GETs (p99 under 100 ms),
+ * `/healthz`, the event loop (held under 50 ms) and the server's resident memory (growth under
+ * 256 MiB), the server running in this process.
+ *
+ * 1. Eight 48 MiB files uploaded at once by two stores (each at its cap of 4 imports, 192 MiB),
+ *    long and matrix format; every upload answered; a ninth refused with 429.
+ * 2. Their checks under way (two stores, one import each at a time) for a while, and store B's
+ *    one-row dry run queued meanwhile: it ends within seconds, not after their queue.
+ * 3. A file whose every row has the longest problems there are, and a matrix of the widest
+ *    width (16 383 customers), both checked to their end beside the two large ones.
+ *
+ * The uploads are generated as they are sent, so this process never holds a file.
+ */
+const MIB = 2 ** 20;
+const FILE_BYTES = 48 * MIB;
+const CUSTOMERS = 100;
+const SKUS = 1000;
+const WIDE = 16_383;
+const CHECK_WINDOW_MS = 15_000;
+
+interface ImportBody {
+  id: number;
+  status: string;
+  rows: number | null;
+  processed: number;
+  errors: Array<{ row: number; field: string | null; message: string }>;
+  errorCount: number;
+  result: { created: number } | null;
+}
+
+describe.each(await enginesUnderTest())('imports at their maxima beside another store on %s', (engine) => {
+  let server: TestServer;
+  let neighbour: Tenant;
+  /** Two stores uploading the large files, one with the error file, one with the wide matrix. */
+  let large: Tenant[];
+  let errors: Tenant;
+  let wide: Tenant;
+  const customersOf = new Map<number, number[]>();
+  const queued = new Map<number, number[]>();
+
+  /** A store with SKUs N-0 … N-999 (one product) and `count` trade customers. */
+  async function noisyStore(count: number): Promise<Tenant> {
+    const tenant = await server.createTenant();
+    const product = await server.request('POST', '/v1/products', {
+      token: tenant.token,
+      body: { title: 'Many', sku: 'N-0', price: 1, variations: Array.from({ length: SKUS - 1 }, (_, index) => ({ sku: `N-${index + 1}` })) },
+    });
+    expect(product.status, product.text).toBe(201);
+    customersOf.set(tenant.storeId, await insertTradeCustomers(server, tenant.storeId, count, `noisy-${tenant.storeId}`));
+    return tenant;
+  }
+
+  const upload = (tenant: Tenant, body: AsyncIterable<Uint8Array> | string, query = '?dryRun=true'): Promise<HttpResponse> =>
+    server.request('POST', `/v1/imports${query}`, { token: tenant.token, rawBody: body, headers: { 'content-type': 'text/csv' } });
+  const read = async (tenant: Tenant, id: number): Promise<ImportBody> => (await server.request('GET', `/v1/imports/${id}`, { token: tenant.token })).body as ImportBody;
+  async function ended(tenant: Tenant, id: number, withinMs: number): Promise<ImportBody> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      const current = await read(tenant, id);
+      if (current.status === 'succeeded' || current.status === 'failed') return current;
+      if (Date.now() > deadline) throw new Error(`import ${id} still ${current.status} (${current.processed}/${current.rows} rows) after ${withinMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** A 48 MiB file of a store's prices: long (one price a row) or a matrix (its 100 customers a row). */
+  function largeFile(tenant: Tenant, format: 'long' | 'matrix'): AsyncIterable<Buffer> {
+    const customers = customersOf.get(tenant.storeId)!;
+    // A MiB of rows, sent again and again: this process generates next to nothing while it is measured.
+    const limits = { bytes: FILE_BYTES, repeatAfter: MIB };
+    if (format === 'long') return csvBody('customer_id,sku,price', (index) => `${customers[index % CUSTOMERS]},N-${index % SKUS},${(index % 99_999) / 100 + 1}`, limits);
+    return csvBody(['sku', ...customers].join(','), (index) => [`N-${index % SKUS}`, ...customers.map((_, column) => `${(index + column) % 1000}.5`)].join(','), limits);
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+    neighbour = await server.createTenant();
+    await createCatalog(server, neighbour);
+    large = [await noisyStore(CUSTOMERS), await noisyStore(CUSTOMERS)];
+    errors = await noisyStore(0);
+    wide = await noisyStore(WIDE);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('answers eight 48 MiB uploads at once, long and matrix, and refuses a ninth past its store’s cap', async () => {
+    const { result, figures } = await besideNeighbour(server, neighbour, async () => {
+      const answers = await Promise.all(large.flatMap((tenant) => (['long', 'matrix', 'long', 'matrix'] as const).map((format) => upload(tenant, largeFile(tenant, format)))));
+      const ninth = await upload(large[0]!, largeFile(large[0]!, 'long'));
+      return { answers, ninth };
+    });
+    reportLine(describeNeighbour(`noisy-imports/${engine}: uploads`, `8 files of 48 MiB uploaded at once (${result.answers.map((answer) => answer.status).join(' ')}), a ninth ${result.ninth.status}`, figures));
+    expect(result.answers.map((answer) => answer.status)).toEqual(Array(8).fill(202));
+    expect(result.ninth.status).toBe(429);
+    expect(result.ninth.headers['retry-after']).toBe('60');
+    large.forEach((tenant, index) => queued.set(tenant.storeId, result.answers.slice(index * 4, index * 4 + 4).map((answer) => (answer.body as ImportBody).id)));
+    expectGoodNeighbour(figures);
+  }, 150_000);
+
+  it("checks them batch by batch; another store's one-row dry run meanwhile ends within seconds", async () => {
+    const catalog = await createCatalog(server, neighbour);
+    const { result, figures } = await besideNeighbour(server, neighbour, async () => {
+      const started = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const small = await upload(neighbour, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},1`);
+      expect(small.status, small.text).toBe(202);
+      const queuedAt = Date.now();
+      const done = await ended(neighbour, (small.body as ImportBody).id, 30_000);
+      const smallSeconds = (Date.now() - queuedAt) / 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, CHECK_WINDOW_MS - (Date.now() - started))));
+      const progress = await Promise.all(large.map(async (tenant) => Promise.all(queued.get(tenant.storeId)!.map((id) => read(tenant, id)))));
+      return { done, smallSeconds, progress };
+    });
+    // Rows checked so far of each store's files (an ended one counts whole), and files ended.
+    const checked = result.progress.map((imports) => imports.reduce((sum, item) => sum + item.processed, 0));
+    const endedFiles = result.progress.flat().filter((item) => item.status === 'succeeded' || item.status === 'failed').length;
+    reportLine(
+      describeNeighbour(
+        `noisy-imports/${engine}: checks`,
+        `two stores' 48 MiB files checked (${checked.map((rows) => figure(rows)).join(' and ')} rows so far, ${endedFiles} of 8 files ended), the other store's one-row dry run ${result.done.status} ${result.smallSeconds.toFixed(1)} s after it was queued`,
+        figures,
+      ),
+    );
+    expect(result.done).toMatchObject({ status: 'succeeded', result: { created: 1 } });
+    expect(result.smallSeconds).toBeLessThan(10);
+    // Each store's imports one at a time, and each making progress.
+    for (const imports of result.progress) {
+      expect(imports.filter((item) => item.status === 'running').length).toBeLessThanOrEqual(1);
+      expect(imports.some((item) => item.processed > 0)).toBe(true);
+    }
+    expectGoodNeighbour(figures);
+  }, 120_000);
+
+  it('checks a file of the longest problems and a matrix of 16 383 customers to their end', async () => {
+    const customers = customersOf.get(wide.storeId)!;
+    // Every row: a 254-character e-mail column naming nobody, and a 255-character SKU that does not exist.
+    const email = `${'e'.repeat(254 - '@example.com'.length)}@example.com`;
+    const errorFile = csvBody(`sku,${email}`, (index) => `${String(index).padStart(255, 'K')},1`, { bytes: 8 * MIB, repeatAfter: MIB });
+    const wideFile = csvBody(['sku', ...customers].join(','), (index) => [`N-${index}`, ...customers.map((_, column) => `${column % 100}.25`)].join(','), { bytes: FILE_BYTES, rows: 20 });
+    const { result, figures } = await besideNeighbour(server, neighbour, async () => {
+      const [errorUpload, wideUpload] = await Promise.all([upload(errors, errorFile), upload(wide, wideFile)]);
+      expect(errorUpload.status, errorUpload.text).toBe(202);
+      expect(wideUpload.status, wideUpload.text).toBe(202);
+      const [errorEnd, wideEnd] = await Promise.all([ended(errors, (errorUpload.body as ImportBody).id, 100_000), ended(wide, (wideUpload.body as ImportBody).id, 100_000)]);
+      return { errorEnd, wideEnd };
+    });
+    const answer = await server.request('GET', `/v1/imports/${result.errorEnd.id}`, { token: errors.token });
+    const events = (await server.request('GET', '/v1/events?count=100', { token: errors.token })).body as Array<{ topic: string; subjectId: number; data: object }>;
+    const event = events.find((item) => item.topic === 'import.failed' && item.subjectId === result.errorEnd.id);
+    reportLine(
+      describeNeighbour(
+        `noisy-imports/${engine}: problems and width`,
+        `an 8 MiB file of ${figure(result.errorEnd.errorCount)} problems (${figure(result.errorEnd.errors.length)} kept; the import ${figure(answer.text.length)} bytes, its event ${figure(JSON.stringify(event?.data ?? {}).length)}) ` +
+          `and a ${figure(WIDE)}-customer matrix (${figure(result.wideEnd.result?.created ?? 0)} prices) checked`,
+        figures,
+      ),
+    );
+    expect(result.errorEnd.status).toBe('failed');
+    expect(result.errorEnd.errors).toHaveLength(1000);
+    expect(result.errorEnd.errorCount).toBe(2 * (result.errorEnd.rows ?? 0));
+    expect(answer.text.length).toBeLessThan(600_000);
+    expect(event?.data).not.toHaveProperty('errors');
+    expect(JSON.stringify(event?.data).length).toBeLessThan(1000);
+    expect(result.wideEnd).toMatchObject({ status: 'succeeded', rows: 20, result: { created: 20 * WIDE } });
+    expectGoodNeighbour(figures);
+  }, 150_000);
+});
