@@ -27,7 +27,7 @@ const FILE_BYTES = 48 * MIB;
 const CUSTOMERS = 100;
 const SKUS = 1000;
 const WIDE = 16_383;
-const CHECK_WINDOW_MS = 15_000;
+const CHECK_WINDOW_MS = 8_000;
 
 interface ImportBody {
   id: number;
