@@ -4,6 +4,7 @@ import { verdictAfter } from './retry-policy.js';
 import { SendSlots } from './send-slots.js';
 import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
 import { WakeablePause } from '../modules/wakeable-pause.js';
+import { batchStart, yieldToOtherWork } from '../modules/yield-to-other-work.js';
 
 /** What the worker needs of the sender (tests may count or slow its calls). */
 export interface EventSender {
@@ -116,13 +117,19 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (this.running) {
       let idleMs: number;
+      const started = batchStart();
       try {
         idleMs = await this.round();
       } catch (error) {
         this.log.error({ err: error }, 'webhook delivery worker: database error, retrying');
         idleMs = ERROR_PAUSE_MS;
       }
+      // With more to do at once (a backlog of events to fan out), the next round still waits
+      // for the event loop to serve what arrived meanwhile: on SQLite a round's queries never
+      // wait, so rounds back to back would hold the loop until the backlog was gone (seconds
+      // after a large cascade or import), every other store's requests with it.
       if (idleMs > 0) await this.pause(idleMs);
+      else await yieldToOtherWork(started);
     }
     const waiting = this.slots.drain();
     await Promise.allSettled([this.queue.release(waiting), ...this.requests]);
