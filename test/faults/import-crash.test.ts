@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { createPostgresDatabase, enginesUnderTest } from '../support/engines.js';
 import { type Instance, startInstance, tlsFiles } from '../support/instance-process.js';
 import { figure, reportLine } from './support/report.js';
+import type { Import } from '../../src/contract/imports.js';
 
 /**
  * A 50 000-row CSV import against a real `pricebook serve`, killed with SIGKILL twice: once
@@ -18,13 +19,8 @@ const SKUS = 500;
 const ROWS = CUSTOMERS * SKUS;
 const LEASE_SECONDS = 3;
 
-interface ImportBody {
-  id: number;
-  status: string;
-  rows: number | null;
-  processed: number;
-  result: { created: number } | null;
-}
+/** An import as the API answers it. */
+type ImportBody = Import;
 
 describe.each(await enginesUnderTest())('an import killed mid-way on %s', (engine) => {
   let tls: Awaited<ReturnType<typeof tlsFiles>>;

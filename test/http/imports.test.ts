@@ -6,21 +6,10 @@ import { enginesUnderTest } from '../support/engines.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
+import type { Import } from '../../src/contract/imports.js';
 
-interface ImportBody {
-  id: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  mode: 'add' | 'replace';
-  dryRun: boolean;
-  format: 'long' | 'matrix' | null;
-  rows: number | null;
-  processed: number;
-  errors: Array<{ row: number; field: string | null; message: string }>;
-  errorCount: number;
-  result: { created: number; deleted: number; unchanged: number } | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+/** An import as the API answers it. */
+type ImportBody = Import;
 
 interface PriceRecord {
   id: number;
