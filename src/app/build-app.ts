@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CONFIG_VARIABLES, type Config } from '../config/config.js';
 import { AppError } from '../modules/errors.js';
+import { keepReadingBehindLargeAnswers } from '../http/answer-buffer.js';
 import { type App } from '../http/app-types.js';
 import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
 import { clientErrorAnswerer, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   const serverFactory: FastifyServerFactory = (handler) => {
     const server = https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
     trackHandshakes(server);
+    keepReadingBehindLargeAnswers(server);
     limitConnections(server, connectionLimits(config, proxies, firstRequestTimeout), (details, message) => app.log.warn(details, message));
     return server;
   };
