@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { principalOf } from './app-types.js';
+import { jsonInTurns } from './json-in-turns.js';
 import type { CreatedRecord } from '../modules/idempotency/idempotency-repository.js';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ declare module 'fastify' {
     /**
      * `sendCreated` for a write that answers another status: a replace's 200, an import's 202.
      * The same `Idempotency-Key` rules apply; a key's first answer is replayed with its status.
+     * The answer (a replace's: up to 20 000 records) is written in steps (`jsonInTurns`).
      */
     sendIdempotent(statusCode: number, work: () => Promise<unknown>): Promise<FastifyReply>;
     /**
@@ -48,10 +50,10 @@ export function registerIdempotentCreate(app: FastifyInstance, idempotency: Idem
     return idempotency.hasAnswer({ storeId, keyId }, key);
   });
   app.decorateReply('sendCreated', function sendCreated(this: FastifyReply, create: (prepared: unknown) => Promise<unknown>, prepare?: () => Promise<unknown>) {
-    return sendUnderKey(this, idempotency, 201, create, prepare);
+    return sendUnderKey(this, idempotency, 201, create, prepare, 'whole');
   });
   app.decorateReply('sendIdempotent', function sendIdempotent(this: FastifyReply, statusCode: number, work: () => Promise<unknown>) {
-    return sendUnderKey(this, idempotency, statusCode, work);
+    return sendUnderKey(this, idempotency, statusCode, work, undefined, 'in-turns');
   });
 }
 
@@ -60,11 +62,18 @@ async function sendUnderKey(
   idempotency: IdempotencyService,
   statusCode: number,
   create: (prepared: unknown) => Promise<unknown>,
-  prepare?: () => Promise<unknown>,
+  prepare: (() => Promise<unknown>) | undefined,
+  answer: 'whole' | 'in-turns',
 ): Promise<FastifyReply> {
   const { request } = reply;
   const key = idempotencyKeyOf(request);
-  if (key === undefined) return reply.code(statusCode).send(await create(await prepare?.()));
+  const serialize = answer === 'whole' ? async (record: unknown) => JSON.stringify(record) : jsonInTurns;
+  if (key === undefined) {
+    const record = await create(await prepare?.());
+    // A small answer goes through the route's response schema, as any other.
+    if (answer === 'whole') return reply.code(statusCode).send(record);
+    return reply.code(statusCode).type(JSON_TYPE).send(await serialize(record));
+  }
   const fingerprint = request.bodyFingerprint ?? startFingerprint(request).update(request.rawBody ?? Buffer.alloc(0)).digest('hex');
   let prepared: unknown;
   const { storeId, keyId } = principalOf(request);
@@ -74,7 +83,7 @@ async function sendUnderKey(
     fingerprint,
     async () => {
       const record = await create(prepared);
-      return { statusCode, body: JSON.stringify(record), created: createdRecord(request.routeOptions.url, record) };
+      return { statusCode, body: await serialize(record), created: createdRecord(request.routeOptions.url, record) };
     },
     prepare &&
       (async () => {

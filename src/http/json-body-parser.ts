@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_IMPORT_BYTES } from '../contract/imports.js';
 import { AppError, type FieldProblem, validationFailed } from '../modules/errors.js';
+import { nextTurn } from '../modules/yield-to-other-work.js';
 import './route-config.js';
 
 /** Deeper JSON is refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** From this size (about 1000 bulk items), parsing a body and validating it are two steps of the event loop. */
+const LARGE_BODY_BYTES = 64 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
@@ -31,13 +34,18 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
+    let parsed: unknown;
     try {
       const bytes = body as Buffer;
       (request as FastifyRequest).rawBody = bytes;
-      done(null, parseJsonBody(bytes));
+      parsed = parseJsonBody(bytes);
     } catch (error) {
       done(error as Error, undefined);
+      return;
     }
+    // A large body's parse and its validation (which follows `done` at once) take a turn each.
+    if ((body as Buffer).length < LARGE_BODY_BYTES) done(null, parsed);
+    else void nextTurn().then(() => done(null, parsed));
   });
   // CSV reaches only the routes that take it (the route guard refuses it elsewhere first), as
   // the request's stream: the route reads it piece by piece, storing it as it comes (imports).

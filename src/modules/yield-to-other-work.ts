@@ -18,11 +18,15 @@ export function yieldToOtherWork(since: EventLoopUtilization): Promise<void> {
 }
 
 /**
- * One turn of the event loop: what arrived meanwhile (requests, answers of the database) is
- * handled before the caller goes on, without a pause. For a job that holds something others
- * wait for (SQLite's one writer, inside a transaction), where a pause would make them wait
+ * One turn of the event loop: what arrived meanwhile (requests, answers of the database, due
+ * timers) is handled before the caller goes on, without a pause. For a job that holds something
+ * others wait for (SQLite's one writer, inside a transaction), where a pause would make them wait
  * longer: its steps stay short, and other requests still get a turn between them.
+ *
+ * Two immediates, not one: an immediate set while the loop handles I/O (a request's body, a
+ * database answer) runs in the same pass of the loop, before its timers and its next poll for
+ * I/O; the second one comes after them.
  */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }

@@ -9,6 +9,7 @@ import { ruleFieldsOf } from '../pricing/price-rule-input.js';
 import { productProblems } from '../pricing/product-references.js';
 import { checkPricedSkus } from '../pricing/priced-sku-check.js';
 import { applyPriceDiff, diffWithStored, onNextTurn } from './replace-in-batches.js';
+import { nextTurn } from '../yield-to-other-work.js';
 
 export class TradePriceService {
   constructor(
@@ -72,7 +73,9 @@ export class TradePriceService {
    * item's with its `index`); the items are checked as a bulk create's, and every problem is
    * reported together. A dry run answers the same and changes nothing.
    */
-  replace(storeId: number, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
+  async replace(storeId: number, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
+    // Up to 10 000 items were just parsed and validated: the checks get a turn of their own.
+    await nextTurn();
     return this.uow.transaction(async (repos) => {
       const refused = refusedBy(shapeProblems);
       if (refused(undefined, null)) throw validationFailed(shapeProblems);

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { jsonInTurns } from './json-in-turns.js';
+
+const record = (id: number) => ({ id, customerId: 3, sku: `SKU-${id}`, price: 12.5, validFrom: null, note: undefined, createdAt: '2026-11-21T10:00:00.000Z' });
+
+describe('jsonInTurns', () => {
+  it.each([
+    ['a replace answer of 2 × 2 500 records', { created: Array.from({ length: 2500 }, (_, index) => record(index)), deleted: Array.from({ length: 2500 }, (_, index) => record(index + 5000)), unchanged: 7 }],
+    ['an array of exactly 1000 and of 1001 items', [Array.from({ length: 1000 }, (_, index) => index), Array.from({ length: 1001 }, (_, index) => index)]],
+    ['a long array with holes, undefined and functions in it', Array.from({ length: 2001 }, (_, index) => (index % 3 === 0 ? undefined : index % 3 === 1 ? () => index : 'x'))],
+    ['empty containers, nulls, strings that need escapes', { a: [], b: {}, c: null, d: 'quote " and \\ and \u2028', e: [[], [{}]], f: undefined }],
+    ['a plain number, string and null', 5],
+    ['an object with toJSON', { when: new Date(0), list: Array.from({ length: 1500 }, () => new Date(0)) }],
+  ])('writes %s exactly as JSON.stringify does', async (_name, value) => {
+    expect(await jsonInTurns(value)).toBe(JSON.stringify(value));
+  });
+
+  it('lets a due timer run between the steps of a long array', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 0);
+    try {
+      const answer = await jsonInTurns(Array.from({ length: 50_000 }, (_, index) => record(index)));
+      expect(answer.length).toBeGreaterThan(1_000_000);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(10);
+  });
+});
