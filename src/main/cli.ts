@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { buildServices, type Services } from '../app/services.js';
+import type { Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
-import { serve, stopOnSignals } from './serve.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { UsageError } from './usage-error.js';
-import { runWorker } from './worker.js';
 
 /** `PRICEBOOK_RATE_LIMIT_BUCKET` → `--rate-limit-bucket`; `DATABASE_URL` → `--database-url`. */
 function flagOf(variable: string): string {
@@ -75,7 +74,9 @@ function addConfigFlags(command: Command, keys: ReadonlyArray<keyof Config>): Co
 
 /** Runs a one-shot command against the configured database and prints its JSON result. */
 async function withServices(options: Record<string, string | undefined>, work: (services: Services) => Promise<unknown>): Promise<void> {
-  const services = await buildServices(configFrom(options));
+  const config = configFrom(options);
+  const { buildServices } = await import('../app/services.js');
+  const services = await buildServices(config);
   try {
     const result = await work(services);
     if (result !== undefined) process.stdout.write(`${terminalJson(result)}\n`);
@@ -118,12 +119,14 @@ export function buildCli(): Command {
 
   addConfigFlags(program.command('serve').description('run the HTTPS API (what `npm start` runs); flags override the environment'), Object.keys(CONFIG_VARIABLES) as Array<keyof Config>).action(
     async (options: Record<string, string | undefined>) => {
+      const { serve } = await import('./serve.js');
       stopOnSignals(await serve(configFrom(options)));
     },
   );
 
   addConfigFlags(program.command('worker').description('run only the webhook delivery worker; flags override the environment'), WORKER_FLAGS).action(
     async (options: Record<string, string | undefined>) => {
+      const { runWorker } = await import('./worker.js');
       stopOnSignals(await runWorker(configFrom(options)));
     },
   );

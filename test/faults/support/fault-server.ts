@@ -7,7 +7,8 @@
  *   node <compiled>/test/faults/support/fault-server.js ack-before-commit
  */
 import { parseConfig } from '../../../src/config/config.js';
-import { serve, stopOnSignals } from '../../../src/main/serve.js';
+import { serve } from '../../../src/main/serve.js';
+import { stopOnSignals } from '../../../src/main/stop-on-signals.js';
 import { isPlantedFault, PLANTED_FAULTS } from './planted-faults.js';
 
 const fault = process.argv[2] ?? '';
