@@ -3,19 +3,26 @@ import { defineConfig } from 'vitest/config';
 /**
  * Suites whose assertions depend on wall-clock time (a 200-request burst inside one leak
  * interval, a fallback that must not wait for a hung Redis, webhook receivers answering within
- * or after 5 s, the quick bench within its 3 minutes, the client pacing itself by the default limits, the admin page in Chromium waiting out 429s) run after all the others, one file at a time, so the load of the other suites on
- * two cores cannot push them past their limits.
+ * or after 5 s, the client pacing itself by the default limits, the admin page in Chromium
+ * waiting out 429s) run after all the others, one file at a time, so the load of the other
+ * suites on two cores cannot push them past their limits.
  */
-const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts', 'test/rate-limit/redis-hung-http.test.ts', 'test/http/webhook-time-limits.test.ts', 'test/bench/**/*.test.ts', 'test/client/pacing.test.ts', 'test/admin/admin-page.test.ts', 'test/admin/admin-rate-limit.test.ts'];
+const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts', 'test/rate-limit/redis-hung-http.test.ts', 'test/http/webhook-time-limits.test.ts', 'test/client/pacing.test.ts', 'test/admin/admin-page.test.ts', 'test/admin/admin-rate-limit.test.ts'];
+/** Suites that run the built CLI as processes (`npm run test:quick` leaves them out). */
+const processes = ['test/cli/cli.test.ts', 'test/cli/prices-cli*.test.ts', 'test/cli/worker-process.test.ts', 'test/http/webhook-crash.test.ts'];
+/** `npm run bench -- --quick` as a test: a step of its own in CI, not part of `npm test`. */
+const bench = ['test/bench/**/*.test.ts'];
+/** `npm run test:quick`: SQLite only (PRICEBOOK_TEST_ENGINES), no processes, no timed suites. */
+const quick = process.env.PRICEBOOK_TEST_QUICK === '1';
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores: more workers would fight over them and PostgreSQL.
     maxWorkers: 2,
-    // One printed seed for every property test of the run (PRICEBOOK_PROPERTY_SEED replays it).
-    globalSetup: ['test/support/property-setup.ts'],
+    // One printed seed for every property test of the run (PRICEBOOK_PROPERTY_SEED replays it),
+    // and dist/ rebuilt first when the sources are newer (the process suites run it).
+    globalSetup: ['test/support/property-setup.ts', 'test/support/fresh-build.ts'],
     setupFiles: ['test/support/property-seed.ts'],
     projects: [
       {
@@ -23,18 +30,20 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: ['test/faults/**', 'node_modules/**', ...timed],
+          exclude: ['test/faults/**', 'node_modules/**', ...timed, ...bench, ...(quick ? processes : [])],
           sequence: { groupOrder: 0 },
+          // Three on two cores: many of these suites wait (on a child process, a lease, a
+          // receiver, PostgreSQL) more than they compute; a third worker fills those waits.
+          maxWorkers: 3,
         },
       },
       {
         extends: true,
-        test: {
-          name: 'timed',
-          include: timed,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
+        test: { name: 'timed', include: timed, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'bench', include: bench, fileParallelism: false, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_CONTENT_SECURITY_POLICY, registerAdminPage } from '../../src/http/admin-assets.js';
 import { registerErrorHandler } from '../../src/http/error-handler.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { rawTlsExchange } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';
 
@@ -10,7 +10,7 @@ import { suiteServer } from '../support/suite-server.js';
  * `/admin`: the page's static files from the build (`npm run build` puts them in dist/admin),
  * over the API's HTTPS listener, without credentials, with a strict CSP, and nothing else.
  */
-describe.each(await enginesUnderTest())('the admin page’s files on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('the admin page’s files on %s', (engine) => {
   const suite = suiteServer(engine, { plainHttp: true, tenants: 1 });
 
   it('serves the page at /admin and /admin/, with a CSP that allows no inline script and nothing from elsewhere', async () => {

@@ -205,36 +205,37 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect((await prices(['export', '--format', 'long', '--customer', String(second)])).code).toBe(0);
   });
 
-  it('round-trips a matrix of 200 customers × 500 SKUs: import, then export --format matrix gives the file back byte for byte', async () => {
+  const ROUND_TRIP = { customers: 100, skus: 300 };
+  it(`round-trips a matrix of ${ROUND_TRIP.customers} customers × ${ROUND_TRIP.skus} SKUs: import, then export --format matrix gives the file back byte for byte`, async () => {
     const tenant = await suite.server.createTenant();
     const owner = new Pricebook({ baseUrl: suite.server.baseUrl, token: tenant.token, ca: suite.server.ca });
     try {
       // SKUs created in an order other than the file's: the export sorts them.
-      const skus = Array.from({ length: 500 }, (_, index) => `RT-${(index * 7919) % 500}-${index % 3 === 0 ? 'x' : 'Y'}`);
+      const skus = Array.from({ length: ROUND_TRIP.skus }, (_, index) => `RT-${(index * 7919) % ROUND_TRIP.skus}-${index % 3 === 0 ? 'x' : 'Y'}`);
       for (let start = 0; start < skus.length; start += 50) {
         await owner.products.create({ title: `Round trip ${start}`, price: 1, variations: skus.slice(start, start + 50).map((sku) => ({ sku })) });
       }
       const customerIds: number[] = [];
-      for (let index = 0; index < 200; index++) customerIds.push((await owner.customers.create({ email: `rt-${index}@example.com`, trade: true })).id);
+      for (let index = 0; index < ROUND_TRIP.customers; index++) customerIds.push((await owner.customers.create({ email: `rt-${index}@example.com`, trade: true })).id);
       customerIds.sort((a, b) => a - b);
 
       // The export's canonical order: SKUs ascending, customer columns ascending, prices as priceText writes them.
       const rows = [...skus].sort().map((sku, row) => [
         sku,
-        ...customerIds.map((_, column) => ((row * 31 + column * 17) % 13 === 0 ? '' : priceText(((row * 200 + column) * 7 % 1_000_000) / 10_000))),
+        ...customerIds.map((_, column) => ((row * 31 + column * 17) % 13 === 0 ? '' : priceText(((row * ROUND_TRIP.customers + column) * 7 % 1_000_000) / 10_000))),
       ]);
       const csv = [['sku', ...customerIds.map(String)], ...rows].map((fields) => `${fields.join(',')}\n`).join('');
-      const prices200 = rows.flatMap((fields) => fields.slice(1)).filter((cell) => cell !== '').length;
+      const pricesInFile = rows.flatMap((fields) => fields.slice(1)).filter((cell) => cell !== '').length;
       const matrixFile = file('matrix.csv', csv);
 
       const imported = await prices(['import', matrixFile], tenant, 240_000);
       expect(imported.code, imported.stderr).toBe(0);
-      expect(imported.stdout).toMatch(new RegExp(`succeeded: 500 rows; ${prices200} created, 0 deleted, 0 unchanged\\n$`));
+      expect(imported.stdout).toMatch(new RegExp(`succeeded: ${ROUND_TRIP.skus} rows; ${pricesInFile} created, 0 deleted, 0 unchanged\\n$`));
       const exported = await prices(['export', '--format', 'matrix'], tenant, 240_000);
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stdout.length).toBe(csv.length);
       expect(exported.stdout === csv).toBe(true);
-      console.log(`matrix round trip on ${engine}: 200 × 500 (${prices200} prices, ${csv.length} bytes): import ${imported.ms} ms, export ${exported.ms} ms`);
+      console.log(`matrix round trip on ${engine}: ${ROUND_TRIP.customers} × ${ROUND_TRIP.skus} (${pricesInFile} prices, ${csv.length} bytes): import ${imported.ms} ms, export ${exported.ms} ms`);
     } finally {
       owner.close();
     }

@@ -1,7 +1,7 @@
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { Pricebook, PricebookError } from '../../src/client/index.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { parsePrometheusText, type Sample } from '../support/prometheus-text.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { TestServer } from '../support/test-server.js';
@@ -26,7 +26,7 @@ const PRICES_PER_CUSTOMER = 100;
  * prices is 50 requests of 100 prices, which a burst cannot carry, and the server answers none
  * of them 429. Clock-bound (it waits for the bucket), so it runs in the `timed` project.
  */
-describe.each(await enginesUnderTest())('pacing against the default rate limits on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('pacing against the default rate limits on %s', (engine) => {
   const suite = suiteServer(engine, { env: { PRICEBOOK_RATE_LIMIT_BUCKET: '40', PRICEBOOK_RATE_LIMIT_LEAK: '2' }, tenants: 1, metrics: true });
 
   const clientFor = (token: string, pacing = true) => new Pricebook({ baseUrl: suite.server.baseUrl, token, ca: suite.server.ca, pacing });

@@ -2,7 +2,7 @@ import type net from 'node:net';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { METRICS_MAX_CONNECTIONS } from '../../src/metrics/metrics-listener.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { clientHelloPart, connectTls, rawTlsExchange, readUntilClosed, silentSocket, type SocketOutcome } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../support/test-server.js';
@@ -16,7 +16,7 @@ import { startTestServer, type TestServer, type TestServerOptions } from '../sup
  * The fault suite checks the same at the real limits (docs/reliability.md).
  */
 const HANDSHAKE_MS = 1000;
-const engines = await enginesUnderTest();
+const engines = PROTOCOL_ENGINES;
 
 describe.each(engines)('connections that never become requests on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1, app: { timeouts: { handshakeTimeout: HANDSHAKE_MS } } });

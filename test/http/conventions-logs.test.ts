@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { basic, checkedClient } from '../support/conventions.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
 /** One JSON line per request, with its id; credentials never written. */
-describe.each(await enginesUnderTest())('request log on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('request log on %s', (engine) => {
   const written: string[] = [];
   const suite = suiteServer(engine, {
     env: { PRICEBOOK_LOG_LEVEL: 'info' },

@@ -2,7 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../../src/app/build-app.js';
 import { customerCount } from '../support/conventions.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { connectTls, parseHttpResponse, readUntilClosed } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
  * Contract §3 "Strict input": headers within 10 s, the whole request within 30 s, else 408 and
  * the connection closed; a stalled client never delays other requests.
  */
-const engines = await enginesUnderTest();
+const engines = PROTOCOL_ENGINES;
 
 /** How late Node may notice an expired request (its check runs every 500 ms) plus scheduling. */
 const SLACK_MS = 1500;

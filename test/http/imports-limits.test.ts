@@ -178,7 +178,7 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
   it("runs another store's one-row dry run beside a store's three large files, not after them", async () => {
     const { tenant: a, other: b, catalog, foreign } = suite;
     const header = 'customer_id,sku,price';
-    const big = () => csvBody(header, (index) => `${catalog.tradeCustomer},${catalog.skus.mug},${(index % 9999) + 1}`, { bytes: 6 * MIB, repeatAfter: MIB });
+    const big = () => csvBody(header, (index) => `${catalog.tradeCustomer},${catalog.skus.mug},${(index % 9999) + 1}`, { bytes: 3 * MIB, repeatAfter: MIB });
     // Three at once: the first is checked while the others wait their turn in A's queue.
     const answers = await Promise.all([0, 1, 2].map(() => tools.upload(a, big(), '?dryRun=true')));
     for (const response of answers) expect(response.status, response.text).toBe(202);

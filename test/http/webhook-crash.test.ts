@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, enginesUnderTest } from '../support/engines.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -42,17 +42,6 @@ async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
-
-beforeAll(() => {
-  // Under CI `npm test` has just built dist/; locally the build must show the current source.
-  if (process.env.CI === 'true' && fs.existsSync(CLI)) return;
-  try {
-    execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
-  } catch (error) {
-    // tsc still writes the JavaScript when it reports type errors (elsewhere, in files being edited).
-    if (!fs.existsSync(CLI)) throw error;
-  }
-}, 120_000);
 
 describe.each(await enginesUnderTest())('webhook delivery across a crash on %s', (engine) => {
   const agent = new Agent({ connect: { rejectUnauthorized: false } });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver, ResolvedAddress } from '../../src/webhooks/host-resolver.js';
 import type { OutgoingPost, ReceiverResponse, WebhookTransport } from '../../src/webhooks/http-transport.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import { startTestServer } from '../support/test-server.js';
 import { startWorker, waitForActive } from '../support/webhook-fixture.js';
@@ -28,7 +28,7 @@ class RecordingTransport implements WebhookTransport {
   close(): void {}
 }
 
-describe.each(await enginesUnderTest())('webhook SSRF guard on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('webhook SSRF guard on %s', (engine) => {
   const resolver = new StubResolver();
   const transport = new RecordingTransport();
   const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' }, services: { webhookResolver: resolver, webhookTransport: transport }, tenants: 1 });

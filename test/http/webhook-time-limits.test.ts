@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
 import { startWorker, subscribe } from '../support/webhook-fixture.js';
@@ -16,7 +16,7 @@ const TOO_LATE_MS = 7_000;
 /** Two attempts, 0.2 s apart. */
 const SCHEDULE = '0.2,0.2';
 
-describe.each(await enginesUnderTest())('webhook receiver time limits on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('webhook receiver time limits on %s', (engine) => {
   const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1', PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: SCHEDULE }, tenants: 0 });
   let worker: DeliveryWorker;
   const receivers: WebhookReceiver[] = [];

@@ -32,9 +32,24 @@ export function postgresAvailable(): Promise<boolean> {
   return available;
 }
 
+/**
+ * `PRICEBOOK_TEST_ENGINES=sqlite` (what `npm run test:quick` sets) runs the SQLite half only,
+ * without asking for PostgreSQL.
+ */
+const SQLITE_ONLY = process.env.PRICEBOOK_TEST_ENGINES === 'sqlite';
+
 export async function enginesUnderTest(): Promise<EngineName[]> {
+  if (SQLITE_ONLY) return ['sqlite'];
   return (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
+
+/**
+ * The engine of the suites that test the HTTP protocol and the process, not storage:
+ * connections, slow clients, the request log, the SSRF guard, receivers' time limits, the
+ * client's pacing, the admin page's files. What they check happens before or beside the
+ * database, the same on both engines, so they run once.
+ */
+export const PROTOCOL_ENGINES: readonly EngineName[] = ['sqlite'];
 
 /** A database of its own for one test file, dropped by the returned function. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
