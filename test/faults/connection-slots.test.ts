@@ -2,7 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_REQUEST_TIMEOUT_MS } from '../../src/http/connection-slots.js';
 import { METRICS_MAX_CONNECTIONS } from '../../src/metrics/metrics-listener.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { connectPlain, connectTls, rawPlainExchange, rawTlsExchange, readUntilClosed } from '../support/raw-http.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { figure, percentile, reportLine } from './support/report.js';
@@ -29,7 +29,7 @@ const NEW_CONNECTION_P99_LIMIT_MS = 300;
 /** The deadline plus Node's timer slack and a loaded machine's. */
 const DEADLINE_SLACK_MS = 1500;
 
-describe.each(await enginesUnderTest())('connection slots under a flood of silent connections on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('connection slots under a flood of silent connections on %s', (engine) => {
   let server: TestServer;
   let tenant: Tenant;
   beforeAll(async () => {

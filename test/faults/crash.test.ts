@@ -18,7 +18,7 @@ import { figure, faultSeed, reportLine } from './support/report.js';
 const engines = await enginesUnderTest();
 const CYCLES = { sqlite: 30, postgres: 10 } as const;
 /** The ack-before-commit control loses about a batch per cycle. */
-const CONTROL_CYCLES = { sqlite: 5, postgres: 2 } as const;
+const CONTROL_CYCLES = { sqlite: 3, postgres: 2 } as const;
 const seed = faultSeed();
 
 function summary(name: string, run: CrashRun): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { connectTls, parseHttpResponse, readUntilClosed } from '../support/raw-http.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { percentile, reportLine } from './support/report.js';
@@ -50,7 +50,7 @@ async function startSlowClient(server: TestServer, kind: 'headers' | 'body', tex
   return { outcome };
 }
 
-describe.each(await enginesUnderTest())('slow clients on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('slow clients on %s', (engine) => {
   let server: TestServer;
   let tenant: Tenant;
 

@@ -12,22 +12,32 @@ declare module 'vitest' {
   }
 }
 
+/** One report and one seed for the whole run, whichever of the suite's projects set up first. */
+let run: { file: string; seed: number; projects: number } | undefined;
+
 /**
- * Global setup of the fault suite: collects each check's one-line figure while the files run,
- * then prints them together at the end, in the order the checks finished.
+ * Global setup of the fault suite (each of its projects calls it): collects each check's
+ * one-line figure while the files run, then prints them together once the last project is
+ * done, in the order the checks finished.
  */
 export default function setup(project: TestProject): () => void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-faults-'));
-  const file = path.join(dir, 'report.txt');
-  fs.writeFileSync(file, '');
-  const seed = Number(process.env.PRICEBOOK_FAULT_SEED ?? Math.floor(Math.random() * 1_000_000));
+  if (run === undefined) {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-faults-')), 'report.txt');
+    fs.writeFileSync(file, '');
+    const seed = Number(process.env.PRICEBOOK_FAULT_SEED ?? Math.floor(Math.random() * 1_000_000));
+    run = { file, seed, projects: 0 };
+    // Printed now as well as in the report: a run cut short by a timeout still tells its seed.
+    process.stdout.write(`Fault suite seed ${seed} (PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n`);
+  }
+  const { file, seed } = run;
+  run.projects += 1;
   project.provide('faultReportFile', file);
   project.provide('faultSeed', seed);
-  // Printed now as well as in the report: a run cut short by a timeout still tells its seed.
-  process.stdout.write(`Fault suite seed ${seed} (PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n`);
   return () => {
+    if (run === undefined || --run.projects > 0) return;
+    run = undefined;
     const lines = fs.readFileSync(file, 'utf8').trimEnd();
     process.stdout.write(`\nFault suite report (seed ${seed}; PRICEBOOK_FAULT_SEED=${seed} repeats its random choices)\n${lines === '' ? '(no checks ran)' : lines}\n\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   };
 }
