@@ -14,7 +14,7 @@ export interface BenchProfile {
 
 export const PROFILES: Record<BenchProfile['name'], BenchProfile> = {
   full: { name: 'full', storedSizes: [10_000, 100_000, 1_000_000], warmupSeconds: 3, seconds: 30, rounds: 5, limitSeconds: 15 * 60 },
-  quick: { name: 'quick', storedSizes: [10_000, 30_000, 60_000], warmupSeconds: 1, seconds: 4, rounds: 2, limitSeconds: 3 * 60 },
+  quick: { name: 'quick', storedSizes: [10_000, 20_000, 40_000], warmupSeconds: 1, seconds: 2, rounds: 2, limitSeconds: 3 * 60 },
 };
 
 /** Connections of the bulk-create load, and loops of its in-process ceiling. */

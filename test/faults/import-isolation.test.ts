@@ -5,11 +5,11 @@ import { startTestServer, type Tenant, type TestServer } from '../support/test-s
 import { figure, percentile, reportLine } from './support/report.js';
 
 /**
- * A 100 000-row CSV import (200 customers × 500 SKUs, replace mode) while another store reads:
+ * A 50 000-row CSV import (200 customers × 250 SKUs, replace mode) while another store reads:
  * the import checks and applies in batches, so that store's GETs stay fast (p99 under 100 ms).
  */
 const CUSTOMERS = 200;
-const SKUS = 500;
+const SKUS = 250;
 const ROWS = CUSTOMERS * SKUS;
 const P99_LIMIT_MS = 100;
 const GET_INTERVAL_MS = 10;
