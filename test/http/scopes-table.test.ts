@@ -256,14 +256,17 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
     return { path, options, after, cleanup };
   }
 
+  /** Once the import has ended and its process has cleaned up after it (the row's `cleanup` mark, which the snapshot sees, is cleared last). */
   async function importEnded(id: number): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       const response = await suite.server.request('GET', `/v1/imports/${id}`, { token: suite.tenant.token });
-      if (['succeeded', 'failed'].includes((response.body as { status: string }).status)) return;
+      const ended = ['succeeded', 'failed'].includes((response.body as { status: string }).status);
+      const row = await suite.server.services.database.db.selectFrom('imports').select('cleanup').where('id', '=', id).executeTakeFirst();
+      if (ended && Number(row?.cleanup) === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    throw new Error(`import ${id} did not end within 20 s`);
+    throw new Error(`import ${id} did not end and get cleaned up within 20 s`);
   }
 });
 
