@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 /**
  * Suites whose assertions depend on wall-clock time (a 200-request burst inside one leak
@@ -24,6 +25,7 @@ export default defineConfig({
     // and dist/ rebuilt first when the sources are newer (the process suites run it).
     globalSetup: ['test/support/property-setup.ts', 'test/support/fresh-build.ts'],
     setupFiles: ['test/support/property-seed.ts'],
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,

@@ -1,0 +1,21 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Suites that take a minute or more because they wait (a delivery lease, child processes,
+ * queued imports) more than they compute. Vitest orders files by their last run's duration,
+ * and without a cache (a fresh clone: CI) by size; a small file such as webhook-crash then
+ * starts last and the run waits a minute for it alone.
+ */
+const SLOW = ['test/http/webhook-crash.test.ts', 'test/cli/cli.test.ts', 'test/http/imports-limits.test.ts', 'test/cli/prices-cli.test.ts', 'test/http/webhook-delivery.test.ts', 'test/cli/prices-cli-hostile-text.test.ts'];
+
+/** The default order, with the slow suites of `SLOW` first, in that order. */
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = SLOW.findIndex((slow) => file.moduleId.endsWith(slow));
+      return index === -1 ? SLOW.length : index;
+    };
+    return sorted.map((file, position) => ({ file, position })).sort((a, b) => rank(a.file) - rank(b.file) || a.position - b.position).map(({ file }) => file);
+  }
+}
