@@ -4,6 +4,7 @@ import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
+import type { Import } from '../../src/contract/imports.js';
 
 interface FeedEvent {
   id: number;
@@ -219,5 +220,56 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     const document = (await suite.api.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     expect(Object.keys(document.paths['/v1/products/{id}']!.put!.responses)).toContain('409');
     expect(Object.keys(document.paths['/v1/products/{id}/variations/{variationId}']!.put!.responses)).toContain('409');
+  });
+});
+
+/**
+ * An import checks its rows, then applies them in one transaction: a SKU renamed or deleted in
+ * between must not leave a price recorded against a product that no longer owns it. The apply
+ * looks its SKUs up again, holding them, and fails the import, changing nothing.
+ */
+describe.each(await enginesUnderTest())('an import whose SKU leaves its product between its check and its apply, on %s', (engine) => {
+  const suite = suiteServer(engine, { tenants: 1, importRunner: false });
+
+  const call = (method: string, path: string, body?: unknown) => suite.api.request(method, path, { token: suite.tenant.token, body });
+
+  /** Uploads `csv`, then works the import here: `beforeApply` runs once its rows are checked, just before the apply transaction. */
+  async function importWith(csv: string, beforeApply: () => Promise<void>): Promise<Import> {
+    const upload = await suite.api.request('POST', '/v1/imports?mode=replace', { token: suite.tenant.token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(upload.status, upload.text).toBe(202);
+    const { imports } = suite.server.services;
+    const claim = await imports.claimNext();
+    expect(claim?.id).toBe((upload.body as Import).id);
+    let applying = false;
+    const pacer = {
+      pace: async () => undefined,
+      aside: async <T>(work: () => Promise<T>): Promise<T> => {
+        if (!applying) {
+          applying = true;
+          await beforeApply();
+        }
+        return work();
+      },
+    };
+    const outcome = await imports.process(claim!, () => false, pacer);
+    expect(outcome).toEqual({ ended: true });
+    return (await call('GET', `/v1/imports/${claim!.id}`)).body as Import;
+  }
+
+  it.each(['renamed', 'given to another product'] as const)('fails the import and stores nothing when a SKU it names is %s meanwhile', async (change) => {
+    const [x, y] = [`IMP-${change.length}-X`, `IMP-${change.length}-Y`];
+    const first = (await call('POST', '/v1/products', { title: 'First', sku: x, price: 10 })).body as { id: number };
+    const buyer = (await call('POST', '/v1/customers', { email: `importer-${change.length}@example.com`, trade: true })).body as { id: number };
+    const ended = await importWith(`customer_id,sku,price\n${buyer.id},${x},1\n`, async () => {
+      expect((await call('PUT', `/v1/products/${first.id}`, { sku: y })).status).toBe(200);
+      if (change === 'given to another product') expect((await call('POST', '/v1/products', { title: 'Second', sku: x, price: 100 })).status).toBe(201);
+    });
+    expect(ended).toMatchObject({ status: 'failed', errorCount: 1, result: null });
+    expect(ended.errors).toEqual([{ row: 1, field: null, message: `SKU '${x}' stopped belonging to product ${first.id} (renamed or deleted) while the import ran; nothing was changed: send the file again` }]);
+    expect((await call('GET', `/v1/trade-customer-product-prices/count?customerId=${buyer.id}`)).body).toEqual({ count: 0 });
+    if (change === 'given to another product') {
+      const answer = (await call('GET', `/v1/trade-customer-product-prices/effective?customerId=${buyer.id}&sku=${x}`)).body as { source: string; price: number };
+      expect(answer).toMatchObject({ source: 'product', price: 100 });
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { Page } from '../page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-repository.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
@@ -45,6 +45,13 @@ export const DEFAULT_IMPORT_RETENTION_MS = 30 * 24 * 3600_000;
 
 /** Raised when a process lost an import it worked on (another one took it over). */
 class LeaseLost extends Error {}
+
+/** Raised inside the apply transaction when what the check found no longer holds: the import fails with `problems`, nothing written. */
+class StaleCheck extends Error {
+  constructor(readonly problems: ImportError[]) {
+    super(problems[0]?.message);
+  }
+}
 
 export interface ImportServiceOptions {
   /** How long a process owns an import it works on without renewing its lease (PRICEBOOK_IMPORT_LEASE). Default 5 minutes. */
@@ -182,6 +189,11 @@ export class ImportService {
       }
     } catch (error) {
       if (error instanceof LeaseLost) return { ended: true };
+      if (error instanceof StaleCheck) {
+        await this.finishFailed(claim, error.problems, error.problems.length);
+        await this.cleanup(claim.id, pacer);
+        return { ended: true };
+      }
       failure = error;
       const reason = error instanceof Error ? error.message : String(error);
       const message = `The import stopped on an unexpected error and changed nothing: ${clip(reason.replace(/\s+/g, ' '), 160)}`;
@@ -408,7 +420,9 @@ export class ImportService {
             const batch = await repos.imports.staged(claim.id, after, APPLY_BATCH);
             if (batch.length === 0) break;
             result.created += batch.length;
-            const created = await repos.tradePrices.insertMany(claim.storeId, batch.map(asNewPrice), changedAt);
+            const prices = batch.map(asNewPrice);
+            await checkStillValid(repos, claim.storeId, prices);
+            const created = await repos.tradePrices.insertMany(claim.storeId, prices, changedAt);
             await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.created', created), changedAt);
             after = batch[batch.length - 1]!.position;
             await pacer.pace();
@@ -474,7 +488,9 @@ export class ImportService {
       await pacer.pace();
     }
     for (let start = 0; start < create.length; start += APPLY_BATCH) {
-      const created = await repos.tradePrices.insertMany(storeId, create.slice(start, start + APPLY_BATCH), changedAt);
+      const prices = create.slice(start, start + APPLY_BATCH);
+      await checkStillValid(repos, storeId, prices);
+      const created = await repos.tradePrices.insertMany(storeId, prices, changedAt);
       await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
       await pacer.pace();
     }
@@ -562,6 +578,31 @@ function eventData(ended: Import): ImportEventData {
   const data: Partial<Import> = { ...ended };
   delete data.errors;
   return data as ImportEventData;
+}
+
+/**
+ * The check found each price's customer a trade customer and its SKU the product's, outside
+ * the apply transaction: before a batch is written, inside it, they are looked up again (the
+ * SKUs found stay registered to their products until it ends). A SKU renamed or deleted
+ * meanwhile, or a customer no longer a trade one, fails the import: a price must never be
+ * recorded against a product that does not own its SKU.
+ */
+async function checkStillValid(repos: Repositories, storeId: number, prices: readonly NewTradePrice[]): Promise<void> {
+  const references = await repos.tradePrices.findReferences(
+    storeId,
+    [...new Set(prices.map((price) => price.customerId))],
+    [...new Set(prices.map((price) => price.productId))],
+    [...new Set(prices.map((price) => price.sku))],
+  );
+  const again = 'while the import ran; nothing was changed: send the file again';
+  for (const price of prices) {
+    if (references.skuOwners.get(price.sku) !== price.productId) {
+      throw new StaleCheck([{ row: 1, field: null, message: `SKU '${clip(price.sku, 64)}' stopped belonging to product ${price.productId} (renamed or deleted) ${again}` }]);
+    }
+    if (references.customers.get(price.customerId)?.trade !== true) {
+      throw new StaleCheck([{ row: 1, field: null, message: `Customer ${price.customerId} was deleted or stopped being a trade customer ${again}` }]);
+    }
+  }
 }
 
 function asNewPrice(staged: StagedPrice): NewTradePrice {
