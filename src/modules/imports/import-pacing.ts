@@ -1,5 +1,5 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { batchStart } from '../yield-to-other-work.js';
+import { batchStart, nextTurn } from '../yield-to-other-work.js';
 
 /**
  * Milliseconds of import work between two rests. Each piece of work between two chances to
@@ -22,7 +22,8 @@ export interface ImportPacer {
   /**
    * Runs `work` without holding a turn: a transaction that other work may have to wait for
    * (on SQLite every write waits for it) must not also keep their turn. `pace()` within it
-   * rests on its own reckoning, as the turns do.
+   * gives the event loop a turn once `PACE_BUDGET_MS` of work is done, without resting: a rest
+   * would only make the transaction, and the writes waiting for it, longer.
    */
   aside<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -55,6 +56,8 @@ export class ImportTurns {
   /** A pacer for one import; `run` holds a turn around the import's work (handed on at each `pace()`). */
   pacer(): ImportPacer & { run<T>(work: () => Promise<T>): Promise<T> } {
     let holding = false;
+    /** Inside `aside`: a transaction other writes wait for (on SQLite, all of them). */
+    let asideOf = 0;
     let turnStartedAt = 0;
     // Outside turns (`aside`), the import rests on its own reckoning.
     let since = batchStart();
@@ -86,7 +89,10 @@ export class ImportTurns {
           return;
         }
         if (performance.now() - startedAt < PACE_BUDGET_MS) return;
-        await rest(since);
+        // Inside a write transaction a rest would lengthen it, and every write waiting for it
+        // (another store's too, on SQLite): a turn of the event loop lets requests in instead.
+        if (asideOf > 0) await nextTurn();
+        else await rest(since);
         since = batchStart();
         startedAt = performance.now();
       },
@@ -95,9 +101,11 @@ export class ImportTurns {
         await give();
         since = batchStart();
         startedAt = performance.now();
+        asideOf += 1;
         try {
           return await work();
         } finally {
+          asideOf -= 1;
           if (mine) await take();
         }
       },
