@@ -416,3 +416,28 @@ describe.each(await enginesUnderTest())('import retention on %s', (engine) => {
     expect((await suite.api.request('GET', '/v1/imports/count', { token: tenant.token })).body).toEqual({ count: 0 });
   });
 });
+
+describe.each(await enginesUnderTest())('import claims round-robin over stores on %s', (engine) => {
+  // No runner: the test claims and works each import itself, one at a time, as a runner with one slot would.
+  const suite = suiteServer(engine, { tenants: 2, importRunner: false });
+  const tools = importTools(() => suite.server);
+
+  it('takes the next store’s import before a store that was just served takes its second, whatever the ids', async () => {
+    const { tenant: a, other: b } = suite;
+    const row = 'customer_id,sku,price\n1,NO-SKU,1';
+    const queued: number[] = [];
+    // Store A's two imports, then store B's: by id alone, A's second would come before B's.
+    for (const tenant of [a, a, b]) {
+      const response = await tools.upload(tenant, row, '?dryRun=true');
+      expect(response.status, response.text).toBe(202);
+      queued.push((response.body as ImportBody).id);
+    }
+    const { imports } = suite.server.services;
+    const order: number[] = [];
+    for (let claim = await imports.claimNext(); claim !== undefined; claim = await imports.claimNext()) {
+      order.push(claim.id);
+      expect(await imports.process(claim, () => false)).toEqual({ ended: true });
+    }
+    expect(order).toEqual([queued[0], queued[2], queued[1]]);
+  });
+});
