@@ -45,6 +45,14 @@ export const TradePrice = Type.Object(
 );
 export type TradePrice = Static<typeof TradePrice>;
 
+/**
+ * What makes a price, whoever holds it (a trade price, a price list entry, a row of an import):
+ * `price` is a decimal with at most 4 places, as the API sends and answers it (ten-thousandths
+ * appear only in storage, and in amounts named `…Units`); `minQuantity` in units of the SKU;
+ * the bounds canonical timestamps, or null for none.
+ */
+export type PricedSku = Pick<TradePrice, 'productId' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'>;
+
 /** Prices in one replace: within the 1 MiB body limit. */
 export const MAX_REPLACE_ITEMS = 10_000;
 

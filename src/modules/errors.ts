@@ -56,8 +56,12 @@ export function found<T>(record: T | undefined, what: string): T {
   return record;
 }
 
+/**
+ * A 422 with its problems in report order: those of the body as a whole first, then by item
+ * (`index`), each item's in the order found. `itemCount`: the body is an array of items.
+ */
 export function validationFailed(problems: readonly FieldProblem[], itemCount?: number): AppError {
-  const listed = problems.slice(0, MAX_REPORTED_PROBLEMS);
+  const listed = inReportOrder(problems).slice(0, MAX_REPORTED_PROBLEMS);
   let message: string;
   if (itemCount !== undefined) {
     const invalidItems = new Set(problems.map((problem) => problem.index)).size;
@@ -66,6 +70,11 @@ export function validationFailed(problems: readonly FieldProblem[], itemCount?: 
     message = `Validation failed: ${problems.length} problem${problems.length === 1 ? '' : 's'}`;
   }
   return new AppError('validation_failed', message, listed);
+}
+
+/** Problems of the body as a whole first, then by item; a stable sort keeps each item's in the order found. */
+function inReportOrder(problems: readonly FieldProblem[]): FieldProblem[] {
+  return [...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
 }
 
 /**

@@ -240,6 +240,20 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     ]);
     expect(await snapshot()).toEqual(before);
 
+    // The store's problems of an item come with the schema's, in one answer.
+    const both = await call('POST', `${LISTS}/${list.id}/prices/bulk`, [
+      { ...valid, productId: 999_999, minQuantity: 0 },
+      { ...valid, productId: 'p', sku: 'NO-SUCH-SKU' },
+    ]);
+    expectError(both, 422, 10, /2 of 2 items are invalid/);
+    expect(fieldsOf(both.body)).toEqual([
+      [0, 'minQuantity'],
+      [0, 'productId'],
+      [1, 'productId'],
+      [1, 'sku'],
+    ]);
+    expect(await snapshot()).toEqual(before);
+
     const percentage = await createList({ name: 'Share', kind: 'percentage', percentage: 10 });
     const intoPercentage = await call('POST', `${LISTS}/${percentage.id}/prices/bulk`, [valid]);
     expectError(intoPercentage, 422, 10);

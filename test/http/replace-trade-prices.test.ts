@@ -165,6 +165,28 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
     expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId)).toEqual(before);
   });
 
+  it('reports the store’s problems of an item beside the schema’s, and the customer’s first', async () => {
+    const { catalog } = await customerWithPrices();
+    const before = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
+    const valid = { productId: catalog.tee, sku: catalog.skus.tee, price: 5 };
+    const response = await replace({
+      customerId: catalog.regularCustomer,
+      scope: 'customer',
+      prices: [valid, { ...valid, productId: 999_999, price: -1 }, { ...valid, sku: 'NO-SUCH-SKU', minQuantity: 0 }],
+    });
+    expectError(response, 422, 10);
+    const errors = (response.body as { errors: Array<{ index?: number; field: string | null; message: string }> }).errors;
+    expect(errors.map(({ index, field }) => [index, field])).toEqual([
+      [undefined, 'customerId'],
+      [1, 'price'],
+      [1, 'productId'],
+      [2, 'minQuantity'],
+      [2, 'sku'],
+    ]);
+    expect(errors[0]!.message).toBe(`Customer ${catalog.regularCustomer} is not a trade customer`);
+    expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId)).toEqual(before);
+  });
+
   it.each([
     ['an unknown customer', () => ({ customerId: 999_999, scope: 'customer', prices: [] }), [[undefined, 'customerId']]],
     ['a regular customer given prices', (c: { regularCustomer: number; mug: number; skus: { mug: string } }) => ({ customerId: c.regularCustomer, scope: 'customer', prices: [{ productId: c.mug, sku: c.skus.mug, price: 1 }] }), [[undefined, 'customerId']]],

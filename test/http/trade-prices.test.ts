@@ -108,6 +108,39 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     expect(await count()).toBe(before);
   });
 
+  it('reports the store’s problems of an item beside the schema’s, in one answer', async () => {
+    const valid = { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.tee, price: 5 };
+    const before = await count();
+    const response = await bulk([
+      { ...valid, productId: 999_999, price: 1.23456 },
+      { ...valid, customerId: 'x', sku: suite.catalog.skus.mug },
+      { ...valid, customerId: suite.catalog.regularCustomer, validFrom: 'next tuesday' },
+      { ...valid, productId: 'p', sku: 'NO-SUCH-SKU' },
+      { ...valid, productId: 'p', sku: suite.catalog.skus.mug, minQuantity: 0 },
+      valid,
+    ]);
+    expect(response.status).toBe(422);
+    const body = response.body as { message: string; errors: Array<{ index: number; field: string | null; message: string }> };
+    expect(body.message).toBe('Validation failed: 5 of 6 items are invalid');
+    expect(body.errors.map(({ index, field }) => [index, field])).toEqual([
+      [0, 'price'],
+      [0, 'productId'],
+      [1, 'customerId'],
+      [1, 'sku'],
+      [2, 'validFrom'],
+      [2, 'customerId'],
+      [3, 'productId'],
+      [3, 'sku'],
+      [4, 'productId'],
+      [4, 'minQuantity'],
+    ]);
+    expect(body.errors[1]!.message).toBe('Product 999999 does not exist in this store');
+    expect(body.errors[3]!.message).toBe(`SKU '${suite.catalog.skus.mug}' does not belong to product ${suite.catalog.tee}`);
+    expect(body.errors[5]!.message).toBe(`Customer ${suite.catalog.regularCustomer} is not a trade customer`);
+    expect(body.errors[7]!.message).toBe("SKU 'NO-SUCH-SKU' does not exist in this store");
+    expect(await count()).toBe(before);
+  });
+
   it.each([
     ['an object', { customerId: 1 }],
     ['an empty array', []],

@@ -4,11 +4,9 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
-import { deletePriceListPricesOf } from '../price-lists/price-list-service.js';
-import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
-import { deletePricesOfSku, refuseWhilePriced } from './sku-prices.js';
+import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
 import type { VariationFields } from './variation-repository.js';
@@ -98,8 +96,7 @@ export class ProductService {
     return this.uow.transaction(async (repos) => {
       const product = await mustFind(repos, storeId, id);
       const deletedAt = isoTimestamp(this.clock);
-      await deleteTradePricesOf(repos, storeId, { productId: id }, deletedAt);
-      await deletePriceListPricesOf(repos, storeId, { productId: id }, deletedAt);
+      await deletePricesOf(repos, storeId, { productId: id }, deletedAt);
       if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
       await repos.events.append([eventOf(storeId, 'product.deleted', product)], deletedAt);
     });
@@ -148,7 +145,7 @@ async function releaseLeavingSkus(
   await repos.skus.release(storeId, current.id, leaving);
   if (current.sku !== null && leaving.includes(current.sku)) await refuseWhilePriced(repos, storeId, current.id, current.sku, ownSku === null ? 'removing' : 'renaming');
   for (const sku of leaving) {
-    if (sku !== current.sku) await deletePricesOfSku(repos, storeId, current.id, sku, deletedAt);
+    if (sku !== current.sku) await deletePricesOf(repos, storeId, { productId: current.id, sku }, deletedAt);
   }
   const ownSkuHolder = ownSku === null ? undefined : held.get(ownSku);
   if (ownSku !== null && typeof ownSkuHolder === 'number') await repos.skus.reassign(storeId, current.id, ownSku, null);

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
-import { deletePriceListPricesOf } from '../price-lists/price-list-service.js';
-import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
+import { PriceListEntryWrites } from '../price-lists/price-list-entry-writes.js';
+import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories } from '../unit-of-work.js';
 
 /**
@@ -35,13 +35,13 @@ export async function refuseWhilePriced(repos: Repositories, storeId: number, pr
 }
 
 /**
- * Deletes the trade prices and price list entries of one SKU of a product, as a product's
- * deletion does its own: in bounded batches, each record with its `…deleted` event, trade
+ * Deletes the trade prices and price list entries of a product, or of one SKU of it (a
+ * variation's deletion): in bounded batches, each record with its `…deleted` event, trade
  * prices first.
  */
-export async function deletePricesOfSku(repos: Repositories, storeId: number, productId: number, sku: string, deletedAt: string): Promise<void> {
-  await deleteTradePricesOf(repos, storeId, { productId, sku }, deletedAt);
-  await deletePriceListPricesOf(repos, storeId, { productId, sku }, deletedAt);
+export async function deletePricesOf(repos: Repositories, storeId: number, owner: { productId: number; sku?: string }, deletedAt: string): Promise<void> {
+  await new TradePriceWrites(repos, storeId, deletedAt).removeAllOf(owner);
+  await new PriceListEntryWrites(repos, storeId, deletedAt).removeAllOf(owner);
 }
 
 /** "3 trade prices (ids 4, 9, 12)", "1 trade price (id 4)", "12 trade prices (ids 1, 2, 3, 4, 5, …)". */

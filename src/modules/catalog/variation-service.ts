@@ -4,7 +4,7 @@ import { found, notFound, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { deletePricesOfSku, refuseWhilePriced } from './sku-prices.js';
+import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import { claimSkus, skusInUseProblems } from './sku-rules.js';
 
 /** Variations one at a time, under their product; each keeps its entry in the SKU register. */
@@ -75,7 +75,7 @@ export class VariationService {
     return this.uow.transaction(async (repos) => {
       const variation = await mustFind(repos, storeId, productId, id);
       await repos.skus.releaseVariation(storeId, productId, id);
-      await deletePricesOfSku(repos, storeId, productId, variation.sku, isoTimestamp(this.clock));
+      await deletePricesOf(repos, storeId, { productId, sku: variation.sku }, isoTimestamp(this.clock));
       await repos.variations.deleteMany(storeId, productId, [id]);
       await announceProductChange(repos, storeId, productId, this.clock);
     });

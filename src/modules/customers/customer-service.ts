@@ -3,7 +3,7 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
-import { deleteTradePricesOf } from '../trade-prices/trade-price-cascade.js';
+import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
 
@@ -61,7 +61,7 @@ export class CustomerService {
     return this.uow.transaction(async (repos) => {
       const customer = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       const deletedAt = isoTimestamp(this.clock);
-      await deleteTradePricesOf(repos, storeId, { customerId: id }, deletedAt);
+      await new TradePriceWrites(repos, storeId, deletedAt).removeAllOf({ customerId: id });
       if (!(await repos.customers.delete(storeId, id))) throw notFound(`Customer ${id}`);
       await repos.events.append([eventOf(storeId, 'customer.deleted', customer)], deletedAt);
     });

@@ -1,17 +1,9 @@
 import type { Import, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
 import type { Page } from '../page.js';
+import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
 
-/** A price an import checked, staged until the import applies (prices in ten-thousandths). */
-export interface StagedPrice {
-  position: number;
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+/** A price an import checked, staged until the import applies: its place in the file, and the price. */
+export type StagedPrice = NewTradePrice & { position: number };
 
 /** An import a process took on: it owns it while its lease lasts. */
 export interface ClaimedImport {

@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { type Import, type ImportError, type ImportEventData, type ImportMode, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found } from '../errors.js';
-import { eventOf, eventsOf } from '../events/events.js';
-import { fromPriceUnits, toPriceUnits } from '../money.js';
+import { eventOf } from '../events/events.js';
 import type { Page } from '../page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-repository.js';
-import type { TradePrice } from '../../contract/trade-prices.js';
+import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
@@ -355,7 +354,7 @@ export class ImportService {
         customerId: customer.id,
         productId,
         sku: price.sku,
-        price: toPriceUnits(price.price),
+        price: price.price,
         minQuantity: price.minQuantity,
         validFrom: price.validFrom,
         validUntil: price.validUntil,
@@ -392,7 +391,7 @@ export class ImportService {
       }
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
       if (claim.mode === 'add') result.created = staged;
-      else await this.replace(claim, result, false, pacer);
+      else await this.replace(claim, result, pacer);
       await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
     } finally {
       clearInterval(keeper);
@@ -415,20 +414,17 @@ export class ImportService {
       this.uow.transaction(async (repos) => {
         const changedAt = isoTimestamp(this.clock);
         const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
+        const writes = this.writes(repos, claim.storeId, changedAt, pacer);
         if (claim.mode === 'add') {
           for (let after = 0; ; ) {
             const batch = await repos.imports.staged(claim.id, after, APPLY_BATCH);
             if (batch.length === 0) break;
             result.created += batch.length;
-            const prices = batch.map(asNewPrice);
-            await checkStillValid(repos, claim.storeId, prices);
-            const created = await repos.tradePrices.insertMany(claim.storeId, prices, changedAt);
-            await repos.events.append(eventsOf(claim.storeId, 'trade_customer_product_price.created', created), changedAt);
+            await writes.create(batch.map(asNewPrice));
             after = batch[batch.length - 1]!.position;
-            await pacer.pace();
           }
         } else {
-          await this.replace(claim, result, true, pacer, changedAt);
+          await this.replace(claim, result, pacer, writes);
         }
         await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
       }),
@@ -436,14 +432,23 @@ export class ImportService {
   }
 
   /**
+   * The apply's writes, as every writer of trade prices makes them (`TradePriceWrites`): in
+   * batches of APPLY_BATCH with the pacer's turn after each, every batch's SKUs and customers
+   * looked up again before it is created.
+   */
+  private writes(repos: Repositories, storeId: number, changedAt: string, pacer: ImportPacer): TradePriceWrites {
+    return new TradePriceWrites(repos, storeId, changedAt, { batch: APPLY_BATCH, pace: () => pacer.pace(), beforeCreate: (batch) => checkStillValid(repos, storeId, batch) });
+  }
+
+  /**
    * `replace`: each customer of the file gets exactly its staged prices (counted only, unless
-   * `write`). A customer's prices are walked in windows of SKUs, in the database's order: its
+   * `writes` are given). A customer's prices are walked in windows of SKUs, in the database's order: its
    * staged prices of the window's SKUs against its records of the same SKUs (only equal SKUs
    * can match), then its records of SKUs between windows and after the last one, which the
    * file does not name, removed. So a customer with a million prices costs a window's worth of
    * memory at a time, not a million.
    */
-  private async replace(claim: ClaimedImport, result: ImportResult, write: boolean, pacer: ImportPacer, changedAt = isoTimestamp(this.clock)): Promise<void> {
+  private async replace(claim: ClaimedImport, result: ImportResult, pacer: ImportPacer, writes?: TradePriceWrites): Promise<void> {
     const repos = this.uow.repos;
     const { storeId } = claim;
     for (const customerId of await repos.imports.stagedCustomers(claim.id)) {
@@ -467,39 +472,18 @@ export class ImportService {
         result.deleted += diff.remove.length;
         result.unchanged += diff.unchanged.length;
         await pacer.pace();
-        if (write) await this.rewrite(storeId, diff.remove, diff.create, changedAt, pacer);
-        await this.removeRange(storeId, customerId, { after, upTo, except: skus }, result, write, changedAt, pacer);
+        await writes?.apply(diff);
+        await this.removeRange(storeId, customerId, { after, upTo, except: skus }, result, writes);
         after = upTo;
       }
-      await this.removeRange(storeId, customerId, { after, upTo: null, except: [] }, result, write, changedAt, pacer);
+      await this.removeRange(storeId, customerId, { after, upTo: null, except: [] }, result, writes);
     }
   }
 
-  /** Deletes `remove` and creates `create`, with their events, in batches. */
-  private async rewrite(storeId: number, remove: readonly TradePrice[], create: readonly NewTradePrice[], changedAt: string, pacer: ImportPacer): Promise<void> {
+  /** The customer's records of SKUs the file does not name, in `range`: removed (counted only, without `writes`), in batches. */
+  private async removeRange(storeId: number, customerId: number, range: SkuRange, result: ImportResult, writes: TradePriceWrites | undefined): Promise<void> {
     const repos = this.uow.repos;
-    for (let start = 0; start < remove.length; start += APPLY_BATCH) {
-      const removed = remove.slice(start, start + APPLY_BATCH);
-      await repos.tradePrices.deleteMany(
-        storeId,
-        removed.map((record) => record.id),
-      );
-      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.deleted', removed), changedAt);
-      await pacer.pace();
-    }
-    for (let start = 0; start < create.length; start += APPLY_BATCH) {
-      const prices = create.slice(start, start + APPLY_BATCH);
-      await checkStillValid(repos, storeId, prices);
-      const created = await repos.tradePrices.insertMany(storeId, prices, changedAt);
-      await repos.events.append(eventsOf(storeId, 'trade_customer_product_price.created', created), changedAt);
-      await pacer.pace();
-    }
-  }
-
-  /** The customer's records of SKUs the file does not name, in `range`: removed (counted only, unless `write`), in batches. */
-  private async removeRange(storeId: number, customerId: number, range: SkuRange, result: ImportResult, write: boolean, changedAt: string, pacer: ImportPacer): Promise<void> {
-    const repos = this.uow.repos;
-    if (!write) {
+    if (writes === undefined) {
       result.deleted += await repos.tradePrices.countCustomerRange(storeId, customerId, range);
       return;
     }
@@ -508,7 +492,7 @@ export class ImportService {
       const removed = (await repos.tradePrices.customerRange(storeId, customerId, range, APPLY_BATCH)).sort((a, b) => a.id - b.id);
       if (removed.length === 0) return;
       result.deleted += removed.length;
-      await this.rewrite(storeId, removed, [], changedAt, pacer);
+      await writes.remove(removed);
     }
   }
 
@@ -606,13 +590,6 @@ async function checkStillValid(repos: Repositories, storeId: number, prices: rea
 }
 
 function asNewPrice(staged: StagedPrice): NewTradePrice {
-  return {
-    customerId: staged.customerId,
-    productId: staged.productId,
-    sku: staged.sku,
-    price: fromPriceUnits(staged.price),
-    minQuantity: staged.minQuantity,
-    validFrom: staged.validFrom,
-    validUntil: staged.validUntil,
-  };
+  const { customerId, productId, sku, price, minQuantity, validFrom, validUntil } = staged;
+  return { customerId, productId, sku, price, minQuantity, validFrom, validUntil };
 }

@@ -1,4 +1,5 @@
 import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import type { Page } from '../page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
 
@@ -20,16 +21,6 @@ export interface NewPriceList {
   percentage: number | null;
 }
 
-/** An entry to insert: the price with at most 4 decimals, bounds canonical timestamps. */
-export interface NewPriceListPrice {
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
-
 /** Whose entries a cascade removes: a list's, a product's, or those of one SKU of a product. */
 export type PriceListPriceOwner = { priceListId: number } | { productId: number; sku?: string };
 
@@ -44,7 +35,7 @@ export interface PriceListRepository {
   delete(storeId: number, id: number): Promise<boolean>;
 
   /** One multi-row insert; the entries come back in the order given. */
-  insertPrices(storeId: number, priceListId: number, items: readonly NewPriceListPrice[], createdAt: string): Promise<PriceListPrice[]>;
+  insertPrices(storeId: number, priceListId: number, items: readonly PricedSku[], createdAt: string): Promise<PriceListPrice[]>;
   listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]>;
   countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number>;
   findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;

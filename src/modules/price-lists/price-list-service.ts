@@ -5,9 +5,10 @@ import { type FieldProblem, found, invalidField, notFound, validationFailed } fr
 import { eventOf, eventsOf } from '../events/events.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
-import { checkPricedSkus } from '../pricing/priced-sku-check.js';
+import { checkPricedItems } from '../pricing/priced-sku-check.js';
+import { PriceListEntryWrites } from './price-list-entry-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import type { NewPriceList, PriceListFilter, PriceListPriceFilter, PriceListPriceOwner } from './price-list-repository.js';
+import type { NewPriceList, PriceListFilter, PriceListPriceFilter } from './price-list-repository.js';
 
 /**
  * Price lists shared by customers (docs/pricing.md): a fixed list prices SKUs by its entries,
@@ -77,7 +78,7 @@ export class PriceListService {
     return this.uow.transaction(async (repos) => {
       const list = found(await repos.priceLists.find(storeId, id), `Price list ${id}`);
       const deletedAt = isoTimestamp(this.clock);
-      await deletePriceListPricesOf(repos, storeId, { priceListId: id }, deletedAt);
+      await new PriceListEntryWrites(repos, storeId, deletedAt).removeAllOf({ priceListId: id });
       await deleteInBatches(
         async (afterId, limit) => (await repos.customers.removePriceListBatch(storeId, id, afterId, limit)).map((customerId) => ({ id: customerId })),
         async (batch) => {
@@ -115,23 +116,15 @@ export class PriceListService {
     return this.uow.transaction(async (repos) => {
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
-      const { checked, problems: storeProblems } = await checkPricedSkus(repos, storeId, items, new Set(shapeProblems.map((problem) => problem.index)));
-      const problems = [...shapeProblems, ...storeProblems];
-      if (problems.length > 0) {
-        problems.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-        throw validationFailed(problems, items.length);
-      }
-      const createdAt = isoTimestamp(this.clock);
-      const created = await repos.priceLists.insertPrices(storeId, priceListId, checked, createdAt);
-      await repos.events.append(eventsOf(storeId, 'price_list_price.created', created), createdAt);
-      return created;
+      const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
+      if (problems.length > 0) throw validationFailed(problems, items.length);
+      return new PriceListEntryWrites(repos, storeId, isoTimestamp(this.clock)).create(priceListId, checked);
     });
   }
 
   removePrice(storeId: number, priceListId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      const deleted = found(await repos.priceLists.deletePrice(storeId, priceListId, id), `Entry ${id} of price list ${priceListId}`);
-      await repos.events.append([eventOf(storeId, 'price_list_price.deleted', deleted)], isoTimestamp(this.clock));
+      found(await new PriceListEntryWrites(repos, storeId, isoTimestamp(this.clock)).removeById(priceListId, id), `Entry ${id} of price list ${priceListId}`);
     });
   }
 
@@ -141,15 +134,4 @@ export class PriceListService {
     if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
     return read(repos);
   }
-}
-
-/**
- * Deletes every entry of a list or product inside the caller's transaction, with a
- * `price_list_price.deleted` event for each, in bounded batches.
- */
-export function deletePriceListPricesOf(repos: Repositories, storeId: number, owner: PriceListPriceOwner, deletedAt: string): Promise<void> {
-  return deleteInBatches(
-    (afterId, limit) => repos.priceLists.deletePriceBatchOf(storeId, owner, afterId, limit),
-    (batch) => repos.events.append(eventsOf(storeId, 'price_list_price.deleted', batch), deletedAt),
-  );
 }

@@ -19,13 +19,13 @@ export interface RuleFieldsInput {
 /**
  * An item's rule fields with their defaults (from 1 unit, always) and timestamps made
  * canonical, or the problems found: a timestamp that names no moment, or a window that ends
- * before it starts. The schema has passed the item.
+ * before it starts. Only the fields `passed` (by the schema; all, by default) are looked at.
  */
-export function ruleFieldsOf(item: RuleFieldsInput, index: number | undefined): { fields: RuleFields; problems: FieldProblem[] } {
+export function ruleFieldsOf(item: RuleFieldsInput, index: number | undefined, passed: (field: keyof RuleFieldsInput) => boolean = () => true): { fields: RuleFields; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const bound = (field: 'validFrom' | 'validUntil'): string | null => {
     const text = item[field];
-    if (text === undefined || text === null) return null;
+    if (text === undefined || text === null || !passed(field)) return null;
     const canonical = canonicalTimestamp(text);
     if (canonical === undefined) problems.push(at(index, { field, message: TIMESTAMP_RULE }));
     return canonical ?? null;

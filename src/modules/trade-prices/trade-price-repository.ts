@@ -1,4 +1,4 @@
-import type { TradePrice } from '../../contract/trade-prices.js';
+import type { PricedSku, TradePrice } from '../../contract/trade-prices.js';
 import type { Page } from '../page.js';
 
 export interface TradePriceFilter {
@@ -9,19 +9,8 @@ export interface TradePriceFilter {
   validAt?: string;
 }
 
-/**
- * A record to insert; the price is a decimal with at most 4 places, the bounds canonical
- * timestamps (`modules/timestamps.ts`).
- */
-export interface NewTradePrice {
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+/** A trade price to insert: a customer's price for one SKU. */
+export type NewTradePrice = PricedSku & Pick<TradePrice, 'customerId'>;
 
 /** What a bulk create refers to, looked up for the whole batch at once. */
 export interface BatchReferences {

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysel
 import type { Import, ImportError, ImportMode, ImportResult, ImportStatus } from '../../contract/imports.js';
 import type { ClaimedImport, ImportOutcome, ImportRepository, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
 import type { Page } from '../../modules/page.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Engine } from '../engine.js';
 import type { ImportRowsTable, ImportsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
@@ -200,7 +201,7 @@ export class KyselyImportRepository implements ImportRepository {
             customer_id: price.customerId,
             product_id: price.productId,
             sku: price.sku,
-            price: price.price,
+            price: toPriceUnits(price.price),
             min_quantity: price.minQuantity,
             valid_from: price.validFrom,
             valid_until: price.validUntil,
@@ -368,7 +369,7 @@ function toStaged(row: Selectable<ImportRowsTable>): StagedPrice {
     customerId: Number(row.customer_id),
     productId: Number(row.product_id),
     sku: row.sku,
-    price: Number(row.price),
+    price: fromPriceUnits(Number(row.price)),
     minQuantity: Number(row.min_quantity),
     validFrom: row.valid_from,
     validUntil: row.valid_until,

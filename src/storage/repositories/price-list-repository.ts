@@ -1,10 +1,10 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import { fromPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   NewPriceList,
-  NewPriceListPrice,
   PriceListFilter,
   PriceListPriceFilter,
   PriceListPriceOwner,
@@ -65,7 +65,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return result.numDeletedRows > 0n;
   }
 
-  async insertPrices(storeId: number, priceListId: number, items: readonly NewPriceListPrice[], createdAt: string): Promise<PriceListPrice[]> {
+  async insertPrices(storeId: number, priceListId: number, items: readonly PricedSku[], createdAt: string): Promise<PriceListPrice[]> {
     const ids = await insertPricedSkuRows(this.db, this.engine, 'price_list_prices', storeId, items.map((item) => ({ ...item, owner: priceListId })), createdAt);
     return items.map((item, index) => ({ id: ids[index]!, priceListId, ...item, createdAt }));
   }

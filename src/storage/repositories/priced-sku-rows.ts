@@ -1,21 +1,15 @@
 import { type Kysely, sql } from 'kysely';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import { toPriceUnits } from '../../modules/money.js';
 import type { Engine } from '../engine.js';
 import type { Tables } from '../tables.js';
 import { insertFromArrays } from './array-insert.js';
 
-/** A trade price (owned by its customer) or a price list entry (owned by its list), to insert. */
-export interface PricedSkuRow {
+/** A trade price (owned by its customer) or a price list entry (owned by its list), to insert; stored in ten-thousandths. */
+export type PricedSkuRow = PricedSku & {
   /** The customer or the price list. */
   owner: number;
-  productId: number;
-  sku: string;
-  /** A decimal with at most 4 places; stored as ten-thousandths. */
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+};
 
 /** Where such rows go, and which column names their owner. */
 const OWNER_COLUMN = { trade_prices: 'customer_id', price_list_prices: 'price_list_id' } as const;

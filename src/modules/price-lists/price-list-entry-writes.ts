@@ -1,0 +1,43 @@
+import type { PriceListPrice } from '../../contract/price-lists.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
+import { deleteInBatches } from '../batched-delete.js';
+import { eventOf, eventsOf } from '../events/events.js';
+import type { Repositories } from '../unit-of-work.js';
+import type { PriceListPriceOwner } from './price-list-repository.js';
+
+/**
+ * The one way price list entries change, the twin of `TradePriceWrites`: the bulk create, a
+ * single delete, and the cascades of a list's, a product's or a SKU's deletion all go through
+ * it inside their transaction, and each entry created or deleted gets its event here and
+ * nowhere else.
+ */
+export class PriceListEntryWrites {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly storeId: number,
+    /** When the changes happen: the entries' `createdAt` and their events'. */
+    private readonly changedAt: string,
+  ) {}
+
+  /** Adds entries to a fixed list (at most a bulk create's 1000, in one statement), each with a `price_list_price.created` event. */
+  async create(priceListId: number, entries: readonly PricedSku[]): Promise<PriceListPrice[]> {
+    const created = await this.repos.priceLists.insertPrices(this.storeId, priceListId, entries, this.changedAt);
+    await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.created', created), this.changedAt);
+    return created;
+  }
+
+  /** Deletes one entry of a list with its event; undefined when the list has no entry `id`. */
+  async removeById(priceListId: number, id: number): Promise<PriceListPrice | undefined> {
+    const deleted = await this.repos.priceLists.deletePrice(this.storeId, priceListId, id);
+    if (deleted !== undefined) await this.repos.events.append([eventOf(this.storeId, 'price_list_price.deleted', deleted)], this.changedAt);
+    return deleted;
+  }
+
+  /** Deletes every entry of a list, a product or one SKU of a product (a cascade), in id order, in bounded batches with their events. */
+  removeAllOf(owner: PriceListPriceOwner): Promise<void> {
+    return deleteInBatches(
+      (afterId, limit) => this.repos.priceLists.deletePriceBatchOf(this.storeId, owner, afterId, limit),
+      (batch) => this.repos.events.append(eventsOf(this.storeId, 'price_list_price.deleted', batch), this.changedAt),
+    );
+  }
+}
