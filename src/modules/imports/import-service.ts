@@ -7,6 +7,7 @@ import type { Page } from '../page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-repository.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
+import { customerProblem } from '../pricing/trade-customer.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
@@ -346,8 +347,8 @@ export class ImportService {
       const customer = 'id' in price.customer ? customers.byId.get(price.customer.id) : customers.byEmail.get(price.customer.email.toLowerCase());
       const name = 'id' in price.customer ? `Customer ${price.customer.id}` : `Customer '${clip(price.customer.email, 64)}'`;
       const productId = owners.get(price.sku);
-      if (customer === undefined) errors.push({ row: price.row, field: price.customerField, message: `${name} does not exist in this store` });
-      else if (!customer.trade) errors.push({ row: price.row, field: price.customerField, message: `${name} is not a trade customer` });
+      const unfit = customerProblem(name, customer, { trade: true });
+      if (unfit !== undefined) errors.push({ row: price.row, field: price.customerField, message: unfit });
       if (productId === undefined) errors.push({ row: price.row, field: 'sku', message: `SKU '${clip(price.sku, 64)}' does not exist in this store` });
       if (customer === undefined || !customer.trade || productId === undefined) continue;
       resolved.push({

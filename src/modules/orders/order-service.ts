@@ -4,6 +4,7 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
 import type { Page } from '../page.js';
 import type { PricingService } from '../pricing/pricing-service.js';
+import { customerProblem } from '../pricing/trade-customer.js';
 import { eventOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { formatUnits, isOrderAmount } from './order-amounts.js';
@@ -96,7 +97,7 @@ export class OrderService {
         problems.push({ field: 'lines', message: `make the order total ${formatUnits(totalUnits)}; an order total must be below ${MAX_ORDER_AMOUNT} (split the order)` });
       }
 
-      if (problems.length > 0 || customer === undefined) throw validationFailed(inReportOrder(problems));
+      if (problems.length > 0 || customer === undefined) throw validationFailed(problems);
       const order = await repos.orders.insert(storeId, { customerId: customer.id, status: 'placed', totalUnits, lines: priced }, createdAt);
       await repos.events.append([eventOf(storeId, 'order.created', order)], createdAt);
       return order;
@@ -105,12 +106,7 @@ export class OrderService {
 }
 
 function customerProblems(customerId: number, customer: Customer | undefined): FieldProblem[] {
-  if (customer === undefined) return [{ field: 'customerId', message: `Customer ${customerId} does not exist in this store` }];
-  if (!customer.active) return [{ field: 'customerId', message: `Customer ${customerId} is inactive` }];
-  return [];
+  const message = customerProblem(`Customer ${customerId}`, customer, { trade: false, active: true });
+  return message === undefined ? [] : [{ field: 'customerId', message }];
 }
 
-/** Problems of the order as a whole first, then by line. */
-function inReportOrder(problems: readonly FieldProblem[]): FieldProblem[] {
-  return [...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1));
-}

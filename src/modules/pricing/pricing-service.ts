@@ -9,6 +9,7 @@ import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { type CandidatePage, explainPrice } from './explain-price.js';
+import { customerProblem } from './trade-customer.js';
 import { priceBreaks } from './price-breaks.js';
 import { type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 import type { SkuPrice } from './pricing-repository.js';
@@ -97,7 +98,8 @@ export class PricingService {
     const repos = this.uow.repos;
 
     const customer = refused(undefined, 'customerId') ? undefined : await repos.customers.find(storeId, input.customerId);
-    if (!refused(undefined, 'customerId') && customer === undefined) problems.push({ field: 'customerId', message: `Customer ${input.customerId} does not exist in this store` });
+    const unknown = refused(undefined, 'customerId') ? undefined : customerProblem(`Customer ${input.customerId}`, customer, { trade: false });
+    if (unknown !== undefined) problems.push({ field: 'customerId', message: unknown });
     let at = isoTimestamp(this.clock);
     if (input.at !== undefined && !refused(undefined, 'at')) {
       const canonical = canonicalTimestamp(input.at);
@@ -119,7 +121,7 @@ export class PricingService {
     if (problems.length === 0 && !isOrderAmount(totalUnits)) {
       problems.push({ field: 'lines', message: `make the total ${formatUnits(totalUnits)}; a total must be below ${MAX_ORDER_AMOUNT} (quote fewer lines)` });
     }
-    if (problems.length > 0 || customer === undefined) throw validationFailed([...problems].sort((a, b) => (a.index ?? -1) - (b.index ?? -1)));
+    if (problems.length > 0 || customer === undefined) throw validationFailed(problems);
 
     return {
       customerId: customer.id,
