@@ -2,6 +2,7 @@ import type { ImportError } from '../../contract/imports.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
+import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 
 /**
@@ -184,14 +185,4 @@ function momentOf(text: string, row: number, field: string, errors: ImportError[
   const canonical = text.length > MAX_TIMESTAMP_LENGTH ? undefined : canonicalTimestamp(text);
   if (canonical === undefined) errors.push({ row, field, message: `${TIMESTAMP_RULE}, got '${clip(text)}'` });
   return canonical ?? null;
-}
-
-/**
- * `text`, or its first `length` characters and an ellipsis: what a message quotes of a value,
- * whatever its length (a pair of UTF-16 surrogates is never cut in half).
- */
-export function clip(text: string, length = 40): string {
-  if (text.length <= length) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(length - 1)) ? length - 1 : length;
-  return `${text.slice(0, end)}…`;
 }

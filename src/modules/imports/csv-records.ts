@@ -1,6 +1,6 @@
 import { parse, type Parser } from 'csv-parse';
 import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_BYTES } from '../../contract/imports.js';
-import { clip } from './csv-format.js';
+import { clip } from '../../text/clip.js';
 
 /** Bytes handed to the CSV parser at a time: a few milliseconds of parsing. */
 export const SLICE_BYTES = 16 * 1024;

@@ -9,7 +9,8 @@ import type { NewTradePrice, SkuRange } from '../trade-prices/trade-price-reposi
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { clip, type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
+import { clip } from '../../text/clip.js';
+import { type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
 import { CsvProblem, CsvRecordReader } from './csv-records.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ClaimedImport, ImportOutcome, StagedPrice, StoreImportQueue } from './import-repository.js';
