@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { CSV_READ_OPTIONS } from '../../csv/csv-read-options.js';
 import { readHeader } from './csv-format.js';
 
 /**
@@ -7,9 +8,6 @@ import { readHeader } from './csv-format.js';
  * the request is answered: 32 KiB keeps it short (about 1 400 e-mail columns, 5 000 ids).
  */
 export const MAX_HEADER_SCAN_CHARS = 32 * 2 ** 10;
-/** The options the import reads the file with (import-service.ts). */
-const IMPORT_CSV_OPTIONS = { bom: true, relax_column_count: true, relax_quotes: false, skip_empty_lines: true } as const;
-
 /**
  * Whether the file is a matrix whose header names a customer by e-mail address. Such an import
  * looks customers up by e-mail, and its outcome says whether each address is a customer of the
@@ -39,7 +37,7 @@ function firstRecord(csv: string, complete: boolean): string[] | undefined | 'to
   const records: string[][] = [];
   try {
     parse(whole ? csv : csv.slice(0, MAX_HEADER_SCAN_CHARS), {
-      ...IMPORT_CSV_OPTIONS,
+      ...CSV_READ_OPTIONS,
       // The parser stops after the second record: the rest of the prefix costs nothing.
       to: 2,
       on_record: (record: string[]) => {

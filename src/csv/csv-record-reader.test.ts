@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_BYTES } from '../../contract/imports.js';
-import { CsvProblem, CsvRecordReader, SLICE_BYTES } from './csv-records.js';
+import { MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_BYTES } from '../contract/imports.js';
+import { CsvProblem } from './csv-problem.js';
+import { CsvRecordReader, SLICE_BYTES } from './csv-record-reader.js';
 
 /** A stored file cut into slices of `size` bytes, counting which slices were read. */
 function storedFile(text: string | Buffer, size = 2 ** 20) {
