@@ -1,33 +1,7 @@
 import fs from 'node:fs';
-import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { neutraliseCell } from '../../text/csv-cells.js';
-
-export interface CsvRecords {
-  /** Every record, the header first: record `i` is row `i + 1` of the API's messages. */
-  records: string[][];
-  /** Where the file stops being CSV (an unclosed quote), as the parser says; the records before it are read. */
-  malformed?: { row: number; message: string };
-}
-
-/**
- * The records of a CSV file read as the API reads an import (docs/imports.md): a byte-order
- * mark, CRLF line ends and quoted fields are fine, empty lines are skipped, rows may have
- * other field counts than the header (the format reports that).
- */
-export async function readCsvRecords(text: string): Promise<CsvRecords> {
-  const records: string[][] = [];
-  const parser = parse(text, { bom: true, relax_column_count: true, relax_quotes: false, skip_empty_lines: true });
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) records.push(record);
-  } catch (error) {
-    if (!(error instanceof Error) || !('code' in error) || !String(error.code).startsWith('CSV_')) throw error;
-    const line = (error as { lines?: number }).lines;
-    return { records, malformed: { row: typeof line === 'number' && line > 0 ? line : records.length + 1, message: `is not valid CSV: ${error.message}` } };
-  }
-  return { records };
-}
 
 /** The file a command was given, read whole; an unreadable one fails the command with its name. */
 export function readInputFile(file: string): Buffer {

@@ -1,8 +1,9 @@
 import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '../../client/index.js';
+import { readCsvFile } from '../../csv/read-csv-file.js';
 import { type CsvPrice, priceText, readHeader, readRow } from '../../modules/imports/csv-format.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { CatalogLookup } from './catalog-lookup.js';
-import { readCsvRecords, readInputFile } from './csv-records.js';
+import { readInputFile } from './csv-records.js';
 import { type CommandOutput, CommandFailed } from './import-command.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { textTable } from './text-table.js';
@@ -28,7 +29,7 @@ interface CustomerPrices {
  * per customer and a total on stdout; a file with problems prints them instead and fails.
  */
 export async function diffPrices(client: Pricebook, file: string, output: CommandOutput): Promise<void> {
-  const { prices, problems } = await readPrices(readInputFile(file).toString('utf8'));
+  const { prices, problems } = await readPrices(readInputFile(file));
   // Every problem is looked for, as the import does: rows, then lookups, then each customer's dry run.
   const customers = await groupByCustomer(new CatalogLookup(client), prices, problems);
   const results: Array<{ customer: CustomerPrices; result: ReplaceTradePricesResult }> = [];
@@ -58,19 +59,25 @@ export async function diffPrices(client: Pricebook, file: string, output: Comman
   output.stdout.write(`${results.length} customer${results.length === 1 ? '' : 's'}: ${total.created} to create, ${total.deleted} to delete, ${total.unchanged} unchanged\n`);
 }
 
-/** Every price of the file, or the problems of its rows (numbered as the API numbers them). */
-async function readPrices(text: string): Promise<{ prices: CsvPrice[]; problems: ImportError[] }> {
-  const { records, malformed } = await readCsvRecords(text);
-  const problems: ImportError[] = malformed === undefined ? [] : [{ row: malformed.row, field: null, message: malformed.message }];
-  if (records.length === 0) return { prices: [], problems: [...problems, { row: 1, field: null, message: 'The file has no header' }] };
+/**
+ * Every price of the file, or the problems of its rows (numbered as the API numbers them), found
+ * as the import finds them: the same reader, then the header (whose problems end the reading),
+ * then each row; a file that stops being CSV has the rows before it read, then that problem.
+ */
+async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems: ImportError[] }> {
+  const { records, malformed } = await readCsvFile(bytes);
+  const stopped: ImportError[] = malformed === undefined ? [] : [{ row: malformed.row, field: null, message: malformed.message }];
+  if (records.length === 0) return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped };
   const header = readHeader(records[0]!);
-  if ('errors' in header) return { prices: [], problems: [...problems, ...header.errors] };
+  if ('errors' in header) return { prices: [], problems: header.errors };
   const prices: CsvPrice[] = [];
+  const problems: ImportError[] = [];
   records.slice(1).forEach((record, index) => {
     const read = readRow(header.layout, record, index + 2);
     prices.push(...read.prices);
     problems.push(...read.errors);
   });
+  problems.push(...stopped);
   if (records.length < 2 && problems.length === 0) problems.push({ row: 1, field: null, message: 'The file has a header and no rows' });
   return { prices, problems };
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Import, Pricebook } from '../../client/index.js';
+import { readCsvFile } from '../../csv/read-csv-file.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
-import { readCsvRecords, readInputFile } from './csv-records.js';
+import { readInputFile } from './csv-records.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 import { problemText, rejectedRowsCsv, rejectedRowsPath } from './rejected-rows.js';
 
@@ -50,7 +51,7 @@ export async function importPrices(client: Pricebook, file: string, options: Imp
   }
 
   const rejectedFile = rejectedRowsPath(file);
-  const { records } = await readCsvRecords(csv.toString('utf8'));
+  const { records } = await readCsvFile(csv);
   fs.writeFileSync(rejectedFile, rejectedRowsCsv(records, ended.errors));
   const rows = new Set(ended.errors.map((problem) => problem.row)).size;
   // The problems quote the file's cells: their control characters are written out, never sent to the terminal.
