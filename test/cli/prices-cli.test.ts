@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook } from '../../src/client/index.js';
-import { priceText } from '../../src/modules/imports/csv-format.js';
+import { priceText } from '../../src/csv/price-text.js';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';

@@ -1,9 +1,10 @@
 import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '../../client/index.js';
 import { readCsvFile } from '../../csv/read-csv-file.js';
-import { type CsvPrice, priceText, readHeader, readRow } from '../../modules/imports/csv-format.js';
+import { priceText } from '../../csv/price-text.js';
+import { type CsvPrice, readHeader, readRow } from '../../modules/imports/csv-format.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { CatalogLookup } from './catalog-lookup.js';
-import { readInputFile } from './csv-records.js';
+import { readInputFile } from './read-input-file.js';
 import { type CommandOutput, CommandFailed } from './import-command.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { textTable } from './text-table.js';

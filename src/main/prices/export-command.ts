@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { PAGE_SIZE, type Pricebook, type TradePrice } from '../../client/index.js';
-import { LONG_COLUMNS, longRow, priceText } from '../../modules/imports/csv-format.js';
+import { csvText } from '../../csv/csv-text.js';
+import { priceText } from '../../csv/price-text.js';
+import { LONG_COLUMNS, longRow } from '../../csv/trade-prices-csv.js';
 import { UsageError } from '../usage-error.js';
-import { csvText } from './csv-records.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 
 export type ExportFormat = 'long' | 'matrix';
@@ -34,7 +35,7 @@ const WRITE_BATCH = 100;
  *   has two prices for one SKU: the matrix cannot say those.
  *
  * A cell a spreadsheet would run as a formula (a SKU `=HYPERLINK(…)`) is written with a quote in
- * front (`'=HYPERLINK(…)`), which the import takes off again (src/text/csv-cells.ts). Written to
+ * front (`'=HYPERLINK(…)`), which the import takes off again (src/csv/csv-text.ts). Written to
  * a terminal (`escapeControls`), control characters in cells are written out (`\x1b`), never sent raw.
  */
 export async function exportPrices(client: Pricebook, options: ExportOptions, sink: NodeJS.WritableStream, progressStream: ProgressStream): Promise<void> {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Import, Pricebook } from '../../client/index.js';
 import { readCsvFile } from '../../csv/read-csv-file.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
-import { readInputFile } from './csv-records.js';
+import { readInputFile } from './read-input-file.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 import { problemText, rejectedRowsCsv, rejectedRowsPath } from './rejected-rows.js';
 

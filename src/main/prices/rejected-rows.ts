@@ -1,5 +1,5 @@
 import type { ImportError } from '../../client/index.js';
-import { csvText } from './csv-records.js';
+import { csvText } from '../../csv/csv-text.js';
 
 /** `prices.csv` → `prices.rejected.csv` (beside it); a name without `.csv` gets `.rejected.csv` added. */
 export function rejectedRowsPath(file: string): string {

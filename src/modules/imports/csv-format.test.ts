@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CsvLayout, longRow, readHeader, readRow } from './csv-format.js';
+import { longRow } from '../../csv/trade-prices-csv.js';
+import { type CsvLayout, readHeader, readRow } from './csv-format.js';
 
 function layoutOf(header: string[]): CsvLayout {
   const read = readHeader(header);

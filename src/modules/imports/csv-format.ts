@@ -2,6 +2,7 @@ import type { ImportError } from '../../contract/imports.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
+import { LONG_COLUMNS } from '../../csv/trade-prices-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 
@@ -17,7 +18,6 @@ import { stripNeutralisation } from '../../text/csv-cells.js';
  * numbered as records, the header being 1 (a line of the file, unless a quoted field holds a
  * line break).
  */
-export const LONG_COLUMNS = ['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'] as const;
 type LongColumn = (typeof LONG_COLUMNS)[number];
 const REQUIRED_LONG_COLUMNS: readonly LongColumn[] = ['customer_id', 'sku', 'price'];
 
@@ -130,16 +130,6 @@ function readMatrixRow(layout: Extract<CsvLayout, { format: 'matrix' }>, fields:
     if (price !== undefined && sku !== undefined) prices.push({ row, customerField: header, customer: ref, sku, price, minQuantity: 1, validFrom: null, validUntil: null });
   }
   return errors.length > 0 ? { prices: [], errors } : { prices, errors };
-}
-
-/** A price as a CSV cell: the shortest decimal that is exactly it (12.5, 0.1, 3). */
-export function priceText(price: number): string {
-  return String(price);
-}
-
-/** Header and fields of the long format for a record, all six columns. */
-export function longRow(price: { customerId: number; sku: string; price: number; minQuantity: number; validFrom: string | null; validUntil: string | null }): string[] {
-  return [String(price.customerId), price.sku, priceText(price.price), String(price.minQuantity), price.validFrom ?? '', price.validUntil ?? ''];
 }
 
 function customerRef(header: string): CustomerRef | undefined {
