@@ -1,9 +1,12 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
 // The page imports the contract's types (never its code). The only code it loads from outside
-// src/admin is src/text/: dependency-free modules the server and the CLI use too (the CSV cell
-// rules), compiled into dist/admin/text/, the page's imports of them pointed there. An import of
-// any other code from outside src/admin fails the build: the browser could not load it.
+// src/admin is in src/text/ and src/csv/: modules the server and the CLI use too (the CSV cell
+// rules, the CSV writer and the files it writes), compiled into dist/admin/text/ and
+// dist/admin/csv/, the page's imports of them pointed there. Only the files the page imports are
+// compiled, and those must use no Node API and no package (src/csv/'s reader does: the page never
+// imports it). An import of any other code, or of a package, fails the build: the browser could
+// not load it.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -12,8 +15,8 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'src', 'admin');
 const target = path.join(root, 'dist', 'admin');
-const shared = path.join(root, 'src', 'text');
-const sharedTarget = path.join(target, 'text');
+/** Folders outside src/admin whose modules the page may load, served under dist/admin/<name>. */
+const shared = ['text', 'csv'].map((name) => [path.join(root, 'src', name), path.join(target, name)]);
 const STATIC = ['.html', '.css', '.svg', '.png'];
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
@@ -37,7 +40,7 @@ const emitted = program.emit(
 );
 if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
 if (unloadable.length > 0) {
-  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin and src/text are served):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text and src/csv are served, no packages):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
   process.exit(1);
 }
 
@@ -55,7 +58,7 @@ process.stdout.write(`admin page: ${scripts.size} scripts and its static files i
 function servedPath(file) {
   const resolved = path.resolve(file);
   const within = (directory) => resolved.startsWith(directory + path.sep);
-  const base = within(source) ? [source, target] : within(shared) ? [shared, sharedTarget] : undefined;
+  const base = within(source) ? [source, target] : shared.find(([directory]) => within(directory));
   if (base === undefined || !resolved.endsWith('.ts') || resolved.endsWith('.d.ts')) return undefined;
   return path.join(base[1], path.relative(base[0], resolved)).replace(/\.ts$/, '.js');
 }
@@ -67,7 +70,11 @@ function pointImportsAtServedFiles(context) {
     const from = servedPath(sourceFile.fileName);
     if (from === undefined) return sourceFile;
     const pointed = (specifier) => {
-      if (!ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) return specifier;
+      if (!ts.isStringLiteral(specifier)) return specifier;
+      if (!specifier.text.startsWith('.')) {
+        unloadable.push(`${path.relative(root, sourceFile.fileName)} imports the package ${specifier.text}`);
+        return specifier;
+      }
       const imported = path.resolve(path.dirname(sourceFile.fileName), specifier.text).replace(/\.js$/, '.ts');
       const to = servedPath(imported);
       if (to === undefined) {

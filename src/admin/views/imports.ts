@@ -1,8 +1,10 @@
 import type { Import } from '../../contract/imports.js';
 import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
+import { priceListCsv } from '../../csv/price-list-csv.js';
+import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { findCustomer } from '../customer-lookup.js';
-import { downloadText, priceListCsv, tradePricesCsv } from '../csv.js';
+import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
 import { alertBox, section, type AlertBox, type View, type ViewContext } from '../view.js';

@@ -1,7 +1,8 @@
 import type { Customer } from '../../contract/customers.js';
 import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
+import { priceListCsv } from '../../csv/price-list-csv.js';
 import { findCustomer } from '../customer-lookup.js';
-import { downloadText, priceListCsv } from '../csv.js';
+import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
