@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { diffPrices } from './prices/diff-command.js';
+import { diffPriceFile } from './prices/diff-command.js';
 import { type ExportFormat, exportPrices } from './prices/export-command.js';
 import { importPrices } from './prices/import-command.js';
 import type { Pricebook } from '../client/index.js';
@@ -75,5 +75,5 @@ export function registerPricesCommands(program: Command): void {
       .command('diff')
       .description('what `import --replace FILE` would change, per customer, as tables; changes nothing; exits 1 when the file has problems')
       .argument('<file>', 'CSV file, long or matrix'),
-  ).action((file: string, options: RemoteOptions) => withClient(options, (client) => diffPrices(client, file, output)));
+  ).action((file: string, options: RemoteOptions) => withClient(options, (client) => diffPriceFile(client, file, output)));
 }

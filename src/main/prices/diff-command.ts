@@ -29,7 +29,7 @@ interface CustomerPrices {
  * then each customer's prices go to a dry-run replace (`scope: customer`), paced. Prints a table
  * per customer and a total on stdout; a file with problems prints them instead and fails.
  */
-export async function diffPrices(client: Pricebook, file: string, output: CommandOutput): Promise<void> {
+export async function diffPriceFile(client: Pricebook, file: string, output: CommandOutput): Promise<void> {
   const { prices, problems } = await readPrices(readInputFile(file));
   // Every problem is looked for, as the import does: rows, then lookups, then each customer's dry run.
   const customers = await groupByCustomer(new CatalogLookup(client), prices, problems);
