@@ -9,11 +9,12 @@ import { CONFIG_VARIABLES, type Config } from '../config/config.js';
 import { AppError } from '../modules/errors.js';
 import { keepReadingBehindLargeAnswers } from '../http/answer-buffer.js';
 import { type App } from '../http/app-types.js';
+import { registerBodyParsers } from '../http/body-parsers.js';
 import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
 import { clientErrorAnswerer, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
 import { type ConnectionLimits, FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/connection-slots.js';
 import { registerErrorHandler } from '../http/error-handler.js';
-import { MAX_BODY_BYTES, registerJsonBodyParser } from '../http/json-body-parser.js';
+import { MAX_BODY_BYTES } from '../http/json-body-parser.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { registerAdminPage } from '../http/admin-assets.js';
 import { registerVersionCheck } from '../http/plugins/api-version.js';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   registerErrorHandler(app);
-  registerJsonBodyParser(app);
+  registerBodyParsers(app);
   registerRequestLog(app);
   if (options.metrics !== undefined) registerRequestMetrics(app, options.metrics);
   registerEarlyAnswerTracking(app);

@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_IMPORT_BYTES } from '../contract/imports.js';
 import { AppError, type FieldProblem, validationFailed } from '../modules/errors.js';
 import { nextTurn } from '../modules/yield-to-other-work.js';
-import './route-config.js';
 
 /** Deeper JSON is refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;
@@ -21,13 +19,11 @@ declare module 'fastify' {
 }
 
 /**
- * The body parsers: UTF-8 JSON, at most 32 levels deep, without prototype keys; and CSV for the
- * routes that take it (imports, up to 50 MiB), handed over as a stream. Any other content type
- * is refused earlier (415) for POST and PUT and ignored for other methods.
+ * The JSON body parser: UTF-8 JSON, at most 32 levels deep, without prototype keys, its bytes
+ * kept as `request.rawBody`. Registered with the others by `registerBodyParsers`.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.decorateRequest('rawBody', undefined);
-  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
     // Only POST and PUT carry a body; one sent with GET or DELETE is ignored, not judged.
     if (request.method !== 'POST' && request.method !== 'PUT') {
@@ -47,21 +43,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     if ((body as Buffer).length < LARGE_BODY_BYTES) done(null, parsed);
     else void nextTurn().then(() => done(null, parsed));
   });
-  // CSV reaches only the routes that take it (the route guard refuses it elsewhere first), as
-  // the request's stream: the route reads it piece by piece, storing it as it comes (imports).
-  app.addContentTypeParser('text/csv', (request, payload, done) => {
-    if (request.routeOptions.config.bodyType !== 'csv' || request.method !== 'POST') {
-      done(null, undefined);
-      return;
-    }
-    // A length announced over the limit is refused before a byte is read; the route counts the rest.
-    if (Number(request.headers['content-length']) > MAX_IMPORT_BYTES) {
-      done(new AppError('body_too_large', `Request body is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MiB`), undefined);
-      return;
-    }
-    done(null, payload);
-  });
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, _body, done) => done(null, undefined));
 }
 
 export function parseJsonBody(bytes: Buffer): unknown {
