@@ -110,6 +110,30 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(await client.tradePrices.count({ customerId: customer })).toBe(0);
   });
 
+  it('reads a file that stops being CSV as the server does: diff and import name the same problems, the rows before it kept', async () => {
+    const { customerIds: [customer] } = await catalog('mal', ['MAL-A'], 1);
+    const csv = file('malformed.csv', `customer_id,sku,price\n${customer},MAL-A,abc\n${customer},"MAL-A,1\n`);
+    const imported = await prices(['import', csv]);
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toMatch(/^import \d+ \(add\) failed: 2 problems in 2 rows; nothing changed\n$/);
+    expect(imported.stderr).toMatch(/^row 3, is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3$/m);
+    expect(parse(fs.readFileSync(path.join(directory, 'malformed.rejected.csv'), 'utf8'))).toEqual([
+      ['customer_id', 'sku', 'price', 'error'],
+      [String(customer), 'MAL-A', 'abc', expect.stringMatching(/^price: must be a price/)],
+      ['', '', '', 'row 3: is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
+    ]);
+
+    const diff = await prices(['diff', csv]);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout.split('\n')).toEqual([
+      'row  column  problem',
+      expect.stringMatching(/^2 {4}price {3}must be a price: digits with at most 4 decimals after a point, below 1000000000, got 'abc'$/),
+      '3            is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3',
+      '',
+    ]);
+    expect(diff.stderr).toMatch(/malformed\.csv has 2 problems/);
+  });
+
   it('diff prints, per customer, what import --replace would create and delete, and changes nothing', async () => {
     const { customerIds: [first, second], productId } = await catalog('dif', ['DIF-A', 'DIF-B', 'DIF-C']);
     await client.tradePrices.bulkCreate([
