@@ -1,8 +1,8 @@
 import type { ImportError } from '../../contract/imports.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
+import { LONG_COLUMNS } from '../../csv/trade-prices-csv.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
-import { LONG_COLUMNS } from '../../csv/trade-prices-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 
@@ -16,7 +16,7 @@ import { stripNeutralisation } from '../../text/csv-cells.js';
  *
  * The header decides: a first column `sku` is a matrix, else the columns are named. Rows are
  * numbered as records, the header being 1 (a line of the file, unless a quoted field holds a
- * line break).
+ * line break). The long format's columns are the ones every file is written with (src/csv).
  */
 type LongColumn = (typeof LONG_COLUMNS)[number];
 const REQUIRED_LONG_COLUMNS: readonly LongColumn[] = ['customer_id', 'sku', 'price'];
