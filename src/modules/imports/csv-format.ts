@@ -1,5 +1,6 @@
 import type { ImportError } from '../../contract/imports.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import { LONG_COLUMNS } from '../../csv/trade-prices-csv.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
@@ -28,18 +29,13 @@ export type CsvLayout =
   | { format: 'long'; width: number; names: readonly string[]; column: Partial<Record<LongColumn, number>> }
   | { format: 'matrix'; width: number; names: readonly string[]; customers: Array<{ index: number; header: string; ref: CustomerRef }> };
 
-/** One price a data row gives, its customer not yet looked up. */
-export interface CsvPrice {
+/** One price a data row gives (a `PricedSku` but for its product), its customer not yet looked up. */
+export type CsvPrice = Omit<PricedSku, 'productId'> & {
   row: number;
   /** The column naming the customer, for messages. */
   customerField: string;
   customer: CustomerRef;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+};
 
 /** The longest e-mail address a customer may have, so the longest header naming a customer. */
 const MAX_EMAIL_LENGTH = 254;
