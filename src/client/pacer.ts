@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ResponseHeaders } from './transport.js';
 
 export interface PacingOptions {
   /** Milliseconds to wait before a request when the last answer left 0 or 1 places; default 1000. Grows as the pacer learns. */
@@ -112,7 +112,7 @@ export class Pacer {
    * Sends through `send`, paced; answers the first response that is not a 429 to retry. An
    * aborted `signal` ends a wait at once, rejecting with its reason.
    */
-  async run<R extends { status: number; headers: IncomingHttpHeaders }>(send: () => Promise<R>, signal?: AbortSignal): Promise<R> {
+  async run<R extends { status: number; headers: ResponseHeaders }>(send: () => Promise<R>, signal?: AbortSignal): Promise<R> {
     let retryAfterMs: number | undefined;
     for (let retries = 0; ; retries++) {
       const sleptMs = await this.enter(retryAfterMs, signal);
@@ -176,7 +176,7 @@ export class Pacer {
   }
 
   /** Takes in an answer's headers; `remainingBefore` is set when the pacer slept before it. */
-  private observe(headers: IncomingHttpHeaders, remainingBefore: number | undefined): void {
+  private observe(headers: ResponseHeaders, remainingBefore: number | undefined): void {
     const remaining = Number(headers['x-rate-limit-remaining']);
     if (headers['x-rate-limit-remaining'] === undefined || !Number.isInteger(remaining)) return;
     // After a wait the request should have found at least one more place than the last answer
@@ -201,7 +201,7 @@ export class Pacer {
   }
 }
 
-function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefined {
+function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
   const value = Number(headers['retry-after']);
   return headers['retry-after'] !== undefined && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
