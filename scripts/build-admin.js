@@ -1,9 +1,11 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
 // The page imports the contract's types (never its code). The only code it loads from outside
-// src/admin is src/text/: dependency-free modules the server and the CLI use too (the CSV cell
-// rules), compiled into dist/admin/text/, the page's imports of them pointed there. An import of
-// any other code from outside src/admin fails the build: the browser could not load it.
+// src/admin is dependency-free code the server and the CLI use too: src/text/ (the CSV cell
+// rules) and src/client/ (the typed client, through its browser entry: no node: module), each
+// compiled into a folder of dist/admin (text/, client/), the page's imports of them pointed
+// there. An import of any other code from outside src/admin fails the build: the browser could
+// not load it.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -12,8 +14,8 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'src', 'admin');
 const target = path.join(root, 'dist', 'admin');
-const shared = path.join(root, 'src', 'text');
-const sharedTarget = path.join(target, 'text');
+/** Folders of src/ the page loads code from, each served from the folder of dist/admin of the same name. */
+const shared = ['text', 'client'].map((name) => [path.join(root, 'src', name), path.join(target, name)]);
 const STATIC = ['.html', '.css', '.svg', '.png'];
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
@@ -37,7 +39,7 @@ const emitted = program.emit(
 );
 if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
 if (unloadable.length > 0) {
-  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin and src/text are served):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text and src/client are served):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
   process.exit(1);
 }
 
@@ -55,7 +57,7 @@ process.stdout.write(`admin page: ${scripts.size} scripts and its static files i
 function servedPath(file) {
   const resolved = path.resolve(file);
   const within = (directory) => resolved.startsWith(directory + path.sep);
-  const base = within(source) ? [source, target] : within(shared) ? [shared, sharedTarget] : undefined;
+  const base = within(source) ? [source, target] : shared.find(([directory]) => within(directory));
   if (base === undefined || !resolved.endsWith('.ts') || resolved.endsWith('.d.ts')) return undefined;
   return path.join(base[1], path.relative(base[0], resolved)).replace(/\.ts$/, '.js');
 }
