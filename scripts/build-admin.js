@@ -1,11 +1,12 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
 // The page imports the contract's types (never its code). The only code it loads from outside
-// src/admin is in src/text/ and src/csv/: modules the server and the CLI use too (the CSV cell
-// rules, the CSV writer and the files it writes), compiled into dist/admin/text/ and
-// dist/admin/csv/, the page's imports of them pointed there. Only the files the page imports are
-// compiled, and those must use no Node API and no package (src/csv/'s reader does: the page never
-// imports it). An import of any other code, or of a package, fails the build: the browser could
+// src/admin is in src/text/, src/csv/ and src/client/: modules the server and the CLI use too
+// (the CSV cell rules, the CSV writer and the files it writes, the typed client through its
+// browser entry), compiled into dist/admin/text/, dist/admin/csv/ and dist/admin/client/, the
+// page's imports of them pointed there. Only the files the page imports are compiled, and those
+// must use no Node API and no package (src/csv/'s reader and the client's HTTPS transport do: the
+// page never imports them). An import of any other code, or of a package, fails the build: the browser could
 // not load it.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'src', 'admin');
 const target = path.join(root, 'dist', 'admin');
 /** Folders outside src/admin whose modules the page may load, served under dist/admin/<name>. */
-const shared = ['text', 'csv'].map((name) => [path.join(root, 'src', name), path.join(target, name)]);
+const shared = ['text', 'csv', 'client'].map((name) => [path.join(root, 'src', name), path.join(target, name)]);
 const STATIC = ['.html', '.css', '.svg', '.png'];
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
@@ -40,7 +41,7 @@ const emitted = program.emit(
 );
 if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
 if (unloadable.length > 0) {
-  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text and src/csv are served, no packages):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text, src/csv and src/client are served, no packages):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
   process.exit(1);
 }
 

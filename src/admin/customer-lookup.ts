@@ -1,17 +1,17 @@
+import { type Pricebook, PricebookError } from '../client/browser.js';
 import type { Customer } from '../contract/customers.js';
-import { ApiError, type ApiClient } from './api-client.js';
 
 /** A customer named by id (digits) or by email (exact, ignoring case); undefined when none is. */
-export async function findCustomer(api: ApiClient, text: string, signal: AbortSignal): Promise<Customer | undefined> {
+export async function findCustomer(api: Pricebook, text: string): Promise<Customer | undefined> {
   const name = text.trim();
   if (/^[1-9]\d*$/.test(name)) {
     try {
-      return await api.get<Customer>(`/customers/${name}`, undefined, signal);
+      return await api.customers.get(Number(name));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return undefined;
+      if (error instanceof PricebookError && error.status === 404) return undefined;
       throw error;
     }
   }
-  const [customer] = await api.get<Customer[]>('/customers', { email: name, count: 1 }, signal);
+  const [customer] = await api.customers.list({ email: name, count: 1 });
   return customer;
 }

@@ -1,5 +1,6 @@
-import { ApiError, type FieldProblem } from './api-client.js';
+import { type FieldProblem, PricebookError } from '../client/browser.js';
 import { h, replaceChildren, uniqueId } from './dom.js';
+import { errorMessage } from './error-message.js';
 
 export interface FieldSpec {
   /** The API's name of the field, so its 422 problems land here. */
@@ -107,8 +108,8 @@ export class Form {
     this.clearErrors();
     const general: string[] = [];
     let first: Control | undefined;
-    if (error instanceof ApiError && error.problems.length > 0) {
-      for (const problem of error.problems) {
+    if (error instanceof PricebookError && error.errors !== undefined && error.errors.length > 0) {
+      for (const problem of error.errors) {
         const field = this.fieldOf(problem, index);
         if (field === undefined) {
           general.push(describeProblem(problem));
@@ -118,13 +119,13 @@ export class Form {
         first ??= field.control;
       }
       if (general.length > 0 && first === undefined) general.unshift(error.message);
-    } else if (error instanceof ApiError && error.code === INVALID_QUERY && this.fields.has(QUERY_PARAMETER.exec(error.message)?.[1] ?? '')) {
+    } else if (error instanceof PricebookError && error.code === INVALID_QUERY && this.fields.has(QUERY_PARAMETER.exec(error.message)?.[1] ?? '')) {
       // A 400 on a query parameter names it in its message: `Invalid query parameter 'quantity': …`.
       const field = this.field(QUERY_PARAMETER.exec(error.message)?.[1] ?? '');
       this.markInvalid(field, error.message.replace(QUERY_PARAMETER, '').replace(/^:\s*/, ''));
       first = field.control;
     } else {
-      general.push(error instanceof Error ? error.message : String(error));
+      general.push(errorMessage(error));
     }
     if (general.length > 0) {
       replaceChildren(this.summary, h('p', {}, general[0] ?? ''), general.length > 1 ? h('ul', {}, ...general.slice(1).map((line) => h('li', {}, line))) : null);

@@ -1,5 +1,7 @@
-import { ApiClient } from './api-client.js';
+import type { Pricebook } from '../client/browser.js';
+import { adminClient } from './admin-client.js';
 import { h, replaceChildren } from './dom.js';
+import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
 import { forgetToken, storedToken } from './session.js';
 import type { View, ViewContext } from './view.js';
@@ -43,14 +45,10 @@ let afterSignIn = HOME;
 /** Said once the sign-in form shows (why the user is there). */
 let signInMessage: string | undefined;
 
-const api = new ApiClient({
-  token: storedToken,
-  onRateLimitWait: (seconds) => {
-    wait.hidden = seconds === 0;
-    replaceChildren(wait, seconds === 0 ? '' : `The API's rate limit asks for a pause of ${seconds} s: the action goes on by itself.`);
-  },
-  onUnauthenticated: () => signOut('The API refused the token (revoked, or mistyped). Sign in again.'),
-});
+function showRateLimitWait(seconds: number): void {
+  wait.hidden = seconds === 0;
+  replaceChildren(wait, seconds === 0 ? '' : `The API's rate limit asks for a pause of ${seconds} s: the action goes on by itself.`);
+}
 
 function signOut(message?: string): void {
   forgetToken();
@@ -86,8 +84,19 @@ async function render(): Promise<void> {
     else link.removeAttribute('aria-current');
   }
   replaceChildren(main);
+  // A client per view: moving on aborts its requests and waits.
+  let api: Pricebook | undefined;
   const context: ViewContext = {
-    api,
+    get api() {
+      api ??= adminClient({
+        token: storedToken() ?? '',
+        signal: controller.signal,
+        onRateLimitWait: showRateLimitWait,
+        onUnauthenticated: () => signOut('The API refused the token (revoked, or mistyped). Sign in again.'),
+      });
+      return api;
+    },
+    withToken: (token) => adminClient({ token, signal: controller.signal, onRateLimitWait: showRateLimitWait }),
     main,
     signal: controller.signal,
     heading: (text) => {
@@ -116,7 +125,7 @@ async function render(): Promise<void> {
     await route.view(context, ...captures);
   } catch (error) {
     if (isAbort(error) || controller.signal.aborted) return;
-    main.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, error instanceof Error ? error.message : String(error))));
+    main.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, errorMessage(error))));
   }
 }
 

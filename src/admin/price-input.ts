@@ -1,6 +1,6 @@
 import type { PricedSkuInput } from '../contract/priced-sku.js';
 import type { Product } from '../contract/products.js';
-import type { ApiClient } from './api-client.js';
+import type { Pricebook } from '../client/browser.js';
 import { momentFromInput } from './dom.js';
 import { type FieldSpec, type Form, numberOrText } from './forms.js';
 
@@ -41,7 +41,7 @@ export function priceInputOf(record: PricedSkuInput): PricedSkuInput {
  * The product owning `sku` (its own SKU or a variation's), found with the products list's
  * `sku=` filter; undefined when the store has none.
  */
-export async function productOfSku(api: ApiClient, sku: string, signal: AbortSignal): Promise<Pick<Product, 'id' | 'title'> | undefined> {
-  const [product] = await api.get<Pick<Product, 'id' | 'title'>[]>('/products', { sku, count: 1, fields: 'id,title' }, signal);
+export async function productOfSku(api: Pricebook, sku: string): Promise<Pick<Product, 'id' | 'title'> | undefined> {
+  const [product] = await api.products.list({ sku, count: 1, fields: 'id,title' });
   return product;
 }

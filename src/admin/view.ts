@@ -1,10 +1,16 @@
-import type { ApiClient } from './api-client.js';
+import type { Pricebook } from '../client/browser.js';
 import { h, replaceChildren, type Child } from './dom.js';
+import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
 
-/** What a view gets: the API, the main region, and a signal aborted when the page moves on. */
+/**
+ * What a view gets: the API (the typed client, with the signed-in token), the main region, and
+ * a signal aborted when the page moves on (the client's requests and waits end with it).
+ */
 export interface ViewContext {
-  api: ApiClient;
+  api: Pricebook;
+  /** A client trying `token` instead of the signed-in one (signing in): its 401 does not sign out. */
+  withToken(token: string): Pricebook;
   main: HTMLElement;
   signal: AbortSignal;
   /** Adds the view's `h1`, names the document after it and moves the focus to it. */
@@ -34,7 +40,7 @@ export function alertBox(): AlertBox {
   return Object.assign(box, {
     show(error: unknown) {
       if (isAbort(error)) return;
-      replaceChildren(box, h('p', {}, error instanceof Error ? error.message : String(error)));
+      replaceChildren(box, h('p', {}, errorMessage(error)));
     },
     clear() {
       replaceChildren(box);

@@ -1,8 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Transport, TransportRequest } from './https-transport.js';
 import { OPERATIONS, type OperationName, operationPath, type PathParams, queryString } from './operations.js';
 import type { Pacer } from './pacer.js';
 import { PricebookError } from './pricebook-error.js';
+import type { ResponseHeaders, Transport, TransportRequest } from './transport.js';
 
 export interface CallOptions {
   params?: PathParams;
@@ -10,7 +9,7 @@ export interface CallOptions {
   /** Sent as JSON. */
   body?: unknown;
   /** Sent as is with `Content-Type: text/csv` (imports). */
-  csv?: string | Buffer;
+  csv?: string | Uint8Array;
   /** 1–255 printable ASCII characters: the same key and body within 24 h replays the first answer. */
   idempotencyKey?: string;
 }
@@ -23,7 +22,7 @@ export interface CreateOptions {
 
 export interface CallResult<T> {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: ResponseHeaders;
   /** The parsed JSON answer; undefined for a 204. */
   body: T;
 }
@@ -36,13 +35,14 @@ export interface Caller {
   request<T>(operation: OperationName, options?: CallOptions): Promise<CallResult<T>>;
 }
 
-/** JSON in and out, the credential on every request, paced. */
+/** JSON in and out, the credential on every request, paced; `signal` aborts every request and wait. */
 export class ApiCaller implements Caller {
   constructor(
     private readonly transport: Transport,
     private readonly pacer: Pacer,
     private readonly authorization: string,
     private readonly userAgent: string,
+    private readonly signal?: AbortSignal,
   ) {}
 
   async call<T>(operation: OperationName, options: CallOptions = {}): Promise<T> {
@@ -52,7 +52,7 @@ export class ApiCaller implements Caller {
   async request<T>(operation: OperationName, options: CallOptions = {}): Promise<CallResult<T>> {
     const { method } = OPERATIONS[operation];
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json', 'user-agent': this.userAgent };
-    let body: string | Buffer | undefined;
+    let body: string | Uint8Array | undefined;
     if (options.csv !== undefined) {
       headers['content-type'] = 'text/csv; charset=utf-8';
       body = options.csv;
@@ -61,8 +61,14 @@ export class ApiCaller implements Caller {
       body = JSON.stringify(options.body);
     }
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-    const request: TransportRequest = { method, path: operationPath(operation, options.params) + queryString(options.query), headers, ...(body !== undefined && { body }) };
-    const response = await this.pacer.run(() => this.transport.send(request));
+    const request: TransportRequest = {
+      method,
+      path: operationPath(operation, options.params) + queryString(options.query),
+      headers,
+      ...(body !== undefined && { body }),
+      ...(this.signal !== undefined && { signal: this.signal }),
+    };
+    const response = await this.pacer.run(() => this.transport.send(request), this.signal);
     if (response.status >= 400) throw PricebookError.fromResponse(operation, response);
     return { status: response.status, headers: response.headers, body: (response.text === '' ? undefined : JSON.parse(response.text)) as T };
   }

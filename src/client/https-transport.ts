@@ -1,6 +1,5 @@
 import https from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { HttpMethod } from './operations.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 export interface HttpsTransportOptions {
   /** `https://host[:port][/prefix]`; only `https:` URLs. */
@@ -11,27 +10,6 @@ export interface HttpsTransportOptions {
   timeoutMs?: number;
   /** Connections kept open to the server; default 8. */
   maxSockets?: number;
-}
-
-export interface TransportRequest {
-  method: HttpMethod;
-  /** Path and query string, after the base URL's own path. */
-  path: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-
-export interface TransportResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body as UTF-8 text ('' for none). */
-  text: string;
-}
-
-/** Sends one request and reads its whole answer. */
-export interface Transport {
-  send(request: TransportRequest): Promise<TransportResponse>;
-  close(): void;
 }
 
 /**
@@ -56,7 +34,7 @@ export class HttpsTransport implements Transport {
     try {
       return await this.attempt(request);
     } catch (error) {
-      if (error instanceof ReusedConnectionReset) return this.attempt(request);
+      if (error instanceof ReusedConnectionReset && request.signal?.aborted !== true) return this.attempt(request);
       throw error;
     }
   }
@@ -70,17 +48,18 @@ export class HttpsTransport implements Transport {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     return new Promise((resolve, reject) => {
-      const outgoing = https.request(url, { method: request.method, headers, agent: this.agent, timeout: this.timeoutMs }, (incoming) => {
+      const outgoing = https.request(url, { method: request.method, headers, agent: this.agent, timeout: this.timeoutMs, ...(request.signal !== undefined && { signal: request.signal }) }, (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
+        incoming.on('error', (error) => reject(request.signal?.aborted === true ? request.signal.reason : error));
         incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }));
       });
       const deadline = setTimeout(() => outgoing.destroy(new Error(`${request.method} ${url.pathname}: no complete answer within ${this.timeoutMs} ms`)), this.timeoutMs);
       outgoing.on('close', () => clearTimeout(deadline));
       outgoing.on('timeout', () => outgoing.destroy(new Error(`${request.method} ${url.pathname}: the connection was idle for ${this.timeoutMs} ms`)));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new ReusedConnectionReset() : error);
+        if (request.signal?.aborted === true) reject(request.signal.reason);
+        else reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new ReusedConnectionReset() : error);
       });
       outgoing.end(request.body);
     });

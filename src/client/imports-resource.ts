@@ -36,8 +36,8 @@ export class ImportsResource {
     return this.api.call('imports.get', { params: { id }, query });
   }
 
-  /** Uploads a CSV file (up to 50 MiB): answered at once with the queued import. */
-  create(csv: string | Buffer, options: CreateImportOptions = {}): Promise<Import> {
+  /** Uploads a CSV file (up to 50 MiB; text, or its bytes: a Buffer, a Uint8Array): answered at once with the queued import. */
+  create(csv: string | Uint8Array, options: CreateImportOptions = {}): Promise<Import> {
     const { mode = 'add', dryRun = false, idempotencyKey } = options;
     return this.api.call('imports.create', { csv, query: { mode, dryRun }, ...(idempotencyKey !== undefined && { idempotencyKey }) });
   }

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ResponseHeaders } from './transport.js';
 
 export interface PacingOptions {
   /** Milliseconds to wait before a request when the last answer left 0 or 1 places; default 1000. Grows as the pacer learns. */
@@ -7,7 +7,23 @@ export interface PacingOptions {
   maxWaitMs?: number;
   /** 429s retried for one request before the 429 is surfaced after all; default 20. */
   maxRetries?: number;
+  /** The longest wait after a 429, whatever its `Retry-After` says; default: what it says. */
+  maxRetryAfterMs?: number;
+  /**
+   * Whether a request waits first when the last answer left 0 or 1 places; default true.
+   * `false`: requests go at once, never waiting for one another; only 429s are waited out (each
+   * after its own `Retry-After`) and retried.
+   */
+  waitAhead?: boolean;
+  /**
+   * Told each wait as it begins, with its milliseconds and its cause (`retry-after`: a 429 asked
+   * for it; `pacing`: the bucket was nearly full), and again with 0 once it is over.
+   */
+  onWait?: (waitMs: number, cause: WaitCause) => void;
 }
+
+/** Why the pacer waits: a 429's `Retry-After`, or the bucket nearly full before a request. */
+export type WaitCause = 'retry-after' | 'pacing';
 
 /** What the pacer did so far. */
 export interface PacingCounters {
@@ -21,12 +37,28 @@ export interface PacingCounters {
 
 /** How the pacer waits and reads the time: real timers, or a simulated clock in tests. */
 export interface PacerTimer {
-  sleep(ms: number): Promise<void>;
+  /** Rejects with the signal's reason once it is aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Milliseconds. */
   now(): number;
 }
 
-const realTimer: PacerTimer = { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), now: () => Date.now() };
+const realTimer: PacerTimer = {
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted === true) return reject(signal.reason);
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', abort, { once: true });
+    }),
+  now: () => Date.now(),
+};
 
 /**
  * Keeps a credential's `x-rate-limit-remaining` above 0 (contract §3.4: a leaky bucket per
@@ -41,12 +73,16 @@ const realTimer: PacerTimer = { sleep: (ms) => new Promise((resolve) => setTimeo
  *   `Retry-After`, transparently, and counted.
  *
  * Requests pass its gate one at a time, so concurrent calls share what the last answer said.
- * Disabled, it only counts requests, and 429s reach the caller.
+ * Disabled, it only counts requests, and 429s reach the caller. With `waitAhead: false` it only
+ * waits out 429s.
  */
 export class Pacer {
   private readonly counters: PacingCounters = { requests: 0, waitedMs: 0, retriedAfter429: 0 };
   private readonly maxWaitMs: number;
   private readonly maxRetries: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly waitAhead: boolean;
+  private readonly onWait: ((waitMs: number, cause: WaitCause) => void) | undefined;
   private waitMs: number;
   /** `x-rate-limit-remaining` of the latest answer; undefined until one carried it. */
   private remaining: number | undefined;
@@ -62,6 +98,9 @@ export class Pacer {
     this.waitMs = options.initialWaitMs ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
     this.maxRetries = options.maxRetries ?? 20;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? Infinity;
+    this.waitAhead = options.waitAhead ?? true;
+    this.onWait = options.onWait;
   }
 
   /** A copy of the counters. */
@@ -69,11 +108,14 @@ export class Pacer {
     return { ...this.counters };
   }
 
-  /** Sends through `send`, paced; answers the first response that is not a 429 to retry. */
-  async run<R extends { status: number; headers: IncomingHttpHeaders }>(send: () => Promise<R>): Promise<R> {
+  /**
+   * Sends through `send`, paced; answers the first response that is not a 429 to retry. An
+   * aborted `signal` ends a wait at once, rejecting with its reason.
+   */
+  async run<R extends { status: number; headers: ResponseHeaders }>(send: () => Promise<R>, signal?: AbortSignal): Promise<R> {
     let retryAfterMs: number | undefined;
     for (let retries = 0; ; retries++) {
-      const sleptMs = await this.enter(retryAfterMs);
+      const sleptMs = await this.enter(retryAfterMs, signal);
       const remainingBefore = this.remaining;
       let response: R;
       this.counters.requests += 1;
@@ -87,7 +129,7 @@ export class Pacer {
       this.observe(response.headers, sleptMs > 0 ? remainingBefore : undefined);
       this.leave();
       if (!this.enabled || response.status !== 429 || retries >= this.maxRetries) return response;
-      retryAfterMs = 1000 * (retryAfterSeconds(response.headers) ?? this.waitMs / 1000);
+      retryAfterMs = Math.min(this.maxRetryAfterMs, 1000 * (retryAfterSeconds(response.headers) ?? this.waitMs / 1000));
       // A place takes about what was waited before the refusal plus what it says is missing. A
       // 429 with places left is no rate limit (a store's import queue is full): waited out
       // all the same, but it says nothing of the leak.
@@ -97,10 +139,12 @@ export class Pacer {
   }
 
   /** Waits at the gate until this request may go; answers the milliseconds it slept for room. */
-  private async enter(retryAfterMs: number | undefined): Promise<number> {
-    if (!this.enabled) {
+  private async enter(retryAfterMs: number | undefined, signal: AbortSignal | undefined): Promise<number> {
+    if (!this.enabled || !this.waitAhead) {
+      // No gate: each request waits out only its own 429s.
+      const sleptMs = retryAfterMs === undefined ? 0 : await this.sleep(retryAfterMs, 'retry-after', signal);
       this.inFlight += 1;
-      return 0;
+      return sleptMs;
     }
     const previous = this.gate;
     let release!: () => void;
@@ -108,14 +152,14 @@ export class Pacer {
     await previous;
     try {
       let sleptMs = 0;
-      if (retryAfterMs !== undefined) sleptMs = await this.sleep(retryAfterMs);
+      if (retryAfterMs !== undefined) sleptMs = await this.sleep(retryAfterMs, 'retry-after', signal);
       while (sleptMs === 0 && this.remaining !== undefined && this.remaining - this.inFlight <= 1) {
         if (this.inFlight > 0) {
           // Requests under way will tell how much room there is: wait for the next answer.
           await new Promise<void>((resolve) => this.answerListeners.push(resolve));
           continue;
         }
-        sleptMs = await this.sleep(this.waitMs);
+        sleptMs = await this.sleep(this.waitMs, 'pacing', signal);
       }
       this.inFlight += 1;
       return sleptMs;
@@ -132,7 +176,7 @@ export class Pacer {
   }
 
   /** Takes in an answer's headers; `remainingBefore` is set when the pacer slept before it. */
-  private observe(headers: IncomingHttpHeaders, remainingBefore: number | undefined): void {
+  private observe(headers: ResponseHeaders, remainingBefore: number | undefined): void {
     const remaining = Number(headers['x-rate-limit-remaining']);
     if (headers['x-rate-limit-remaining'] === undefined || !Number.isInteger(remaining)) return;
     // After a wait the request should have found at least one more place than the last answer
@@ -142,16 +186,22 @@ export class Pacer {
   }
 
   /** Sleeps `ms` (at least 1) and counts it; answers the milliseconds slept. */
-  private async sleep(ms: number): Promise<number> {
+  private async sleep(ms: number, cause: WaitCause, signal: AbortSignal | undefined): Promise<number> {
+    const waitMs = Math.max(1, ms);
     const started = this.timer.now();
-    await this.timer.sleep(Math.max(1, ms));
+    this.onWait?.(waitMs, cause);
+    try {
+      await this.timer.sleep(waitMs, signal);
+    } finally {
+      this.onWait?.(0, cause);
+    }
     const slept = Math.max(1, this.timer.now() - started);
     this.counters.waitedMs += slept;
     return slept;
   }
 }
 
-function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefined {
+function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
   const value = Number(headers['retry-after']);
   return headers['retry-after'] !== undefined && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

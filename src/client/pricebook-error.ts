@@ -1,11 +1,12 @@
-import type { TransportResponse } from './https-transport.js';
+import type { TransportResponse } from './transport.js';
 import type { ErrorBody, FieldProblem } from './types.js';
 
 /**
  * An answer of the API that is not a success: its HTTP `status` and the API's error body
  * (`code` from the API's code table, `message`, and for a 422 every problem in `errors`).
  * An answer that is not an API error body (a proxy's page) has `code` 0 and its status line
- * as the message. Network failures are not PricebookErrors: they are Node's own errors.
+ * as the message. Network failures are not PricebookErrors: they are the transport's own errors
+ * (Node's, or `fetch`'s TypeError), and an abort rejects with the signal's reason.
  */
 export class PricebookError extends Error {
   override readonly name = 'PricebookError';

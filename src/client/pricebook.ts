@@ -1,96 +1,35 @@
-import { ApiCaller, type CreateOptions } from './api-caller.js';
-import { CategoriesResource, CustomersResource, ProductsResource, VariationsResource } from './catalog-resources.js';
-import { HttpsTransport, type Transport } from './https-transport.js';
-import { ImportsResource } from './imports-resource.js';
-import { OrdersResource, QuotesResource } from './orders-resource.js';
-import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
-import { PriceListsResource } from './price-lists-resource.js';
-import { TradePricesResource } from './trade-prices-resource.js';
-import type { PricedSkuInput, ReplaceTradePricesResult } from './types.js';
-import { EventsResource, WebhooksResource } from './webhooks-resource.js';
+import { FetchTransport } from './fetch-transport.js';
+import { HttpsTransport } from './https-transport.js';
+import { PricebookBase, type PricebookBaseOptions } from './pricebook-base.js';
+import type { Transport } from './transport.js';
 
-export interface PricebookOptions {
+export interface PricebookOptions extends PricebookBaseOptions {
   /** `https://host[:port]` of the API (without `/v1`); only `https:` URLs. */
   baseUrl: string;
-  /** The Bearer token `pricebook keys create` printed. */
-  token: string;
-  /** PEM CA(s) to trust instead of the system's, for a self-signed certificate (`./data/tls-cert.pem`). */
+  /** PEM CA(s) to trust instead of the system's, for a self-signed certificate (`./data/tls-cert.pem`); HTTPS transport only. */
   ca?: string | Buffer;
-  /** Pacing by the rate-limit headers; default on. `false`: no waits, and a 429 throws a PricebookError (code 11). */
-  pacing?: boolean | PacingOptions;
   /** Milliseconds one request may take; default 60 000. */
   timeoutMs?: number;
-  /** Sends requests through this instead of HTTPS (tests, proxies). */
-  transport?: Transport;
-}
-
-export interface ReplaceOptions extends CreateOptions {
-  /** `customer`: the customer's prices become exactly `prices`. `skus`: only the SKUs named are replaced. Required. */
-  scope: 'customer' | 'skus';
-  /** Answer what would change, and change nothing. Default false. */
-  dryRun?: boolean;
-}
-
-const USER_AGENT = 'pricebook-client/0.1';
-
-/**
- * A typed client of the Pricebook API (docs/client.md): one resource per area, each with the
- * operations the API has (`list`, `iterate`, `count`, `get`, `create`, `update`, `delete`),
- * paced by the rate-limit headers unless told not to be.
- */
-export class Pricebook {
-  readonly customers: CustomersResource;
-  readonly products: ProductsResource;
-  readonly variations: VariationsResource;
-  readonly categories: CategoriesResource;
-  readonly tradePrices: TradePricesResource;
-  readonly priceLists: PriceListsResource;
-  readonly quotes: QuotesResource;
-  readonly orders: OrdersResource;
-  readonly webhooks: WebhooksResource;
-  readonly events: EventsResource;
-  readonly imports: ImportsResource;
-  private readonly transport: Transport;
-  private readonly pacer: Pacer;
-
-  constructor(options: PricebookOptions) {
-    if (options.token === '') throw new TypeError('token is required');
-    this.transport =
-      options.transport ??
-      new HttpsTransport({ baseUrl: options.baseUrl, ...(options.ca !== undefined && { ca: options.ca }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
-    const pacing = options.pacing ?? true;
-    this.pacer = new Pacer(pacing !== false, typeof pacing === 'object' ? pacing : {});
-    const api = new ApiCaller(this.transport, this.pacer, `Bearer ${options.token}`, USER_AGENT);
-    this.customers = new CustomersResource(api);
-    this.products = new ProductsResource(api);
-    this.variations = new VariationsResource(api);
-    this.categories = new CategoriesResource(api);
-    this.tradePrices = new TradePricesResource(api);
-    this.priceLists = new PriceListsResource(api);
-    this.quotes = new QuotesResource(api);
-    this.orders = new OrdersResource(api);
-    this.webhooks = new WebhooksResource(api);
-    this.events = new EventsResource(api);
-    this.imports = new ImportsResource(api);
-  }
-
   /**
-   * Gives one customer exactly `prices` (`scope: 'customer'`) or replaces the prices of the SKUs
-   * named (`scope: 'skus'`), in one transaction; with `dryRun`, only answers what would change.
-   * Unchanged prices keep their records. Up to 10 000 prices.
+   * How requests are sent: `'https'` (default: `node:https`, kept-alive connections), `'fetch'`
+   * (the global `fetch`, which trusts the runtime's CAs only), or a transport of your own (tests, proxies).
    */
-  replaceCustomerPrices(customerId: number, prices: readonly PricedSkuInput[], options: ReplaceOptions): Promise<ReplaceTradePricesResult> {
-    const { scope, dryRun = false, idempotencyKey } = options;
-    return this.tradePrices.replace({ customerId, prices: [...prices], scope, dryRun }, idempotencyKey === undefined ? {} : { idempotencyKey });
-  }
+  transport?: Transport | 'https' | 'fetch';
+}
 
-  /** Requests sent, milliseconds waited and 429s retried so far (a copy). */
-  get counters(): PacingCounters {
-    return this.pacer.stats();
+/** The typed client for Node.js: HTTPS by default (docs/client.md). */
+export class Pricebook extends PricebookBase {
+  constructor(options: PricebookOptions) {
+    super(options, () => openTransport(options));
   }
+}
 
-  /** Closes the kept-alive connections. */
-  close(): void {
-    this.transport.close();
+function openTransport(options: PricebookOptions): Transport {
+  const { baseUrl, ca, timeoutMs, transport = 'https' } = options;
+  if (typeof transport === 'object') return transport;
+  if (transport === 'fetch') {
+    if (ca !== undefined) throw new TypeError("ca is for the 'https' transport: fetch trusts the runtime's CAs (NODE_EXTRA_CA_CERTS in Node.js)");
+    return new FetchTransport({ baseUrl, ...(timeoutMs !== undefined && { timeoutMs }) });
   }
+  return new HttpsTransport({ baseUrl, ...(ca !== undefined && { ca }), ...(timeoutMs !== undefined && { timeoutMs }) });
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Caller, CreateOptions } from './api-caller.js';
 import { type IterateQuery, offsetPages, PAGE_SIZE } from './pages.js';
 import { PricebookError } from './pricebook-error.js';
@@ -82,6 +81,14 @@ export class TradePricesResource {
       if (page.candidates.length === 0 || offset >= page.candidateCount) return;
     }
   }
+  /**
+   * One bulk create request as the API takes it: 1–1000 items, all or nothing, answered with the
+   * records in the items' order; a 422's `errors[].index` are positions in `items`. `bulkCreate`
+   * sends any number, in chunks.
+   */
+  createMany(items: readonly TradePriceInput[], options: CreateOptions = {}): Promise<TradePrice[]> {
+    return this.api.call('tradePrices.bulkCreate', { body: items, ...options });
+  }
   /** One replace request as the API takes it; `Pricebook.replaceCustomerPrices` is the short form. */
   replace(request: ReplaceTradePricesRequest, options: CreateOptions = {}): Promise<ReplaceTradePricesResult> {
     return this.api.call('tradePrices.replace', { body: request, ...options });
@@ -96,7 +103,7 @@ export class TradePricesResource {
   async bulkCreate(items: readonly TradePriceInput[], options: BulkCreateOptions = {}): Promise<BulkCreateResult> {
     const chunkSize = options.chunkSize ?? MAX_CHUNK_SIZE;
     if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) throw new RangeError(`chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${chunkSize}`);
-    const prefix = options.idempotencyKeyPrefix ?? `bulk-${randomUUID()}`;
+    const prefix = options.idempotencyKeyPrefix ?? `bulk-${crypto.randomUUID()}`;
     if (!/^[\x21-\x7e]{1,240}$/.test(prefix)) throw new RangeError('idempotencyKeyPrefix must be 1–240 printable ASCII characters without spaces');
     const chunks = Math.ceil(items.length / chunkSize);
     const result: BulkCreateResult = { records: [], chunks, replayedChunks: 0 };

@@ -277,6 +277,25 @@ describe('the client as a package', () => {
     expect(specifiers.filter((specifier) => !/^\.\/[a-z-]+\.js$/.test(specifier) && !specifier.startsWith('node:'))).toEqual([]);
   });
 
+  it('has a browser entry that loads no node: module, however deep', () => {
+    const directory = path.join(ROOT, 'dist/client');
+    const loaded = new Set<string>();
+    const pending = ['browser.js'];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      const text = fs.readFileSync(path.join(directory, file), 'utf8');
+      for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm)) {
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[a-z-]+\.js$/);
+        pending.push(specifier!.slice(2));
+      }
+    }
+    expect(loaded).toContain('fetch-transport.js');
+    expect(loaded).not.toContain('https-transport.js');
+    expect(loaded).not.toContain('pricebook.js');
+  });
+
   it("resolves 'pricebook/client' with its types in a project that installs the package", async () => {
     const project = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-consumer-'));
     try {

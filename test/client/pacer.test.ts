@@ -88,6 +88,37 @@ describe('the pacer', () => {
     expect(pacer.stats().waitedMs - 60_000).toBeLessThan(10_000);
   });
 
+  it('with waitAhead off, sends at once and only waits out 429s, each for its own Retry-After, capped, and tells each wait', async () => {
+    const server = simulatedServer(3, 0.5);
+    const waits: Array<[number, string]> = [];
+    const pacer = new Pacer(true, { waitAhead: false, maxRetryAfterMs: 1500, onWait: (waitMs, cause) => waits.push([waitMs, cause]) }, server.timer);
+    // Three fit the bucket; the fourth is refused (Retry-After 2 s, waited 1.5 s), refused again (1 s), then let in.
+    for (let index = 0; index < 4; index++) expect((await pacer.run(server.send)).status).toBe(200);
+    expect(waits).toEqual([
+      [1500, 'retry-after'],
+      [0, 'retry-after'],
+      [1000, 'retry-after'],
+      [0, 'retry-after'],
+    ]);
+    expect(server.answered.refused).toBe(2);
+    expect(pacer.stats()).toEqual({ requests: 6, waitedMs: 2500, retriedAfter429: 2 });
+  });
+
+  it('ends a wait at once when its signal is aborted, with the reason', async () => {
+    const refused = async () => ({ status: 429, headers: { 'retry-after': '30' } as IncomingHttpHeaders });
+    const controller = new AbortController();
+    const waits: number[] = [];
+    const pacer = new Pacer(true, { onWait: (waitMs) => waits.push(waitMs) });
+    const run = pacer.run(refused, controller.signal);
+    setTimeout(() => controller.abort(new Error('moved on')), 20);
+    const started = Date.now();
+    await expect(run).rejects.toThrow('moved on');
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The 30 s wait was told, and told over when the abort ended it; nothing was sent again.
+    expect(waits).toEqual([30_000, 0]);
+    expect(pacer.stats()).toMatchObject({ requests: 1, retriedAfter429: 1 });
+  });
+
   it('disabled, waits for nothing and hands the 429 back', async () => {
     const server = simulatedServer(2, 1);
     const pacer = new Pacer(false, {}, server.timer);

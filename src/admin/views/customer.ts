@@ -1,8 +1,8 @@
-import type { Static } from '@sinclair/typebox';
-import type { Customer } from '../../contract/customers.js';
+import type { PricedSkuInput, TradePriceInput } from '../../client/browser.js';
 import type { PriceList } from '../../contract/price-lists.js';
-import type { ReplaceTradePricesResult, TradePrice, TradePriceWithEmbeds } from '../../contract/trade-prices.js';
+import type { ReplaceTradePricesResult, TradePrice } from '../../contract/trade-prices.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
+import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
@@ -11,11 +11,8 @@ import { actionButton, alertBox, type AlertBox, pager, section, type View, type 
 import { customerName } from './customers.js';
 import { effectivePricePanel } from './effective-price.js';
 
-type PriceRow = Static<typeof TradePriceWithEmbeds>;
-
 /** Trade prices per page of the table. */
 const PAGE = 20;
-const PRICE = '/trade-customer-product-prices';
 
 /**
  * One customer: details, trade prices (paged, filtered by SKU and moment), a form that adds a
@@ -28,8 +25,8 @@ export const customerView: View = async (context, idText = '') => {
   const alert = alertBox();
   context.main.append(alert);
   const [customer, lists] = await Promise.all([
-    context.api.get<Customer>(`/customers/${customerId}`, undefined, context.signal),
-    context.api.all<PriceList>('/price-lists', { fields: 'id,name,kind' }, context.signal).catch(() => [] as PriceList[]),
+    context.api.customers.get(customerId),
+    collect(context.api.priceLists.iterate({ fields: 'id,name,kind' })).catch(() => [] as PriceList[]),
   ]);
   heading.textContent = customerName(customer);
   document.title = `${customerName(customer)} · Pricebook admin`;
@@ -108,13 +105,13 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
   const query = () => ({ customerId, sku: filter.value('sku') === '' ? undefined : filter.value('sku'), validAt: momentFromInput(filter.value('validAt')) });
   const load = async () => {
     const [page, total] = await Promise.all([
-      context.api.get<PriceRow[]>(PRICE, { ...query(), count: PAGE, offset, fields: 'id,customerId,productId,sku,price,minQuantity,validFrom,validUntil', embed: 'product' }, context.signal),
-      context.api.get<{ count: number }>(`${PRICE}/count`, query(), context.signal),
+      context.api.tradePrices.list({ ...query(), count: PAGE, offset, fields: 'id,customerId,productId,sku,price,minQuantity,validFrom,validUntil', embed: 'product' }),
+      context.api.tradePrices.count(query()),
     ]);
     replaceChildren(
       body,
       page.length === 0
-        ? h('p', {}, total.count === 0 ? 'No trade prices.' : 'No trade prices on this page.')
+        ? h('p', {}, total === 0 ? 'No trade prices.' : 'No trade prices on this page.')
         : table(
             'Trade prices of this customer',
             ['SKU', 'Product', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Actions'],
@@ -134,7 +131,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
                   'Delete',
                   async () => {
                     if (!confirm(`Delete the price ${record.price} for ${record.sku} (from ${record.minQuantity})?`)) return;
-                    await context.api.delete(`${PRICE}/${record.id}`, context.signal);
+                    await context.api.tradePrices.delete(record.id);
                     context.announce(`Price of ${record.sku} deleted`);
                     await load();
                   },
@@ -144,7 +141,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
               ),
             ]),
           ),
-      pager({ offset, count: PAGE, total: total.count, shown: page.length, label: 'Trade prices', onPage: (next) => {
+      pager({ offset, count: PAGE, total, shown: page.length, label: 'Trade prices', onPage: (next) => {
         offset = next;
         void load().catch((error: unknown) => alert.show(error));
       } }),
@@ -153,7 +150,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
   const download = actionButton(
     'Download prices (CSV)',
     async () => {
-      const records = await context.api.all<TradePrice>(PRICE, { customerId, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }, context.signal);
+      const records = await collect(context.api.tradePrices.iterate({ customerId, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }));
       downloadText(`customer-${customerId}-prices.csv`, tradePricesCsv(records));
       context.announce(`${records.length} prices downloaded`);
     },
@@ -192,24 +189,25 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
     onSubmit: async (form) => {
       const sku = form.value('sku');
       if (editing === undefined) {
-        const product = sku === '' ? undefined : await productOfSku(context.api, sku, context.signal);
+        const product = sku === '' ? undefined : await productOfSku(context.api, sku);
         if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
         try {
-          await context.api.post<TradePrice[]>(`${PRICE}/bulk`, [{ customerId, ...priceFromForm(form, product?.id) }], { signal: context.signal });
+          // Sent as typed: the API judges it (a 422 shown at its field).
+          await context.api.tradePrices.createMany([{ customerId, ...priceFromForm(form, product?.id) } as TradePriceInput]);
         } catch (error) {
           return form.showError(error, 0);
         }
         context.announce(`Price for ${sku} added`);
       } else {
         const edited = editing;
-        const sameSku = await context.api.all<TradePrice>(PRICE, { customerId, sku: edited.sku }, context.signal);
+        const sameSku = await collect(context.api.tradePrices.iterate({ customerId, sku: edited.sku }));
         let index = sameSku.findIndex((record) => record.id === edited.id);
         if (index === -1) index = sameSku.length;
         const prices: unknown[] = sameSku.map(priceInputOf);
         prices[index] = priceFromForm(form, edited.productId);
         let result: ReplaceTradePricesResult;
         try {
-          result = await context.api.post<ReplaceTradePricesResult>(`${PRICE}/replace`, { customerId, scope: 'skus', prices, dryRun: false }, { signal: context.signal });
+          result = await context.api.tradePrices.replace({ customerId, scope: 'skus', prices: prices as PricedSkuInput[], dryRun: false });
         } catch (error) {
           return form.showError(error, index);
         }

@@ -1,4 +1,5 @@
 import type { Customer } from '../../contract/customers.js';
+import { collect } from '../collect.js';
 import { h, replaceChildren, table, uniqueId } from '../dom.js';
 import { alertBox, type View } from '../view.js';
 
@@ -69,7 +70,7 @@ export const customersView: View = async (context) => {
   };
   search.addEventListener('input', show);
   try {
-    customers = await context.api.all<Customer>('/customers', { fields: 'id,email,firstName,lastName,companyName,trade' }, context.signal);
+    customers = await collect(context.api.customers.iterate({ fields: 'id,email,firstName,lastName,companyName,trade' }));
     show();
   } catch (error) {
     replaceChildren(summary);

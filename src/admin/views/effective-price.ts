@@ -1,5 +1,5 @@
+import { type EffectivePriceQuery, PricebookError } from '../../client/browser.js';
 import type { EffectivePrice, PriceCandidate } from '../../contract/trade-prices.js';
-import { ApiError } from '../api-client.js';
 import { append, formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
 import { alertBox, section, type ViewContext } from '../view.js';
@@ -29,21 +29,22 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
       { name: 'at', label: 'At', type: 'datetime-local', hint: 'Empty: now. Your local time.' },
     ],
     onSubmit: async (form) => {
+      // Sent as typed: the API judges the quantity (a 400 shown at its field).
       const query = {
         customerId,
         sku: form.value('sku'),
         quantity: numberOrText(form.value('quantity')),
         at: momentFromInput(form.value('at')),
-      };
+      } as EffectivePriceQuery;
       try {
-        const answer = await context.api.get<EffectivePrice>(PATH, query, context.signal);
+        const answer = await context.api.tradePrices.effective(query);
         // Further pages of candidates are asked for at the moment this answer priced.
-        const more = (offset: number) => context.api.get<EffectivePrice>(PATH, { ...query, at: answer.at, candidatesOffset: offset }, context.signal);
+        const more = (offset: number) => context.api.tradePrices.effective({ ...query, at: answer.at, candidatesOffset: offset });
         replaceChildren(result, ...describe(answer, listName, more));
       } catch (error) {
         replaceChildren(result);
         // 404: no such SKU in the store (the customer is the page's own).
-        if (error instanceof ApiError && error.status === 404 && query.sku !== '') return form.showFieldError('sku', error.message);
+        if (error instanceof PricebookError && error.status === 404 && query.sku !== '') return form.showFieldError('sku', error.message);
         throw error;
       }
     },
@@ -75,8 +76,6 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
     },
   };
 }
-
-const PATH = '/trade-customer-product-prices/effective';
 
 const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
   trade: 'the customer’s own trade price',

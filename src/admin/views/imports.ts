@@ -1,8 +1,9 @@
+import type { ImportMode } from '../../client/browser.js';
 import type { Import } from '../../contract/imports.js';
-import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
-import type { TradePrice } from '../../contract/trade-prices.js';
+import type { PriceList } from '../../contract/price-lists.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
+import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
@@ -29,8 +30,8 @@ export const importsView: View = async (context) => {
   const alert = alertBox();
   const recent = h('div', {});
   const loadRecent = async () => {
-    const { count } = await context.api.get<{ count: number }>('/imports/count', undefined, context.signal);
-    const imports = count === 0 ? [] : await context.api.get<Import[]>('/imports', { offset: Math.max(0, count - RECENT), count: RECENT }, context.signal);
+    const count = await context.api.imports.count();
+    const imports = count === 0 ? [] : await context.api.imports.list({ offset: Math.max(0, count - RECENT), count: RECENT });
     replaceChildren(
       recent,
       imports.length === 0
@@ -53,11 +54,12 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
   const apply = h('button', { type: 'button', disabled: true }, 'Apply import');
   const run = async (file: File, mode: string, dryRun: boolean): Promise<Import> => {
     replaceChildren(progress, h('p', {}, dryRun ? 'Checking the file…' : 'Importing…'));
-    let state = await context.api.send<Import>('POST', '/imports', { query: { mode, dryRun }, csv: file, signal: context.signal });
+    // The file's bytes as they are (a retry after a 429 sends them again); the mode is one of the select's.
+    let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: mode as ImportMode, dryRun });
     for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
       showProgress(progress, state);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      state = await context.api.get<Import>(`/imports/${state.id}`, undefined, context.signal);
+      state = await context.api.imports.get(state.id);
     }
     showProgress(progress, state);
     await imported();
@@ -159,14 +161,14 @@ async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTM
     submitLabel: 'Download customer prices',
     fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The file is in the long format: it imports back as it is.' }],
     onSubmit: async (form) => {
-      const customer = await findCustomer(context.api, form.value('customer'), context.signal);
+      const customer = await findCustomer(context.api, form.value('customer'));
       if (customer === undefined) return form.showFieldError('customer', 'no customer of this store has this id or email');
-      const records = await context.api.all<TradePrice>('/trade-customer-product-prices', { customerId: customer.id, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }, context.signal);
+      const records = await collect(context.api.tradePrices.iterate({ customerId: customer.id, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }));
       downloadText(`customer-${customer.id}-prices.csv`, tradePricesCsv(records));
       context.announce(`${records.length} prices downloaded`);
     },
   });
-  const lists = await context.api.all<PriceList>('/price-lists', { kind: 'fixed', fields: 'id,name' }, context.signal).catch((error: unknown) => {
+  const lists = await collect(context.api.priceLists.iterate({ kind: 'fixed', fields: 'id,name' })).catch((error: unknown) => {
     alert.show(error);
     return [] as PriceList[];
   });
@@ -177,7 +179,7 @@ async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTM
     onSubmit: async (form) => {
       const id = form.value('list');
       if (id === '') return form.showFieldError('list', 'the store has no fixed price list');
-      const entries = await context.api.all<PriceListPrice>(`/price-lists/${id}/prices`, {}, context.signal);
+      const entries = await collect(context.api.priceLists.prices.iterate(Number(id)));
       downloadText(`price-list-${id}-prices.csv`, priceListCsv(entries));
       context.announce(`${entries.length} entries downloaded`);
     },

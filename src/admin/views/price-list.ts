@@ -1,6 +1,7 @@
+import type { PriceListPriceInput, PriceListUpdate } from '../../client/browser.js';
 import type { Customer } from '../../contract/customers.js';
-import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
+import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
@@ -21,7 +22,7 @@ export const priceListView: View = async (context, idText = '') => {
   const heading = context.heading(`Price list ${listId}`);
   const alert = alertBox();
   context.main.append(alert);
-  const priceList = await context.api.get<PriceList>(`/price-lists/${listId}`, undefined, context.signal);
+  const priceList = await context.api.priceLists.get(listId);
   heading.textContent = `Price list “${priceList.name}”`;
   document.title = `${priceList.name} · Pricebook admin`;
 
@@ -35,7 +36,8 @@ export const priceListView: View = async (context, idText = '') => {
     onSubmit: async (form) => {
       const update: Record<string, unknown> = { name: form.value('name') };
       if (priceList.kind === 'percentage') update.percentage = numberOrText(form.value('percentage'));
-      const saved = await context.api.put<PriceList>(`/price-lists/${listId}`, update, context.signal);
+      // Sent as typed: the API judges it (a 422 shown at its field).
+      const saved = await context.api.priceLists.update(listId, update as PriceListUpdate);
       heading.textContent = `Price list “${saved.name}”`;
       context.announce('Price list saved');
     },
@@ -44,7 +46,7 @@ export const priceListView: View = async (context, idText = '') => {
         'Delete price list',
         async () => {
           if (!confirm(`Delete the price list “${priceList.name}”, its entries, and its place in every customer’s lists?`)) return;
-          await context.api.delete(`/price-lists/${listId}`, context.signal);
+          await context.api.priceLists.delete(listId);
           context.announce('Price list deleted');
           context.navigate('#/price-lists');
         },
@@ -64,13 +66,12 @@ export const priceListView: View = async (context, idText = '') => {
 };
 
 function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
-  const path = `/price-lists/${listId}/prices`;
   let offset = 0;
   const body = h('div', {});
   const load = async (): Promise<void> => {
     const [page, total] = await Promise.all([
-      context.api.get<PriceListPrice[]>(path, { count: PAGE, offset }, context.signal),
-      context.api.get<{ count: number }>(`${path}/count`, undefined, context.signal),
+      context.api.priceLists.prices.list(listId, { count: PAGE, offset }),
+      context.api.priceLists.prices.count(listId),
     ]);
     replaceChildren(
       body,
@@ -89,7 +90,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
                 'Delete',
                 async () => {
                   if (!confirm(`Delete the entry ${entry.price} for ${entry.sku}?`)) return;
-                  await context.api.delete(`${path}/${entry.id}`, context.signal);
+                  await context.api.priceLists.prices.delete(listId, entry.id);
                   context.announce(`Entry for ${entry.sku} deleted`);
                   await load();
                 },
@@ -98,7 +99,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
               ),
             ]),
           ),
-      pager({ offset, count: PAGE, total: total.count, shown: page.length, label: 'Entries', onPage: (next) => {
+      pager({ offset, count: PAGE, total, shown: page.length, label: 'Entries', onPage: (next) => {
         offset = next;
         void load().catch((error: unknown) => alert.show(error));
       } }),
@@ -112,10 +113,11 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
     grid: true,
     onSubmit: async (form) => {
       const sku = form.value('sku');
-      const product = sku === '' ? undefined : await productOfSku(context.api, sku, context.signal);
+      const product = sku === '' ? undefined : await productOfSku(context.api, sku);
       if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
       try {
-        await context.api.post(`${path}/bulk`, [priceFromForm(form, product?.id)], { signal: context.signal });
+        // Sent as typed: the API judges it (a 422 shown at its field).
+        await context.api.priceLists.prices.bulkCreate(listId, [priceFromForm(form, product?.id) as PriceListPriceInput]);
       } catch (error) {
         return form.showError(error, 0);
       }
@@ -127,7 +129,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
   const download = actionButton(
     'Download entries (CSV)',
     async () => {
-      const all = await context.api.all<PriceListPrice>(path, {}, context.signal);
+      const all = await collect(context.api.priceLists.prices.iterate(listId));
       downloadText(`price-list-${listId}-prices.csv`, priceListCsv(all));
       context.announce(`${all.length} entries downloaded`);
     },
@@ -142,10 +144,10 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
 function customersSection(context: ViewContext, listId: number, alert: AlertBox) {
   const body = h('div', {});
   const setLists = async (customer: Customer, priceListIds: number[]) => {
-    await context.api.put<Customer>(`/customers/${customer.id}`, { priceListIds }, context.signal);
+    await context.api.customers.update(customer.id, { priceListIds });
   };
   const load = async (): Promise<void> => {
-    const customers = await context.api.all<Customer>('/customers', { priceListId: listId }, context.signal);
+    const customers = await collect(context.api.customers.iterate({ priceListId: listId }));
     replaceChildren(
       body,
       customers.length === 0
@@ -177,7 +179,7 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
     fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins).' }],
     aliases: { priceListIds: 'customer' },
     onSubmit: async (form) => {
-      const customer = await findCustomer(context.api, form.value('customer'), context.signal);
+      const customer = await findCustomer(context.api, form.value('customer'));
       if (customer === undefined) return form.showFieldError('customer', 'no customer of this store has this id or email');
       if (!customer.priceListIds.includes(listId)) await setLists(customer, [...customer.priceListIds, listId]);
       form.setValue('customer', '');

@@ -1,4 +1,5 @@
-import type { PriceList } from '../../contract/price-lists.js';
+import type { PriceListInput } from '../../client/browser.js';
+import { collect } from '../collect.js';
 import { h, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
 import { alertBox, section, type View } from '../view.js';
@@ -22,18 +23,19 @@ export const priceListsView: View = async (context) => {
       { name: 'percentage', label: 'Percentage off', inputmode: 'decimal', hint: 'Percentage lists only: 0–100, e.g. 12.5' },
     ],
     onSubmit: async (form) => {
-      const created = await context.api.post<PriceList>(
-        '/price-lists',
-        { name: form.value('name') === '' ? undefined : form.value('name'), kind: form.value('kind'), percentage: numberOrText(form.value('percentage')) },
-        { signal: context.signal },
-      );
+      // Sent as typed: the API judges it (a 422 shown at its field).
+      const created = await context.api.priceLists.create({
+        name: form.value('name') === '' ? undefined : form.value('name'),
+        kind: form.value('kind'),
+        percentage: numberOrText(form.value('percentage')),
+      } as PriceListInput);
       context.announce(`Price list ${created.name} created`);
       context.navigate(`#/price-lists/${created.id}`);
     },
   });
   context.main.append(alert, section('All price lists', list), section('Create a price list', form.element));
   try {
-    const lists = await context.api.all<PriceList>('/price-lists', {}, context.signal);
+    const lists = await collect(context.api.priceLists.iterate());
     replaceChildren(
       list,
       lists.length === 0

@@ -1,4 +1,4 @@
-import { ApiError } from '../api-client.js';
+import { PricebookError } from '../../client/browser.js';
 import { h } from '../dom.js';
 import { Form } from '../forms.js';
 import { storeToken } from '../session.js';
@@ -26,10 +26,10 @@ export const signInView: View = async (context) => {
       const token = form.value('token');
       if (token === '') return form.showFieldError('token', 'is required');
       try {
-        await context.api.send('GET', '/customers', { query: { count: 1, fields: 'id' }, token, signal: context.signal });
+        await context.withToken(token).customers.list({ count: 1, fields: 'id' });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return form.showFieldError('token', 'the API does not accept this token (unknown, revoked or mistyped)');
-        if (!(error instanceof ApiError && error.status === 403)) throw error;
+        if (error instanceof PricebookError && error.status === 401) return form.showFieldError('token', 'the API does not accept this token (unknown, revoked or mistyped)');
+        if (!(error instanceof PricebookError && error.status === 403)) throw error;
       }
       form.setValue('token', '');
       storeToken(token);

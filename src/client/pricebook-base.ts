@@ -1,0 +1,91 @@
+import { ApiCaller, type CreateOptions } from './api-caller.js';
+import { CategoriesResource, CustomersResource, ProductsResource, VariationsResource } from './catalog-resources.js';
+import { ImportsResource } from './imports-resource.js';
+import { OrdersResource, QuotesResource } from './orders-resource.js';
+import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
+import { PriceListsResource } from './price-lists-resource.js';
+import { TradePricesResource } from './trade-prices-resource.js';
+import type { Transport } from './transport.js';
+import type { PricedSkuInput, ReplaceTradePricesResult } from './types.js';
+import { EventsResource, WebhooksResource } from './webhooks-resource.js';
+
+/** The options of every entry's `Pricebook`, whatever its transport. */
+export interface PricebookBaseOptions {
+  /** The Bearer token `pricebook keys create` printed. */
+  token: string;
+  /** Pacing by the rate-limit headers; default on. `false`: no waits, and a 429 throws a PricebookError (code 11). */
+  pacing?: boolean | PacingOptions;
+  /** Aborts every request and wait of this client, now and later: each rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface ReplaceOptions extends CreateOptions {
+  /** `customer`: the customer's prices become exactly `prices`. `skus`: only the SKUs named are replaced. Required. */
+  scope: 'customer' | 'skus';
+  /** Answer what would change, and change nothing. Default false. */
+  dryRun?: boolean;
+}
+
+const USER_AGENT = 'pricebook-client/0.1';
+
+/**
+ * A typed client of the Pricebook API (docs/client.md) over a given transport: one resource per
+ * area, each with the operations the API has (`list`, `iterate`, `count`, `get`, `create`,
+ * `update`, `delete`), paced by the rate-limit headers unless told not to be. `Pricebook` of
+ * `pricebook/client` (HTTPS by default) and of its browser entry (`fetch`) extend it.
+ */
+export class PricebookBase {
+  readonly customers: CustomersResource;
+  readonly products: ProductsResource;
+  readonly variations: VariationsResource;
+  readonly categories: CategoriesResource;
+  readonly tradePrices: TradePricesResource;
+  readonly priceLists: PriceListsResource;
+  readonly quotes: QuotesResource;
+  readonly orders: OrdersResource;
+  readonly webhooks: WebhooksResource;
+  readonly events: EventsResource;
+  readonly imports: ImportsResource;
+  private readonly transport: Transport;
+  private readonly pacer: Pacer;
+
+  /** `openTransport` is called once the options are checked. */
+  constructor(options: PricebookBaseOptions, openTransport: () => Transport) {
+    if (options.token === '') throw new TypeError('token is required');
+    this.transport = openTransport();
+    const pacing = options.pacing ?? true;
+    this.pacer = new Pacer(pacing !== false, typeof pacing === 'object' ? pacing : {});
+    const api = new ApiCaller(this.transport, this.pacer, `Bearer ${options.token}`, USER_AGENT, options.signal);
+    this.customers = new CustomersResource(api);
+    this.products = new ProductsResource(api);
+    this.variations = new VariationsResource(api);
+    this.categories = new CategoriesResource(api);
+    this.tradePrices = new TradePricesResource(api);
+    this.priceLists = new PriceListsResource(api);
+    this.quotes = new QuotesResource(api);
+    this.orders = new OrdersResource(api);
+    this.webhooks = new WebhooksResource(api);
+    this.events = new EventsResource(api);
+    this.imports = new ImportsResource(api);
+  }
+
+  /**
+   * Gives one customer exactly `prices` (`scope: 'customer'`) or replaces the prices of the SKUs
+   * named (`scope: 'skus'`), in one transaction; with `dryRun`, only answers what would change.
+   * Unchanged prices keep their records. Up to 10 000 prices.
+   */
+  replaceCustomerPrices(customerId: number, prices: readonly PricedSkuInput[], options: ReplaceOptions): Promise<ReplaceTradePricesResult> {
+    const { scope, dryRun = false, idempotencyKey } = options;
+    return this.tradePrices.replace({ customerId, prices: [...prices], scope, dryRun }, idempotencyKey === undefined ? {} : { idempotencyKey });
+  }
+
+  /** Requests sent, milliseconds waited and 429s retried so far (a copy). */
+  get counters(): PacingCounters {
+    return this.pacer.stats();
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.transport.close();
+  }
+}
