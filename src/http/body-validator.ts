@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFuncti
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { hasAtMostDecimals } from '../modules/money.js';
-import { type FieldProblem, validationFailed } from '../modules/errors.js';
+import { validationFailed } from '../modules/errors.js';
+import type { FieldProblem } from '../contract/errors.js';
 import { controlCharacterProblem } from '../text/control-characters.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its type is the module object.

@@ -1,7 +1,8 @@
 import type { Product, ProductInput, ProductUpdate } from '../../contract/products.js';
 import type { ProductVariation, VariationInput } from '../../contract/variations.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
+import { found, notFound, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';

@@ -1,6 +1,7 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import { found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';

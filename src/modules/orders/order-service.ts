@@ -1,7 +1,8 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
+import { found, refusedBy, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import { customerProblem } from '../pricing/trade-customer.js';
