@@ -8,7 +8,7 @@ import type { PricingService } from '../pricing/pricing-service.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import { eventOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { formatUnits, isOrderAmount } from './order-amounts.js';
+import { formatUnits, isOrderAmount } from '../order-amounts.js';
 import type { NewOrderLine, OrderFilter } from './order-repository.js';
 
 export class OrderService {

@@ -5,7 +5,7 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { found, notFound, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import { fromPriceUnits } from '../money.js';
-import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../orders/order-amounts.js';
+import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
