@@ -132,10 +132,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerProductRoutes(app, services.products);
   registerVariationRoutes(app, services.variations);
   registerCategoryRoutes(app, services.categories);
-  const tradePriceEmbedder = new TradePriceEmbedder(
-    (storeId, ids) => services.uow.repos.customers.findMany(storeId, ids),
-    (storeId, ids) => services.uow.repos.products.findMany(storeId, ids),
-  );
+  const tradePriceEmbedder = new TradePriceEmbedder({ customers: services.customers, products: services.products });
   registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
   registerPriceListRoutes(app, services.priceLists);
   registerQuoteRoutes(app, services.pricing);

@@ -30,6 +30,11 @@ export class ProductService {
     return mustFind(this.uow.repos, storeId, id);
   }
 
+  /** The store's products of these ids (`embed=product`); missing ids and other stores' are simply absent. */
+  findMany(storeId: number, ids: readonly number[]): Promise<Product[]> {
+    return this.uow.repos.products.findMany(storeId, ids);
+  }
+
   /** Creates the product with its variations, SKUs and category links in one transaction. */
   create(storeId: number, input: ProductInput): Promise<Product> {
     const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true };

@@ -26,6 +26,11 @@ export class CustomerService {
     return found(await this.uow.repos.customers.find(storeId, id), `Customer ${id}`);
   }
 
+  /** The store's customers of these ids (`embed=customer`); missing ids and other stores' are simply absent. */
+  findMany(storeId: number, ids: readonly number[]): Promise<Customer[]> {
+    return this.uow.repos.customers.findMany(storeId, ids);
+  }
+
   create(storeId: number, input: CustomerInput): Promise<Customer> {
     const complete: NewCustomer = {
       email: input.email,
