@@ -22,7 +22,7 @@ import { registerAuthentication } from '../http/plugins/authenticate.js';
 import { registerNotFound } from '../http/plugins/not-found.js';
 import { INVALID_PROTOCOL_MESSAGE, isTrusted, registerProtocolCheck, trustedProxies } from '../http/plugins/protocol.js';
 import { registerRateLimit } from '../http/plugins/rate-limit.js';
-import { registerRequestInput } from '../http/plugins/request-input.js';
+import { registerParamsAndProjection } from '../http/plugins/params-and-projection.js';
 import { registerRouteGuard } from '../http/plugins/route-guard.js';
 import { registerRequestLog } from '../http/request-log.js';
 import { registerRequestMetrics } from '../http/plugins/request-metrics.js';
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerRateLimit(app, services.rateLimiter, services.rateLimiterStatus);
   registerNotFound(app);
   registerRouteGuard(app);
-  registerRequestInput(app);
+  registerParamsAndProjection(app);
   registerIdempotentCreate(app, services.idempotency);
   await registerOpenApi(app);
 

@@ -36,7 +36,7 @@ export function createBodyAjv(): Ajv {
   return ajv;
 }
 
-/** Fastify's compiler for bodies; params and query strings are parsed by `request-input.ts`. */
+/** Fastify's compiler for bodies; params and query strings are parsed by `strict-params.ts`. */
 export function bodyValidatorCompiler(ajv: Ajv): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     if (httpPart !== 'body') return () => true;
