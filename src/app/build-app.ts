@@ -22,7 +22,7 @@ import { registerAuthentication } from '../http/plugins/authenticate.js';
 import { registerNotFound } from '../http/plugins/not-found.js';
 import { INVALID_PROTOCOL_MESSAGE, isTrusted, registerProtocolCheck, trustedProxies } from '../http/plugins/protocol.js';
 import { registerRateLimit } from '../http/plugins/rate-limit.js';
-import { registerRequestInput } from '../http/plugins/request-input.js';
+import { registerParamsAndProjection } from '../http/plugins/params-and-projection.js';
 import { registerRouteGuard } from '../http/plugins/route-guard.js';
 import { registerRequestLog } from '../http/request-log.js';
 import { registerRequestMetrics } from '../http/plugins/request-metrics.js';
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerRateLimit(app, services.rateLimiter, services.rateLimiterStatus);
   registerNotFound(app);
   registerRouteGuard(app);
-  registerRequestInput(app);
+  registerParamsAndProjection(app);
   registerIdempotentCreate(app, services.idempotency);
   await registerOpenApi(app);
 
@@ -132,10 +132,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerProductRoutes(app, services.products);
   registerVariationRoutes(app, services.variations);
   registerCategoryRoutes(app, services.categories);
-  const tradePriceEmbedder = new TradePriceEmbedder(
-    (storeId, ids) => services.uow.repos.customers.findMany(storeId, ids),
-    (storeId, ids) => services.uow.repos.products.findMany(storeId, ids),
-  );
+  const tradePriceEmbedder = new TradePriceEmbedder({ customers: services.customers, products: services.products });
   registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
   registerPriceListRoutes(app, services.priceLists);
   registerQuoteRoutes(app, services.pricing);

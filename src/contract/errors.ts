@@ -1,5 +1,29 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ErrorKind } from '../modules/errors.js';
+
+/**
+ * The closed list of failures the service reports. A failure carries its kind, never an HTTP
+ * status: `http/error-handler.ts` alone maps kinds to statuses, and `ERROR_CODES` below to the
+ * numeric codes integrators see.
+ */
+export type ErrorKind =
+  | 'internal'
+  | 'invalid_protocol'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
+  | 'invalid_json'
+  | 'invalid_query'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'body_too_large'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  | 'request_timeout'
+  /** A change refused because records still depend on what it changes (a priced SKU's rename). */
+  | 'in_use'
+  | 'import_queue_full';
 
 /** The numeric `code` of each failure: the table of the API contract. */
 export const ERROR_CODES: Readonly<Record<ErrorKind, number>> = {
@@ -31,6 +55,8 @@ export const FieldProblemSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
+export type FieldProblem = Static<typeof FieldProblemSchema>;
 
 export const ErrorBodySchema = Type.Object(
   {

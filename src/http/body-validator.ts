@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFuncti
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { hasAtMostDecimals } from '../modules/money.js';
-import { type FieldProblem, validationFailed } from '../modules/errors.js';
+import { validationFailed } from '../modules/errors.js';
+import type { FieldProblem } from '../contract/errors.js';
 import { controlCharacterProblem } from '../text/control-characters.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its type is the module object.
@@ -35,7 +36,7 @@ export function createBodyAjv(): Ajv {
   return ajv;
 }
 
-/** Fastify's compiler for bodies; params and query strings are parsed by `request-input.ts`. */
+/** Fastify's compiler for bodies; params and query strings are parsed by `strict-params.ts`. */
 export function bodyValidatorCompiler(ajv: Ajv): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     if (httpPart !== 'body') return () => true;

@@ -1,4 +1,5 @@
-import { AppError, type FieldProblem, MAX_REPORTED_PROBLEMS } from '../modules/errors.js';
+import { AppError, MAX_REPORTED_PROBLEMS } from '../modules/errors.js';
+import type { FieldProblem } from '../contract/errors.js';
 
 /**
  * The schema's problems with a bulk body's items, to be reported with those the store finds.

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorBody } from '../contract/errors.js';
-import { AppError, type ErrorKind } from '../modules/errors.js';
+import { AppError } from '../modules/errors.js';
+import type { ErrorKind } from '../contract/errors.js';
 
 /** The one place that knows which HTTP status each failure gets. */
 export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, type FieldProblem, validationFailed } from '../modules/errors.js';
+import { AppError, validationFailed } from '../modules/errors.js';
+import type { FieldProblem } from '../contract/errors.js';
 import { nextTurn } from '../modules/yield-to-other-work.js';
 
 /** Deeper JSON is refused before anything walks it. */

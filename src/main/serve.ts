@@ -6,7 +6,7 @@ import { seedDemoStore } from '../app/demo.js';
 import { buildServices, type ServiceOptions } from '../app/services.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
 import { buildMaintenanceLoop } from '../app/maintenance.js';
-import { ImportRunner } from '../modules/imports/import-runner.js';
+import { buildImportRunner } from '../app/import-runner.js';
 import { loadTlsPair } from '../app/tls.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
 
@@ -59,8 +59,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;
   maintenance?.start();
   // CSV imports are worked here, by every instance that serves the API (each import by one).
-  const importRunner = new ImportRunner(services.imports, app.log, { concurrency: config.importConcurrency });
-  services.imports.whenQueued(() => importRunner.wake());
+  const importRunner = buildImportRunner(config, services, app.log);
   importRunner.start();
 
   if (demo !== undefined) {

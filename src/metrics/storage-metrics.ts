@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../modules/clock.js';
-import type { ConnectionUse } from '../storage/database.js';
+import type { ConnectionUse } from '../storage/connection-use.js';
 import { OUTBOX_COUNT_CAP, type OutboxSnapshot, type OutboxStats } from '../webhooks/outbox-stats.js';
 
 export interface StorageMetricsOptions {

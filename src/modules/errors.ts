@@ -1,34 +1,4 @@
-/**
- * The closed list of failures the service reports. A failure carries its kind, never an HTTP
- * status: `http/error-handler.ts` alone maps kinds to statuses, and `contract/errors.ts` to the
- * numeric codes integrators see.
- */
-export type ErrorKind =
-  | 'internal'
-  | 'invalid_protocol'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'unsupported_media_type'
-  | 'invalid_json'
-  | 'invalid_query'
-  | 'validation_failed'
-  | 'rate_limited'
-  | 'body_too_large'
-  | 'idempotency_key_in_use'
-  | 'idempotency_key_reused'
-  | 'request_timeout'
-  /** A change refused because records still depend on what it changes (a priced SKU's rename). */
-  | 'in_use'
-  | 'import_queue_full';
-
-/** One problem of a 422: `index` is the position in a bulk array, `field` null for a whole item. */
-export interface FieldProblem {
-  index?: number;
-  field: string | null;
-  message: string;
-}
+import type { ErrorKind, FieldProblem } from '../contract/errors.js';
 
 /** A 422 lists at most this many problems. */
 export const MAX_REPORTED_PROBLEMS = 1000;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
+import type { ConnectionUse } from './connection-use.js';
 import { POSTGRES, SQLITE, type Engine } from './engine.js';
 import { migrateToLatest } from './migrations/index.js';
 import { NamedStatementPool } from './named-statement-pool.js';
@@ -24,18 +25,6 @@ export interface Database {
   /** How busy the connections are now (metrics). */
   connectionUse(): ConnectionUse;
   close(): Promise<void>;
-}
-
-/**
- * PostgreSQL: the pool. SQLite: the one writing connection (`max` 1) and the transactions
- * queued for it; the read-only connection never waits and is not counted.
- */
-export interface ConnectionUse {
-  readonly max: number;
-  readonly inUse: number;
-  readonly idle: number;
-  /** Queries or transactions waiting for a connection. */
-  readonly waiting: number;
 }
 
 export interface DatabaseOptions {

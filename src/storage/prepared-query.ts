@@ -11,14 +11,22 @@ export interface StatementRegistry {
 
 /**
  * A query built and compiled once, for the reads every request makes: each run binds its own
- * values, in the order the builder placed them, to the same SQL text, with none of the
- * query builder's per-request work. Build it with placeholder values of the right types.
+ * values to the same SQL text, with none of the query builder's per-request work. Build it
+ * with placeholder values of the right types, and name the value each placeholder takes, in
+ * the order the builder placed them (`binds`); a run takes the values by those names.
  */
-export class PreparedQuery<Row> {
+export class PreparedQuery<Row, Params extends object> {
   private readonly compiled: CompiledQuery<Row>;
 
-  constructor(query: Compilable<Row>, registry: StatementRegistry) {
+  constructor(
+    query: Compilable<Row>,
+    private readonly binds: ReadonlyArray<keyof Params & string>,
+    registry: StatementRegistry,
+  ) {
     this.compiled = query.compile();
+    if (binds.length !== this.compiled.parameters.length) {
+      throw new Error(`Prepared query has ${this.compiled.parameters.length} placeholders, ${binds.length} names for them`);
+    }
     registry.register(this.compiled.sql);
   }
 
@@ -26,11 +34,13 @@ export class PreparedQuery<Row> {
     return this.compiled.sql;
   }
 
-  /** The rows for these values (as many as the placeholders the query was built with). */
-  async execute(db: Kysely<Tables>, values: readonly unknown[]): Promise<Row[]> {
-    if (values.length !== this.compiled.parameters.length) {
-      throw new Error(`Prepared query takes ${this.compiled.parameters.length} values, got ${values.length}`);
-    }
+  /** The rows for these values: each placeholder takes the value of its name. */
+  async execute(db: Kysely<Tables>, params: Params): Promise<Row[]> {
+    const values = this.binds.map((name) => {
+      const value = params[name];
+      if (value === undefined) throw new Error(`Prepared query needs a value for '${name}'`);
+      return value;
+    });
     return (await db.executeQuery<Row>({ ...this.compiled, parameters: values })).rows;
   }
 }

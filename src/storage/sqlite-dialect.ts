@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { ConnectionUse } from './database.js';
+import type { ConnectionUse } from './connection-use.js';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect } from 'kysely';
 
 /**

@@ -3,7 +3,7 @@ import type { AttemptRecord, AttemptVerdict, ClaimedDelivery, DeliveryQueue } fr
 import { verdictAfter } from './retry-policy.js';
 import { SendSlots } from './send-slots.js';
 import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
-import { WakeablePause } from '../modules/wakeable-pause.js';
+import { BackgroundLoop } from '../modules/background-loop.js';
 import { batchStart, yieldToOtherWork } from '../modules/yield-to-other-work.js';
 
 /** What the worker needs of the sender (tests may count or slow its calls). */
@@ -74,9 +74,7 @@ export class DeliveryWorker {
   private finished: AttemptRecord[] = [];
   /** When the oldest unrecorded outcome came in, milliseconds. */
   private firstFinishedAt = 0;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly pauses = new WakeablePause();
+  private readonly loop: BackgroundLoop;
   private nextFanOutAt = 0;
   private nextClaimAt = 0;
   /** A webhook's waiting list ran low: claim before the next poll. */
@@ -86,7 +84,7 @@ export class DeliveryWorker {
     private readonly queue: DeliveryQueue,
     private readonly sender: EventSender,
     private readonly clock: Clock,
-    private readonly log: WorkerLog,
+    log: WorkerLog,
     private readonly options: DeliveryWorkerOptions,
   ) {
     const perWebhook = options.perWebhook ?? 2;
@@ -99,41 +97,38 @@ export class DeliveryWorker {
     this.maxHeldPerStore = Math.min(options.maxHeldPerStore ?? Math.max(4 * perStore, this.prefetchPerWebhook), this.maxHeld);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.leaseMs = Math.max(options.leaseMs ?? 30_000, 2 * LEASE_NEEDED_MS);
+    this.loop = new BackgroundLoop({
+      round: () => this.roundAndRest(),
+      log,
+      errorMessage: 'webhook delivery worker: database error, retrying',
+      errorPauseMs: ERROR_PAUSE_MS,
+      afterLastRound: async () => {
+        const waiting = this.slots.drain();
+        await Promise.allSettled([this.queue.release(waiting), ...this.requests]);
+        await this.recordFinished().catch((error: unknown) => log.error({ err: error }, 'webhook delivery worker: outcomes not recorded; they will be sent again'));
+      },
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops claiming, hands back what waits, lets the requests in flight end (within the time limit) and records them. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.pauses.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      let idleMs: number;
-      const started = batchStart();
-      try {
-        idleMs = await this.round();
-      } catch (error) {
-        this.log.error({ err: error }, 'webhook delivery worker: database error, retrying');
-        idleMs = ERROR_PAUSE_MS;
-      }
-      // With more to do at once (a backlog of events to fan out), the next round still waits
-      // for the event loop to serve what arrived meanwhile: on SQLite a round's queries never
-      // wait, so rounds back to back would hold the loop until the backlog was gone (seconds
-      // after a large cascade or import), every other store's requests with it.
-      if (idleMs > 0) await this.pause(idleMs);
-      else await yieldToOtherWork(started);
-    }
-    const waiting = this.slots.drain();
-    await Promise.allSettled([this.queue.release(waiting), ...this.requests]);
-    await this.recordFinished().catch((error: unknown) => this.log.error({ err: error }, 'webhook delivery worker: outcomes not recorded; they will be sent again'));
+  /** A round, then the rest it asks for (until a request finishes or the worker stops). */
+  private async roundAndRest(): Promise<void> {
+    const started = batchStart();
+    const idleMs = await this.round();
+    // With more to do at once (a backlog of events to fan out), the next round still waits
+    // for the event loop to serve what arrived meanwhile: on SQLite a round's queries never
+    // wait, so rounds back to back would hold the loop until the backlog was gone (seconds
+    // after a large cascade or import), every other store's requests with it.
+    if (idleMs > 0) await this.loop.pause(idleMs);
+    else await yieldToOtherWork(started);
   }
 
   /** One round; answers how long to wait before the next (0: there may be more to do at once). */
@@ -170,7 +165,7 @@ export class DeliveryWorker {
 
   /** Starts every waiting request the limits allow. */
   private dispatch(): void {
-    if (!this.running) return;
+    if (!this.loop.running) return;
     for (const delivery of this.slots.take(this.clock.now() + LEASE_NEEDED_MS)) this.send(delivery);
   }
 
@@ -196,7 +191,7 @@ export class DeliveryWorker {
       this.dispatch();
       // A webhook with little left waiting is refilled before its requests run dry, not at the next poll.
       if (this.slots.waitingFor(delivery.event.storeId, delivery.webhook.id) < this.perWebhook) this.refillWanted = true;
-      if (this.refillWanted || this.finished.length >= RECORD_BATCH) this.pauses.wake();
+      if (this.refillWanted || this.finished.length >= RECORD_BATCH) this.loop.wake();
     });
     this.requests.add(request);
   }
@@ -215,10 +210,5 @@ export class DeliveryWorker {
       this.firstFinishedAt = firstAt;
       throw error;
     }
-  }
-
-  /** Waits `ms`, or less when a request finishes or the worker stops. */
-  private pause(ms: number): Promise<void> {
-    return this.running ? this.pauses.sleep(ms) : Promise.resolve();
   }
 }

@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { METRICS_MAX_CONNECTIONS } from '../../src/metrics/metrics-listener.js';
+import { METRICS_MAX_CONNECTIONS } from '../../src/http/metrics-listener.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { clientHelloPart, connectTls, rawTlsExchange, readUntilClosed, silentSocket, type SocketOutcome } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';

@@ -10,7 +10,7 @@ import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/
 import { buildServices, type ServiceOptions, type Services } from '../../src/app/services.js';
 import { generateSelfSigned } from '../../src/app/tls.js';
 import { buildMetrics, type ProcessMetrics } from '../../src/app/metrics.js';
-import { startMetricsListener } from '../../src/metrics/metrics-listener.js';
+import { startMetricsListener } from '../../src/http/metrics-listener.js';
 import { parseConfig, type Config } from '../../src/config/config.js';
 import type { App } from '../../src/http/app-types.js';
 import type { Scope } from '../../src/modules/stores/scopes.js';

@@ -1,7 +1,8 @@
 import type { Product, ProductInput, ProductUpdate } from '../../contract/products.js';
 import type { ProductVariation, VariationInput } from '../../contract/variations.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, notFound, validationFailed } from '../errors.js';
+import { found, notFound, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
@@ -27,6 +28,11 @@ export class ProductService {
 
   async get(storeId: number, id: number): Promise<Product> {
     return mustFind(this.uow.repos, storeId, id);
+  }
+
+  /** The store's products of these ids (`embed=product`); missing ids and other stores' are simply absent. */
+  findMany(storeId: number, ids: readonly number[]): Promise<Product[]> {
+    return this.uow.repos.products.findMany(storeId, ids);
   }
 
   /** Creates the product with its variations, SKUs and category links in one transaction. */

@@ -1,4 +1,5 @@
-import { type FieldProblem, validationFailed } from '../errors.js';
+import { validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Repositories } from '../unit-of-work.js';
 import type { SkuHolder } from './sku-repository.js';
 

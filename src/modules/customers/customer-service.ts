@@ -1,6 +1,7 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import { found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
@@ -23,6 +24,11 @@ export class CustomerService {
 
   async get(storeId: number, id: number): Promise<Customer> {
     return found(await this.uow.repos.customers.find(storeId, id), `Customer ${id}`);
+  }
+
+  /** The store's customers of these ids (`embed=customer`); missing ids and other stores' are simply absent. */
+  findMany(storeId: number, ids: readonly number[]): Promise<Customer[]> {
+    return this.uow.repos.customers.findMany(storeId, ids);
   }
 
   create(storeId: number, input: CustomerInput): Promise<Customer> {

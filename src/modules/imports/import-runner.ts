@@ -1,4 +1,4 @@
-import { WakeablePause } from '../wakeable-pause.js';
+import { BackgroundLoop } from '../background-loop.js';
 import type { ClaimedImport } from './import-repository.js';
 import type { ImportService } from './import-service.js';
 
@@ -28,9 +28,7 @@ const ERROR_PAUSE_MS = 5_000;
  * a wait at once.
  */
 export class ImportRunner {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly pauses = new WakeablePause();
+  private readonly loop: BackgroundLoop;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
   private readonly active = new Set<Promise<void>>();
@@ -44,57 +42,55 @@ export class ImportRunner {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.concurrency = options.concurrency ?? 4;
+    this.loop = new BackgroundLoop({
+      round: () => this.claimOne(),
+      log,
+      errorMessage: 'imports: error, retrying',
+      errorPauseMs: ERROR_PAUSE_MS,
+      afterLastRound: async () => {
+        await Promise.all(this.active);
+      },
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   wake(): void {
-    this.pauses.wake();
+    this.loop.wake();
   }
 
   /** Stops after the batches under way; imports under way go back to the queue. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.pauses.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        if (this.active.size >= this.concurrency) {
-          await this.pauses.sleep(this.pollIntervalMs);
-          continue;
-        }
-        const claim = await this.imports.claimNext([...this.working]);
-        if (claim === undefined) {
-          await this.pauses.sleep(this.pollIntervalMs);
-          continue;
-        }
-        this.working.add(claim.id);
-        const work = this.work(claim).finally(() => {
-          this.active.delete(work);
-          this.working.delete(claim.id);
-          this.pauses.wake();
-        });
-        this.active.add(work);
-      } catch (error) {
-        this.log.error({ err: error }, 'imports: error, retrying');
-        await this.pauses.sleep(ERROR_PAUSE_MS);
-      }
+  /** Starts work on the next queued import, or waits for a free place or a queued import. */
+  private async claimOne(): Promise<void> {
+    if (this.active.size >= this.concurrency) {
+      await this.loop.pause(this.pollIntervalMs);
+      return;
     }
-    await Promise.all(this.active);
+    const claim = await this.imports.claimNext([...this.working]);
+    if (claim === undefined) {
+      await this.loop.pause(this.pollIntervalMs);
+      return;
+    }
+    this.working.add(claim.id);
+    const work = this.work(claim).finally(() => {
+      this.active.delete(work);
+      this.working.delete(claim.id);
+      this.loop.wake();
+    });
+    this.active.add(work);
   }
 
   private async work(claim: ClaimedImport): Promise<void> {
     const started = Date.now();
     const pacer = this.imports.turns.pacer();
     try {
-      const outcome = await pacer.run(() => this.imports.process(claim, () => !this.running, pacer));
+      const outcome = await pacer.run(() => this.imports.process(claim, () => !this.loop.running, pacer));
       if (outcome.failure !== undefined) this.log.error({ err: outcome.failure, importId: claim.id, storeId: claim.storeId }, 'import failed on an unexpected error');
       if (outcome.ended) this.log.info({ importId: claim.id, storeId: claim.storeId, ms: Date.now() - started }, 'import ended');
     } catch (error) {

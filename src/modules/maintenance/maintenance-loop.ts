@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { WakeablePause } from '../wakeable-pause.js';
+import { BackgroundLoop } from '../background-loop.js';
 
 /** One kind of clean-up: deletes up to `limit` rows that are due at `now` and says how many it deleted. */
 export interface PurgeTask {
@@ -39,49 +39,38 @@ export class MaintenanceLoop {
   private readonly batchPauseMs: number;
   private readonly roundBudgetMs: number;
   private readonly idleIntervalMs: number;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private readonly pauses = new WakeablePause();
+  private readonly loop: BackgroundLoop;
   /** Rows each task has deleted since the start, by task name. */
   readonly purged = new Map<string, number>();
 
   constructor(
     private readonly tasks: readonly PurgeTask[],
     private readonly clock: Clock,
-    private readonly log: MaintenanceLog,
+    log: MaintenanceLog,
     options: MaintenanceOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 2000;
     this.batchPauseMs = options.batchPauseMs ?? 20;
     this.roundBudgetMs = options.roundBudgetMs ?? 2000;
     this.idleIntervalMs = options.idleIntervalMs ?? 60_000;
+    this.loop = new BackgroundLoop({
+      round: async () => {
+        const behind = await this.round();
+        await this.loop.pause(behind ? this.batchPauseMs : this.idleIntervalMs);
+      },
+      log,
+      errorMessage: 'maintenance: database error, retrying',
+      errorPauseMs: ERROR_PAUSE_MS,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops after the batch under way. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.pauses.wake();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let behind: boolean;
-      try {
-        behind = await this.round();
-      } catch (error) {
-        this.log.error({ err: error }, 'maintenance: database error, retrying');
-        await this.pause(ERROR_PAUSE_MS);
-        continue;
-      }
-      await this.pause(behind ? this.batchPauseMs : this.idleIntervalMs);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One turn for each task; answers whether any still had rows due when its turn ended. */
@@ -90,7 +79,7 @@ export class MaintenanceLoop {
     for (const task of this.tasks) {
       const startedAt = performance.now();
       // Bounded by the budget: a task that cannot catch up in one turn continues next round.
-      while (this.running) {
+      while (this.loop.running) {
         const deleted = await task.purge(this.clock.now(), this.batchSize);
         this.purged.set(task.name, (this.purged.get(task.name) ?? 0) + deleted);
         if (deleted < this.batchSize) break;
@@ -98,14 +87,9 @@ export class MaintenanceLoop {
           behind = true;
           break;
         }
-        await this.pause(this.batchPauseMs);
+        await this.loop.pause(this.batchPauseMs);
       }
     }
     return behind;
-  }
-
-  /** Waits `ms`, or less when the loop stops. */
-  private pause(ms: number): Promise<void> {
-    return this.running ? this.pauses.sleep(ms) : Promise.resolve();
   }
 }

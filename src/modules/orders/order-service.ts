@@ -1,13 +1,14 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
+import { found, refusedBy, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import { eventOf } from '../events/events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { formatUnits, isOrderAmount } from './order-amounts.js';
+import { formatUnits, isOrderAmount } from '../order-amounts.js';
 import type { NewOrderLine, OrderFilter } from './order-repository.js';
 
 export class OrderService {

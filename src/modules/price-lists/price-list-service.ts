@@ -1,7 +1,8 @@
 import type { PriceList, PriceListInput, PriceListPrice, PriceListPriceInput, PriceListUpdate } from '../../contract/price-lists.js';
 import { deleteInBatches } from '../batched-delete.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, invalidField, notFound, validationFailed } from '../errors.js';
+import { found, invalidField, notFound, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
 
 /** The quantity break and validity window of a trade price or a list entry, as stored. */

@@ -1,6 +1,7 @@
 import type { PricedSkuInput } from '../../contract/priced-sku.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
-import { type FieldProblem, refusedBy } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
+import { refusedBy } from '../errors.js';
 import type { Repositories } from '../unit-of-work.js';
 import { ruleFieldsOf } from './price-rule-input.js';
 import { customerProblem } from './trade-customer.js';

@@ -1,6 +1,7 @@
 import { MAX_BULK_ITEMS, type ReplaceTradePricesRequest, type ReplaceTradePricesResult, type TradePrice, type TradePriceInput } from '../../contract/trade-prices.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { type FieldProblem, found, refusedBy, validationFailed } from '../errors.js';
+import { found, refusedBy, validationFailed } from '../errors.js';
+import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { customerProblem } from '../pricing/trade-customer.js';

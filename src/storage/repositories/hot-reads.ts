@@ -10,6 +10,11 @@ import type { ApiKeysTable, Tables, TradePricesTable } from '../tables.js';
 const API_KEY_COLUMNS = ['id', 'store_id', 'key', 'secret_hash', 'scopes', 'created_at', 'revoked_at'] as const;
 const TRADE_PRICE_COLUMNS = ['id', 'store_id', 'customer_id', 'product_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until', 'created_at'] as const;
 
+/** What a count of trade prices binds: the store and the filters given. */
+export type TradePriceCountParams = TradePriceFilter & { storeId: number };
+/** What a page of trade prices binds: a count's values, then the page's size and offset. */
+export type TradePricePageParams = TradePriceCountParams & { count: number; offset: number };
+
 /** Which filters a list or count has: each combination is one SQL text. */
 interface FilterShape {
   customerId: boolean;
@@ -24,66 +29,68 @@ interface FilterShape {
  * list or count are compiled at first use; there are at most 16 of each.
  */
 export class HotReads {
-  readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>>;
-  readonly tradePriceById: PreparedQuery<Selectable<TradePricesTable>>;
-  private readonly pages = new Map<string, PreparedQuery<Selectable<TradePricesTable>>>();
-  private readonly counts = new Map<string, PreparedQuery<{ count: number | string }>>();
+  readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>, { key: string }>;
+  readonly tradePriceById: PreparedQuery<Selectable<TradePricesTable>, { storeId: number; id: number }>;
+  private readonly pages = new Map<string, PreparedQuery<Selectable<TradePricesTable>, TradePricePageParams>>();
+  private readonly counts = new Map<string, PreparedQuery<{ count: number | string }, TradePriceCountParams>>();
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly statements: StatementRegistry,
   ) {
-    this.apiKeyByKey = new PreparedQuery(db.selectFrom('api_keys').select(API_KEY_COLUMNS).where('key', '=', ''), statements);
-    this.tradePriceById = new PreparedQuery(db.selectFrom('trade_prices').select(TRADE_PRICE_COLUMNS).where('store_id', '=', 0).where('id', '=', 0), statements);
+    this.apiKeyByKey = new PreparedQuery(db.selectFrom('api_keys').select(API_KEY_COLUMNS).where('key', '=', ''), ['key'], statements);
+    this.tradePriceById = new PreparedQuery(db.selectFrom('trade_prices').select(TRADE_PRICE_COLUMNS).where('store_id', '=', 0).where('id', '=', 0), ['storeId', 'id'], statements);
   }
 
-  /** Values in order: the store, the filters given, count, offset. */
-  tradePricePage(filter: TradePriceFilter): PreparedQuery<Selectable<TradePricesTable>> {
+  tradePricePage(filter: TradePriceFilter): PreparedQuery<Selectable<TradePricesTable>, TradePricePageParams> {
     const shape = shapeOf(filter);
     const key = shapeKey(shape);
     let query = this.pages.get(key);
     if (query === undefined) {
-      query = new PreparedQuery(this.filtered(shape).select(TRADE_PRICE_COLUMNS).orderBy('id').limit(0).offset(0), this.statements);
+      const { filtered, binds } = this.filtered(shape);
+      query = new PreparedQuery(filtered.select(TRADE_PRICE_COLUMNS).orderBy('id').limit(0).offset(0), [...binds, 'count', 'offset'], this.statements);
       this.pages.set(key, query);
     }
     return query;
   }
 
-  /** Values in order: the store, the filters given. */
-  tradePriceCount(filter: TradePriceFilter): PreparedQuery<{ count: number | string }> {
+  tradePriceCount(filter: TradePriceFilter): PreparedQuery<{ count: number | string }, TradePriceCountParams> {
     const shape = shapeOf(filter);
     const key = shapeKey(shape);
     let query = this.counts.get(key);
     if (query === undefined) {
-      query = new PreparedQuery(this.filtered(shape).select((eb) => eb.fn.countAll<number | string>().as('count')), this.statements);
+      const { filtered, binds } = this.filtered(shape);
+      query = new PreparedQuery(filtered.select((eb) => eb.fn.countAll<number | string>().as('count')), binds, this.statements);
       this.counts.set(key, query);
     }
     return query;
   }
 
+  /** The store's trade prices with these filters, and the name of each placeholder's value in order. */
   private filtered(shape: FilterShape) {
-    let query = this.db.selectFrom('trade_prices').where('store_id', '=', 0);
-    if (shape.customerId) query = query.where('customer_id', '=', 0);
-    if (shape.productId) query = query.where('product_id', '=', 0);
-    if (shape.sku) query = query.where('sku', '=', '');
+    const binds: Array<keyof TradePriceCountParams> = ['storeId'];
+    let filtered = this.db.selectFrom('trade_prices').where('store_id', '=', 0);
+    if (shape.customerId) {
+      filtered = filtered.where('customer_id', '=', 0);
+      binds.push('customerId');
+    }
+    if (shape.productId) {
+      filtered = filtered.where('product_id', '=', 0);
+      binds.push('productId');
+    }
+    if (shape.sku) {
+      filtered = filtered.where('sku', '=', '');
+      binds.push('sku');
+    }
     // validFrom ≤ validAt < validUntil, a missing bound always met; canonical timestamps compare as text.
     if (shape.validAt) {
-      query = query
+      filtered = filtered
         .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', '')]))
         .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', '')]));
+      binds.push('validAt', 'validAt');
     }
-    return query;
+    return { filtered, binds };
   }
-}
-
-/** The values a list or count binds, in the order `HotReads` compiled them. */
-export function filterValues(storeId: number, filter: TradePriceFilter): Array<number | string> {
-  const values: Array<number | string> = [storeId];
-  if (filter.customerId !== undefined) values.push(filter.customerId);
-  if (filter.productId !== undefined) values.push(filter.productId);
-  if (filter.sku !== undefined) values.push(filter.sku);
-  if (filter.validAt !== undefined) values.push(filter.validAt, filter.validAt);
-  return values;
 }
 
 function shapeOf(filter: TradePriceFilter): FilterShape {

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Order, OrderLine } from '../../contract/orders.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
-import { amountOf } from '../../modules/orders/order-amounts.js';
+import { amountOf } from '../../modules/order-amounts.js';
 import type { NewOrder, OrderFilter, OrderRepository } from '../../modules/orders/order-repository.js';
 import type { Page } from '../../modules/page.js';
 import type { OrderLinesTable, OrdersTable, Tables } from '../tables.js';

@@ -38,7 +38,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByKey(key: string): Promise<StoredApiKey | undefined> {
-    const [row] = await this.hotReads.apiKeyByKey.execute(this.db, [key]);
+    const [row] = await this.hotReads.apiKeyByKey.execute(this.db, { key });
     return row && toStoredApiKey(row);
   }
 

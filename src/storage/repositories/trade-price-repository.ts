@@ -14,7 +14,7 @@ import type {
 import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
-import { filterValues, type HotReads } from './hot-reads.js';
+import type { HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
 
 /** Ids bound in one delete. */
@@ -43,17 +43,17 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 
   async list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
-    const rows = await this.hotReads.tradePricePage(filter).execute(this.db, [...filterValues(storeId, filter), page.count, page.offset]);
+    const rows = await this.hotReads.tradePricePage(filter).execute(this.db, { ...filter, storeId, count: page.count, offset: page.offset });
     return rows.map(toTradePrice);
   }
 
   async count(storeId: number, filter: TradePriceFilter): Promise<number> {
-    const [row] = await this.hotReads.tradePriceCount(filter).execute(this.db, filterValues(storeId, filter));
+    const [row] = await this.hotReads.tradePriceCount(filter).execute(this.db, { ...filter, storeId });
     return Number(row?.count ?? 0);
   }
 
   async find(storeId: number, id: number): Promise<TradePrice | undefined> {
-    const [row] = await this.hotReads.tradePriceById.execute(this.db, [storeId, id]);
+    const [row] = await this.hotReads.tradePriceById.execute(this.db, { storeId, id });
     return row && toTradePrice(row);
   }
 

@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/connection-slots.js';
+import { FIRST_REQUEST_TIMEOUT_MS, limitConnections } from './connection-slots.js';
 
 export interface MetricsListenerOptions {
   host: string;

@@ -1,5 +1,5 @@
-import { MAX_ORDER_AMOUNT } from '../../contract/orders.js';
-import { fromPriceUnits, toPriceUnits, UNITS_PER_PRICE } from '../money.js';
+import { MAX_ORDER_AMOUNT } from '../contract/orders.js';
+import { fromPriceUnits, toPriceUnits, UNITS_PER_PRICE } from './money.js';
 
 /**
  * Order arithmetic runs in BigInt on integer ten-thousandths: 999 999 999.9999 × 1 000 000 is

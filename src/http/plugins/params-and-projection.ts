@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { invalidQuery, parseIdParams, parseQuery } from '../request-input.js';
+import { invalidQuery, parseIdParams, parseQuery } from '../strict-params.js';
 import '../route-config.js';
 
 declare module 'fastify' {
@@ -17,10 +17,11 @@ export interface Projection {
 }
 
 /**
- * Path ids (a malformed id names no record: 404), then the query string (400 code 9), before
- * the body is validated (422): the order of the contract.
+ * Parses path ids (a malformed id names no record: 404), then the query string (400 code 9),
+ * before the body is validated (422): the order of the contract. Then applies `fields=` and
+ * `embed=` (the projection) to the answer.
  */
-export function registerRequestInput(app: FastifyInstance): void {
+export function registerParamsAndProjection(app: FastifyInstance): void {
   app.decorateRequest('projection', undefined);
   app.addHook('preValidation', async (request) => {
     if (request.is404) return;
