@@ -43,7 +43,8 @@ describe('one write path for prices', () => {
   it('no other file writes a trade price or a list entry, or announces one written', () => {
     const found: string[] = [];
     for (const file of files) {
-      if (file in WRITERS || file.startsWith('storage/repositories/')) continue;
+      // The client and the admin page call the API (whose routes come here), not repositories.
+      if (file in WRITERS || file.startsWith('storage/repositories/') || file.startsWith('client/') || file.startsWith('admin/')) continue;
       const lines = readFileSync(path.join(SRC, file), 'utf8').split('\n');
       lines.forEach((line, at) => {
         for (const [writer, patterns] of Object.entries(WRITERS)) {
