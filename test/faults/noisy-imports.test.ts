@@ -16,10 +16,14 @@ import type { Import } from '../../src/contract/imports.js';
  *
  * 1. Eight 48 MiB files uploaded at once by two stores (each at its cap of 4 imports, 192 MiB),
  *    long and matrix format; every upload answered; a ninth refused with 429.
- * 2. Their checks under way (two stores, one import each at a time) for a while, and store B's
- *    one-row dry run queued meanwhile: it ends within seconds, not after their queue.
- * 3. A file whose every row has the longest problems there are, and a matrix of the widest
- *    width (16 383 customers), both checked to their end beside the two large ones.
+ * 2. Their checks under way (two stores, one import each at a time) for 5 s, and store B's
+ *    one-row dry run queued 2 s in: it ends within seconds, not after their queue. 5 s is some
+ *    40 batches of 1000 rows of the two stores together (about 4 000 rows a second each), so B
+ *    is measured across many batches and rests (8 s showed nothing more).
+ * 3. A file whose every row has the longest problems there are (4 MiB: about 16 000 rows and
+ *    32 000 problems, 32 times the 1000 kept), and a matrix of the widest width (16 383
+ *    customers; 5 rows, as the width is the maximum, not the rows), both checked to their end
+ *    beside the two large ones.
  *
  * The uploads are generated as they are sent, so this process never holds a file.
  */
@@ -28,7 +32,11 @@ const FILE_BYTES = 48 * MIB;
 const CUSTOMERS = 100;
 const SKUS = 1000;
 const WIDE = 16_383;
-const CHECK_WINDOW_MS = 8_000;
+const CHECK_WINDOW_MS = 5_000;
+/** The file of problems: two problems a row, so 1000 kept of tens of thousands counted. */
+const ERROR_FILE_BYTES = 4 * MIB;
+/** Rows of the widest matrix: each a full row of 16 383 prices, the widest there is. */
+const WIDE_ROWS = 5;
 
 /** An import as the API answers it. */
 type ImportBody = Import;
@@ -139,8 +147,8 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     const customers = customersOf.get(wide.storeId)!;
     // Every row: a 254-character e-mail column naming nobody, and a 255-character SKU that does not exist.
     const email = `${'e'.repeat(254 - '@example.com'.length)}@example.com`;
-    const errorFile = csvBody(`sku,${email}`, (index) => `${String(index).padStart(255, 'K')},1`, { bytes: 8 * MIB, repeatAfter: MIB });
-    const wideFile = csvBody(['sku', ...customers].join(','), (index) => [`N-${index}`, ...customers.map((_, column) => `${column % 100}.25`)].join(','), { bytes: FILE_BYTES, rows: 20 });
+    const errorFile = csvBody(`sku,${email}`, (index) => `${String(index).padStart(255, 'K')},1`, { bytes: ERROR_FILE_BYTES, repeatAfter: MIB });
+    const wideFile = csvBody(['sku', ...customers].join(','), (index) => [`N-${index}`, ...customers.map((_, column) => `${column % 100}.25`)].join(','), { bytes: FILE_BYTES, rows: WIDE_ROWS });
     const { result, figures } = await besideNeighbour(server, neighbour, async () => {
       const [errorUpload, wideUpload] = await Promise.all([upload(errors, errorFile), upload(wide, wideFile)]);
       expect(errorUpload.status, errorUpload.text).toBe(202);
@@ -154,7 +162,7 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     reportLine(
       describeNeighbour(
         `noisy-imports/${engine}: problems and width`,
-        `an 8 MiB file of ${figure(result.errorEnd.errorCount)} problems (${figure(result.errorEnd.errors.length)} kept; the import ${figure(answer.text.length)} bytes, its event ${figure(JSON.stringify(event?.data ?? {}).length)}) ` +
+        `a ${ERROR_FILE_BYTES / MIB} MiB file of ${figure(result.errorEnd.errorCount)} problems (${figure(result.errorEnd.errors.length)} kept; the import ${figure(answer.text.length)} bytes, its event ${figure(JSON.stringify(event?.data ?? {}).length)}) ` +
           `and a ${figure(WIDE)}-customer matrix (${figure(result.wideEnd.result?.created ?? 0)} prices) checked`,
         figures,
       ),
@@ -165,7 +173,7 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     expect(answer.text.length).toBeLessThan(600_000);
     expect(event?.data).not.toHaveProperty('errors');
     expect(JSON.stringify(event?.data).length).toBeLessThan(1000);
-    expect(result.wideEnd).toMatchObject({ status: 'succeeded', rows: 20, result: { created: 20 * WIDE } });
+    expect(result.wideEnd).toMatchObject({ status: 'succeeded', rows: WIDE_ROWS, result: { created: WIDE_ROWS * WIDE } });
     expectGoodNeighbour(figures);
   }, 150_000);
 });
