@@ -7,7 +7,7 @@ import type { LoadResult, LoadSpec } from './load-spec.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** The built server, as an operator runs it. */
-export const CLI = path.join(ROOT, 'dist/main/cli.js');
+export const CLI = path.join(ROOT, 'dist/main/pricebook.js');
 const HERE = import.meta.dirname;
 
 /** A child process that is killed when the bench stops, however it stops. */
@@ -67,14 +67,14 @@ export interface ServerProcess {
 }
 
 /**
- * The node flags of `npm start` (package.json's `start` script: `node FLAGS dist/main/cli.js
+ * The node flags of `npm start` (package.json's `start` script: `node FLAGS dist/main/pricebook.js
  * serve`): the bench runs the server with them, as an operator who follows the README does.
  */
 export function startScriptNodeFlags(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
   const words = (manifest.scripts?.start ?? '').split(/\s+/).filter((word) => word !== '');
-  const cli = words.indexOf('dist/main/cli.js');
-  if (words[0] !== 'node' || cli < 1 || words[cli + 1] !== 'serve') throw new Error(`package.json's start script is not 'node [flags] dist/main/cli.js serve': '${words.join(' ')}'`);
+  const cli = words.indexOf('dist/main/pricebook.js');
+  if (words[0] !== 'node' || cli < 1 || words[cli + 1] !== 'serve') throw new Error(`package.json's start script is not 'node [flags] dist/main/pricebook.js serve': '${words.join(' ')}'`);
   return words.slice(1, cli);
 }
 
