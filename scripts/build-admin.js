@@ -1,13 +1,14 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
 // The page imports the contract's types (never its code). The only code it loads from outside
-// src/admin is in src/text/, src/csv/ and src/client/: modules the server and the CLI use too
-// (the CSV cell rules, the CSV writer and the files it writes, the typed client through its
-// browser entry), compiled into dist/admin/text/, dist/admin/csv/ and dist/admin/client/, the
-// page's imports of them pointed there. Only the files the page imports are compiled, and those
-// must use no Node API and no package (src/csv/'s reader and the client's HTTPS transport do: the
-// page never imports them). An import of any other code, or of a package, fails the build: the browser could
-// not load it.
+// src/admin is in src/text/, src/csv/ and the client package (@pricebook/client/browser, from
+// packages/client/src/: src/admin/tsconfig.json maps the name there): modules the server and the
+// CLI use too (the CSV cell rules, the CSV writer and the files it writes, the typed client),
+// compiled into dist/admin/text/, dist/admin/csv/ and dist/admin/client/, the page's imports of
+// them pointed there. Only the files the page imports are compiled, and those must use no Node
+// API and no other package (src/csv/'s reader and the client's HTTPS transport do: the page never
+// imports them). An import of any other code, or of another package, fails the build: the
+// browser could not load it.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -17,7 +18,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'src', 'admin');
 const target = path.join(root, 'dist', 'admin');
 /** Folders outside src/admin whose modules the page may load, served under dist/admin/<name>. */
-const shared = ['text', 'csv', 'client'].map((name) => [path.join(root, 'src', name), path.join(target, name)]);
+const shared = [
+  [path.join(root, 'src', 'text'), path.join(target, 'text')],
+  [path.join(root, 'src', 'csv'), path.join(target, 'csv')],
+  [path.join(root, 'packages', 'client', 'src'), path.join(target, 'client')],
+];
+/** The packages the page may import, by name: the source file each name stands for. */
+const PACKAGES = new Map([['@pricebook/client/browser', path.join(root, 'packages', 'client', 'src', 'browser.ts')]]);
 const STATIC = ['.html', '.css', '.svg', '.png'];
 
 const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => fail([diagnostic]) };
@@ -41,7 +48,7 @@ const emitted = program.emit(
 );
 if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
 if (unloadable.length > 0) {
-  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text, src/csv and src/client are served, no packages):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text, src/csv and @pricebook/client/browser are served, no other package):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
   process.exit(1);
 }
 
@@ -72,11 +79,12 @@ function pointImportsAtServedFiles(context) {
     if (from === undefined) return sourceFile;
     const pointed = (specifier) => {
       if (!ts.isStringLiteral(specifier)) return specifier;
-      if (!specifier.text.startsWith('.')) {
+      const named = PACKAGES.get(specifier.text);
+      if (named === undefined && !specifier.text.startsWith('.')) {
         unloadable.push(`${path.relative(root, sourceFile.fileName)} imports the package ${specifier.text}`);
         return specifier;
       }
-      const imported = path.resolve(path.dirname(sourceFile.fileName), specifier.text).replace(/\.js$/, '.ts');
+      const imported = named ?? path.resolve(path.dirname(sourceFile.fileName), specifier.text).replace(/\.js$/, '.ts');
       const to = servedPath(imported);
       if (to === undefined) {
         unloadable.push(`${path.relative(root, sourceFile.fileName)} imports ${specifier.text}`);

@@ -1,4 +1,4 @@
-import { FetchTransport, Pricebook, type Transport } from '../client/browser.js';
+import { FetchTransport, Pricebook, type Transport } from '@pricebook/client/browser';
 
 export interface AdminClientOptions {
   token: string;

@@ -1,4 +1,4 @@
-import { type Pricebook, PricebookError } from '../client/browser.js';
+import { type Pricebook, PricebookError } from '@pricebook/client/browser';
 import type { Customer } from '../contract/customers.js';
 
 /** A customer named by id (digits) or by email (exact, ignoring case); undefined when none is. */

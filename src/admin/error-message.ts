@@ -1,4 +1,4 @@
-import { PricebookError } from '../client/browser.js';
+import { PricebookError } from '@pricebook/client/browser';
 
 /**
  * What the page says of a failure: the API's message, or, for an answer that was not the API's

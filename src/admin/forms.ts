@@ -1,4 +1,4 @@
-import { type FieldProblem, PricebookError } from '../client/browser.js';
+import { type FieldProblem, PricebookError } from '@pricebook/client/browser';
 import { h, replaceChildren, uniqueId } from './dom.js';
 import { errorMessage } from './error-message.js';
 

@@ -1,4 +1,4 @@
-import type { Pricebook } from '../client/browser.js';
+import type { Pricebook } from '@pricebook/client/browser';
 import { adminClient } from './admin-client.js';
 import { h, replaceChildren } from './dom.js';
 import { errorMessage } from './error-message.js';

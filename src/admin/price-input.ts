@@ -1,6 +1,6 @@
 import type { PricedSkuInput } from '../contract/priced-sku.js';
 import type { Product } from '../contract/products.js';
-import type { Pricebook } from '../client/browser.js';
+import type { Pricebook } from '@pricebook/client/browser';
 import { momentFromInput } from './dom.js';
 import { type FieldSpec, type Form, numberOrText } from './forms.js';
 

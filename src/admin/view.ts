@@ -1,4 +1,4 @@
-import type { Pricebook } from '../client/browser.js';
+import type { Pricebook } from '@pricebook/client/browser';
 import { h, replaceChildren, type Child } from './dom.js';
 import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { diffPriceFile } from './prices/diff-command.js';
 import { type ExportFormat, exportPrices } from './prices/export-command.js';
 import { importPrices } from './prices/import-command.js';
-import type { Pricebook } from '../client/index.js';
+import type { Pricebook } from '@pricebook/client';
 import { describeRemoteError, REMOTE_ENV, type RemoteOptions, remoteClient } from './prices/remote-client.js';
 import { UsageError } from './usage-error.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook } from '../../src/client/index.js';
+import { Pricebook } from '@pricebook/client';
 import { priceText } from '../../src/csv/price-text.js';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, type OperationName, Pricebook, PricebookError, type TradePriceInput } from '../../src/client/index.js';
+import { OPERATIONS, type OperationName, Pricebook, PricebookError, type TradePriceInput } from '../../packages/client/src/index.js';
 import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -268,7 +268,7 @@ describe('the client as a package', () => {
   });
 
   it('loads nothing of the server: the built client imports only itself and node: modules', () => {
-    const directory = path.join(ROOT, 'dist/client');
+    const directory = path.join(ROOT, 'packages/client/dist');
     const specifiers = fs
       .readdirSync(directory)
       .filter((file) => file.endsWith('.js'))
@@ -278,7 +278,7 @@ describe('the client as a package', () => {
   });
 
   it('has a browser entry that loads no node: module, however deep', () => {
-    const directory = path.join(ROOT, 'dist/client');
+    const directory = path.join(ROOT, 'packages/client/dist');
     const loaded = new Set<string>();
     const pending = ['browser.js'];
     while (pending.length > 0) {
@@ -296,16 +296,17 @@ describe('the client as a package', () => {
     expect(loaded).not.toContain('pricebook.js');
   });
 
-  it("resolves 'pricebook/client' with its types in a project that installs the package", async () => {
+  it("resolves '@pricebook/client' with its types in a project that installs the package", async () => {
     const project = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-consumer-'));
     try {
       fs.mkdirSync(path.join(project, 'node_modules'));
-      fs.symlinkSync(ROOT, path.join(project, 'node_modules/pricebook'), 'dir');
+      fs.mkdirSync(path.join(project, 'node_modules/@pricebook'));
+      fs.symlinkSync(path.join(ROOT, 'packages/client'), path.join(project, 'node_modules/@pricebook/client'), 'dir');
       fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
       fs.writeFileSync(
         path.join(project, 'main.ts'),
         [
-          "import { Pricebook, PricebookError, type Customer } from 'pricebook/client';",
+          "import { Pricebook, PricebookError, type Customer } from '@pricebook/client';",
           "const client = new Pricebook({ baseUrl: 'https://127.0.0.1:8443', token: 'pk_x.sk_y', pacing: false });",
           'export async function firstEmail(): Promise<string | undefined> {',
           '  const customers: Customer[] = await client.customers.list({ trade: true });',

@@ -1,7 +1,7 @@
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook as BrowserPricebook } from '../../src/client/browser.js';
-import { FetchTransport, Pricebook, PricebookError, type PricebookOptions, type WaitCause } from '../../src/client/index.js';
+import { Pricebook as BrowserPricebook } from '../../packages/client/src/browser.js';
+import { FetchTransport, Pricebook, PricebookError, type PricebookOptions, type WaitCause } from '../../packages/client/src/index.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../src/rate-limit/memory-rate-limiter.js';
-import { Pacer, type PacerTimer } from '../../src/client/pacer.js';
+import { Pacer, type PacerTimer } from '../../packages/client/src/pacer.js';
 
 /** The server's own leaky bucket on a simulated clock: a request takes `latencyMs` of it. */
 function simulatedServer(bucketSize: number, leakPerSecond: number, latencyMs = 5) {

@@ -1,6 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { Pricebook, PricebookError } from '../../src/client/index.js';
+import { Pricebook, PricebookError } from '../../packages/client/src/index.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { parsePrometheusText, type Sample } from '../support/prometheus-text.js';
 import { suiteServer } from '../support/suite-server.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook } from '../../src/client/index.js';
+import { Pricebook } from '@pricebook/client';
 import { MAX_REPLACE_ITEMS } from '../../src/contract/trade-prices.js';
 import { exportPrices } from '../../src/main/prices/export-command.js';
 import { eventOf } from '../../src/modules/events/events.js';

@@ -1,4 +1,4 @@
-import type { PricedSkuInput, TradePriceInput } from '../../client/browser.js';
+import type { PricedSkuInput, TradePriceInput } from '@pricebook/client/browser';
 import type { PriceList } from '../../contract/price-lists.js';
 import type { ReplaceTradePricesResult, TradePrice } from '../../contract/trade-prices.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';

@@ -1,4 +1,4 @@
-import { type EffectivePriceQuery, PricebookError } from '../../client/browser.js';
+import { type EffectivePriceQuery, PricebookError } from '@pricebook/client/browser';
 import type { EffectivePrice, PriceCandidate } from '../../contract/trade-prices.js';
 import { append, formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';

@@ -1,4 +1,4 @@
-import type { ImportMode } from '../../client/browser.js';
+import type { ImportMode } from '@pricebook/client/browser';
 import type { Import } from '../../contract/imports.js';
 import type { PriceList } from '../../contract/price-lists.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';

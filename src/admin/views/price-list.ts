@@ -1,4 +1,4 @@
-import type { PriceListPriceInput, PriceListUpdate } from '../../client/browser.js';
+import type { PriceListPriceInput, PriceListUpdate } from '@pricebook/client/browser';
 import type { Customer } from '../../contract/customers.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
 import { collect } from '../collect.js';

@@ -1,4 +1,4 @@
-import type { PriceListInput } from '../../client/browser.js';
+import type { PriceListInput } from '@pricebook/client/browser';
 import { collect } from '../collect.js';
 import { h, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';

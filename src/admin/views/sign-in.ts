@@ -1,4 +1,4 @@
-import { PricebookError } from '../../client/browser.js';
+import { PricebookError } from '@pricebook/client/browser';
 import { h } from '../dom.js';
 import { Form } from '../forms.js';
 import { storeToken } from '../session.js';

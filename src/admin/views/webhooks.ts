@@ -1,4 +1,4 @@
-import type { WebhookInput } from '../../client/browser.js';
+import type { WebhookInput } from '@pricebook/client/browser';
 import type { EventTopic } from '../../contract/events.js';
 import { collect } from '../collect.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';

@@ -1,4 +1,4 @@
-import { PAGE_SIZE, type Pricebook } from '../../client/index.js';
+import { PAGE_SIZE, type Pricebook } from '@pricebook/client';
 
 /**
  * Product ids of SKUs and customer ids of e-mail addresses, looked up over the API once each.

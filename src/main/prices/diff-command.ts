@@ -1,4 +1,4 @@
-import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '../../client/index.js';
+import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '@pricebook/client';
 import { readCsvFile } from '../../csv/read-csv-file.js';
 import { priceText } from '../../csv/price-text.js';
 import { type CsvPrice, readHeader, readRow } from '../../modules/imports/csv-format.js';

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { PAGE_SIZE, type Pricebook, type TradePrice } from '../../client/index.js';
+import { PAGE_SIZE, type Pricebook, type TradePrice } from '@pricebook/client';
 import { csvText } from '../../csv/csv-text.js';
 import { priceText } from '../../csv/price-text.js';
 import { LONG_COLUMNS, longRow } from '../../csv/trade-prices-csv.js';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Import, Pricebook } from '../../client/index.js';
+import type { Import, Pricebook } from '@pricebook/client';
 import { readCsvFile } from '../../csv/read-csv-file.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { readInputFile } from './read-input-file.js';

@@ -1,4 +1,4 @@
-import type { ImportError } from '../../client/index.js';
+import type { ImportError } from '@pricebook/client';
 import { csvText } from '../../csv/csv-text.js';
 
 /** `prices.csv` → `prices.rejected.csv` (beside it); a name without `.csv` gets `.rejected.csv` added. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Pricebook, PricebookError } from '../../client/index.js';
+import { Pricebook, PricebookError } from '@pricebook/client';
 import { UsageError } from '../usage-error.js';
 
 /** Flags of every `pricebook prices` command; each falls back to its environment variable. */

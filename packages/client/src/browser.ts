@@ -1,8 +1,8 @@
 /**
  * The typed client for browsers and edge runtimes: `import { Pricebook } from
- * 'pricebook/client/browser'` (docs/client.md). The same client as `pricebook/client`, with the
+ * '@pricebook/client/browser'` (docs/client.md). The same client as `@pricebook/client`, with the
  * global `fetch` as its transport; nothing it loads imports a `node:` module, so a bundler (or
- * the admin page, src/admin) can ship it as it is.
+ * the server's admin page) can ship it as it is.
  */
 export { BrowserPricebook as Pricebook, type BrowserPricebookOptions as PricebookOptions } from './browser-pricebook.js';
 export { PricebookBase, type PricebookBaseOptions, type ReplaceOptions } from './pricebook-base.js';

@@ -1,8 +1,8 @@
 /**
- * The typed client of the Pricebook API: `import { Pricebook } from 'pricebook/client'`
- * (docs/client.md). Nothing of the server loads with it: its types come from the API's contract
- * schemas, imported as types only. Requests go over `node:https` unless `transport: 'fetch'`
- * says otherwise; browsers import `pricebook/client/browser` (./browser.ts), which loads no
+ * The typed client of the Pricebook API: `import { Pricebook } from '@pricebook/client'`
+ * (docs/client.md). Nothing of the server loads with it: its types are generated from the API's contract
+ * schemas (./api-types.ts). Requests go over `node:https` unless `transport: 'fetch'`
+ * says otherwise; browsers import `@pricebook/client/browser` (./browser.ts), which loads no
  * `node:` module.
  */
 export { Pricebook, type PricebookOptions } from './pricebook.js';

@@ -32,7 +32,7 @@ const USER_AGENT = 'pricebook-client/0.1';
  * A typed client of the Pricebook API (docs/client.md) over a given transport: one resource per
  * area, each with the operations the API has (`list`, `iterate`, `count`, `get`, `create`,
  * `update`, `delete`), paced by the rate-limit headers unless told not to be. `Pricebook` of
- * `pricebook/client` (HTTPS by default) and of its browser entry (`fetch`) extend it.
+ * `@pricebook/client` (HTTPS by default) and of its browser entry (`fetch`) extend it.
  */
 export class PricebookBase {
   readonly customers: CustomersResource;

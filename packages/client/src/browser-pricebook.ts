@@ -13,7 +13,7 @@ export interface BrowserPricebookOptions extends PricebookBaseOptions {
 
 /**
  * The typed client for browsers and edge runtimes: requests through the global `fetch`, and no
- * `node:` module anywhere in what it loads. `pricebook/client/browser` exports it as `Pricebook`.
+ * `node:` module anywhere in what it loads. `@pricebook/client/browser` exports it as `Pricebook`.
  */
 export class BrowserPricebook extends PricebookBase {
   constructor(options: BrowserPricebookOptions) {

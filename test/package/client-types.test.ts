@@ -1,0 +1,134 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Static, TObject } from '@sinclair/typebox';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type * as Generated from '../../packages/client/src/api-types.js';
+import type * as Categories from '../../src/contract/categories.js';
+import type { CountResponse, FieldsQuery, PageQuery } from '../../src/contract/common.js';
+import type * as Customers from '../../src/contract/customers.js';
+import type * as Errors from '../../src/contract/errors.js';
+import type * as Events from '../../src/contract/events.js';
+import type * as Imports from '../../src/contract/imports.js';
+import type * as Orders from '../../src/contract/orders.js';
+import type * as PriceLists from '../../src/contract/price-lists.js';
+import type * as PricedSku from '../../src/contract/priced-sku.js';
+import type * as Products from '../../src/contract/products.js';
+import type * as Quotes from '../../src/contract/quotes.js';
+import type * as TradePrices from '../../src/contract/trade-prices.js';
+import type * as Variations from '../../src/contract/variations.js';
+import type * as Webhooks from '../../src/contract/webhooks.js';
+
+/**
+ * The client package's types (packages/client/src/api-types.ts) are plain TypeScript generated
+ * from the contract's TypeBox schemas, so the packed client needs no TypeBox. The checked-in file
+ * must be what the generator writes now, and (checked by `npm run typecheck`, which compiles this
+ * file) each generated type must be the schema's `Static` type exactly.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const GENERATOR = path.join(ROOT, 'scripts/generate-client-types.js');
+const CHECKED_IN = path.join(ROOT, 'packages/client/src/api-types.ts');
+
+function check(file: string): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [GENERATOR, '--check', '--file', file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe("the client package's generated types", () => {
+  it('are checked in as the generator writes them from the schemas now', () => {
+    const run = check(CHECKED_IN);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('generate-client-types: packages/client/src/api-types.ts is up to date\n');
+    expect(run.status).toBe(0);
+  });
+
+  it('a file that differs from a fresh generation fails the check, and is left as it was', () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-client-types-'));
+    try {
+      const stale = path.join(directory, 'api-types.ts');
+      const text = fs.readFileSync(CHECKED_IN, 'utf8').replace('  email: string;', '  email?: string;');
+      expect(text).not.toBe(fs.readFileSync(CHECKED_IN, 'utf8'));
+      fs.writeFileSync(stale, text);
+      const run = check(stale);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/api-types\.ts differs from the types generated from src\/contract\/: run `npm run generate:client-types`\n$/);
+      expect(fs.readFileSync(stale, 'utf8')).toBe(text);
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('are the contract schemas’ own types (a compile-time check)', () => {
+    expectTypeOf<Generated.PageOptions>().toEqualTypeOf<Static<TObject<typeof PageQuery>>>();
+    expectTypeOf<Generated.FieldsOptions>().toEqualTypeOf<Static<TObject<typeof FieldsQuery>>>();
+    expectTypeOf<Generated.CountResult>().toEqualTypeOf<Static<typeof CountResponse>>();
+    expectTypeOf<Generated.FieldProblem>().toEqualTypeOf<Errors.FieldProblem>();
+    expectTypeOf<Generated.ErrorBody>().toEqualTypeOf<Errors.ErrorBody>();
+    expectTypeOf<Generated.Category>().toEqualTypeOf<Categories.Category>();
+    expectTypeOf<Generated.CategoryInput>().toEqualTypeOf<Categories.CategoryInput>();
+    expectTypeOf<Generated.CategoryUpdate>().toEqualTypeOf<Categories.CategoryUpdate>();
+    expectTypeOf<Generated.CategoryListQuery>().toEqualTypeOf<Static<typeof Categories.CategoryListQuery>>();
+    expectTypeOf<Generated.CategoryGetQuery>().toEqualTypeOf<Static<typeof Categories.CategoryGetQuery>>();
+    expectTypeOf<Generated.Customer>().toEqualTypeOf<Customers.Customer>();
+    expectTypeOf<Generated.CustomerInput>().toEqualTypeOf<Customers.CustomerInput>();
+    expectTypeOf<Generated.CustomerUpdate>().toEqualTypeOf<Customers.CustomerUpdate>();
+    expectTypeOf<Generated.CustomerListQuery>().toEqualTypeOf<Customers.CustomerListQuery>();
+    expectTypeOf<Generated.CustomerCountQuery>().toEqualTypeOf<Static<typeof Customers.CustomerCountQuery>>();
+    expectTypeOf<Generated.EventTopic>().toEqualTypeOf<Events.EventTopic>();
+    // An event's `data` is any JSON object: `{ [key: string]: unknown }` rather than TypeBox's `{}`.
+    expectTypeOf<Omit<Generated.Event, 'data'>>().toEqualTypeOf<Omit<Events.Event, 'data'>>();
+    expectTypeOf<Generated.Event['data']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<Generated.EventFeedQuery>().toEqualTypeOf<Events.EventFeedQuery>();
+    expectTypeOf<Generated.ImportMode>().toEqualTypeOf<Imports.ImportMode>();
+    expectTypeOf<Generated.ImportStatus>().toEqualTypeOf<Imports.ImportStatus>();
+    expectTypeOf<Generated.Import>().toEqualTypeOf<Imports.Import>();
+    expectTypeOf<Generated.ImportError>().toEqualTypeOf<Imports.ImportError>();
+    expectTypeOf<Generated.ImportQuery>().toEqualTypeOf<Imports.ImportQuery>();
+    expectTypeOf<Generated.ImportResult>().toEqualTypeOf<Imports.ImportResult>();
+    expectTypeOf<Generated.Order>().toEqualTypeOf<Orders.Order>();
+    expectTypeOf<Generated.OrderInput>().toEqualTypeOf<Orders.OrderInput>();
+    expectTypeOf<Generated.OrderLine>().toEqualTypeOf<Orders.OrderLine>();
+    expectTypeOf<Generated.OrderListQuery>().toEqualTypeOf<Static<typeof Orders.OrderListQuery>>();
+    expectTypeOf<Generated.OrderCountQuery>().toEqualTypeOf<Static<typeof Orders.OrderCountQuery>>();
+    expectTypeOf<Generated.OrderGetQuery>().toEqualTypeOf<Static<typeof Orders.OrderGetQuery>>();
+    expectTypeOf<Generated.PricedSkuInput>().toEqualTypeOf<PricedSku.PricedSkuInput>();
+    expectTypeOf<Generated.PriceList>().toEqualTypeOf<PriceLists.PriceList>();
+    expectTypeOf<Generated.PriceListInput>().toEqualTypeOf<PriceLists.PriceListInput>();
+    expectTypeOf<Generated.PriceListUpdate>().toEqualTypeOf<PriceLists.PriceListUpdate>();
+    expectTypeOf<Generated.PriceListListQuery>().toEqualTypeOf<PriceLists.PriceListListQuery>();
+    expectTypeOf<Generated.PriceListCountQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListCountQuery>>();
+    expectTypeOf<Generated.PriceListGetQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListGetQuery>>();
+    expectTypeOf<Generated.PriceListPrice>().toEqualTypeOf<PriceLists.PriceListPrice>();
+    expectTypeOf<Generated.PriceListPriceInput>().toEqualTypeOf<PriceLists.PriceListPriceInput>();
+    expectTypeOf<Generated.PriceListPriceListQuery>().toEqualTypeOf<PriceLists.PriceListPriceListQuery>();
+    expectTypeOf<Generated.PriceListPriceCountQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListPriceCountQuery>>();
+    expectTypeOf<Generated.Product>().toEqualTypeOf<Products.Product>();
+    expectTypeOf<Generated.ProductInput>().toEqualTypeOf<Products.ProductInput>();
+    expectTypeOf<Generated.ProductUpdate>().toEqualTypeOf<Products.ProductUpdate>();
+    expectTypeOf<Generated.ProductListQuery>().toEqualTypeOf<Products.ProductListQuery>();
+    expectTypeOf<Generated.ProductCountQuery>().toEqualTypeOf<Static<typeof Products.ProductCountQuery>>();
+    expectTypeOf<Generated.Quote>().toEqualTypeOf<Quotes.Quote>();
+    expectTypeOf<Generated.QuoteInput>().toEqualTypeOf<Quotes.QuoteInput>();
+    expectTypeOf<Generated.TradePrice>().toEqualTypeOf<TradePrices.TradePrice>();
+    expectTypeOf<Generated.TradePriceInput>().toEqualTypeOf<TradePrices.TradePriceInput>();
+    expectTypeOf<Generated.TradePriceWithEmbeds>().toEqualTypeOf<Static<typeof TradePrices.TradePriceWithEmbeds>>();
+    expectTypeOf<Generated.TradePriceListQuery>().toEqualTypeOf<TradePrices.TradePriceListQuery>();
+    expectTypeOf<Generated.TradePriceCountQuery>().toEqualTypeOf<Static<typeof TradePrices.TradePriceCountQuery>>();
+    expectTypeOf<Generated.TradePriceGetQuery>().toEqualTypeOf<Static<typeof TradePrices.TradePriceGetQuery>>();
+    expectTypeOf<Generated.ReplaceTradePricesRequest>().toEqualTypeOf<TradePrices.ReplaceTradePricesRequest>();
+    expectTypeOf<Generated.ReplaceTradePricesResult>().toEqualTypeOf<TradePrices.ReplaceTradePricesResult>();
+    expectTypeOf<Generated.PriceCandidate>().toEqualTypeOf<TradePrices.PriceCandidate>();
+    expectTypeOf<Generated.EffectivePrice>().toEqualTypeOf<TradePrices.EffectivePrice>();
+    expectTypeOf<Generated.EffectivePriceQuery>().toEqualTypeOf<Static<typeof TradePrices.EffectivePriceQuery>>();
+    expectTypeOf<Generated.Variation>().toEqualTypeOf<Variations.Variation>();
+    expectTypeOf<Generated.VariationInput>().toEqualTypeOf<Variations.VariationInput>();
+    expectTypeOf<Generated.VariationUpdate>().toEqualTypeOf<Variations.VariationUpdate>();
+    expectTypeOf<Generated.VariationListQuery>().toEqualTypeOf<Static<typeof Variations.VariationListQuery>>();
+    expectTypeOf<Generated.Webhook>().toEqualTypeOf<Webhooks.Webhook>();
+    expectTypeOf<Generated.WebhookInput>().toEqualTypeOf<Webhooks.WebhookInput>();
+    expectTypeOf<Generated.WebhookUpdate>().toEqualTypeOf<Webhooks.WebhookUpdate>();
+    expectTypeOf<Generated.CreatedWebhook>().toEqualTypeOf<Webhooks.CreatedWebhook>();
+    expectTypeOf<Generated.WebhookListQuery>().toEqualTypeOf<Webhooks.WebhookListQuery>();
+  });
+});
