@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**'],
+    files: ['test/**', 'bench/**', 'packages/*/examples/**'],
     rules: { 'no-console': 'off' },
   },
 );
