@@ -17,7 +17,7 @@ export interface AdminClientOptions {
 const RATE_LIMIT_WAITS = { waitAhead: false, maxRetries: 20, maxRetryAfterMs: 60_000 } as const;
 
 /**
- * The typed client (src/client) as the page uses it: the public API of the server that served
+ * The typed client (@pricebook/client/browser) as the page uses it: the public API of the server that served
  * the page, through `fetch`, no request deadline (an upload takes what it takes). A request
  * that gets no answer fails with a message saying so; a 401 is also told to `onUnauthenticated`.
  */

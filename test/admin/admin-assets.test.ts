@@ -51,7 +51,7 @@ describe.each(PROTOCOL_ENGINES)('the admin page’s files on %s', (engine) => {
     expect(seen.size).toBeGreaterThan(10);
     // The CSV cell rules the server and the CLI use too (src/text/), compiled for the page.
     expect(seen).toContain('/admin/text/csv-cells.js');
-    // The typed client (src/client), through its browser entry and the fetch transport.
+    // The typed client (@pricebook/client), through its browser entry and the fetch transport.
     expect(seen).toContain('/admin/client/browser.js');
     expect(seen).toContain('/admin/client/fetch-transport.js');
     expect(seen).not.toContain('/admin/client/https-transport.js');
