@@ -39,7 +39,7 @@ function parseCustomerId(value: string): number {
 /**
  * `pricebook prices import|export|diff`: trade prices as CSV files, over the API of a running
  * server (remote mode: `PRICEBOOK_URL`, `PRICEBOOK_TOKEN`, `PRICEBOOK_CACERT`), with the typed
- * client (@pricebook/client), paced by the rate limit. docs/imports.md has the file formats.
+ * client (src/client), paced by the rate limit. docs/imports.md has the file formats.
  */
 export function registerPricesCommands(program: Command): void {
   const prices = program.command('prices').description('trade prices as CSV files, over the API of a running server (PRICEBOOK_URL, PRICEBOOK_TOKEN)');
