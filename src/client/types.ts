@@ -23,6 +23,7 @@ export type { PriceList, PriceListInput, PriceListListQuery, PriceListPrice, Pri
 export type { PricedSkuInput } from '../contract/priced-sku.js';
 export type { Product, ProductInput, ProductListQuery, ProductUpdate } from '../contract/products.js';
 export type { Quote, QuoteInput } from '../contract/quotes.js';
+export type { SkuLookupItem, SkuLookupRequest, SkuLookupResult } from '../contract/skus.js';
 export type { EffectivePrice, PriceCandidate, ReplaceTradePricesRequest, ReplaceTradePricesResult, TradePrice, TradePriceInput, TradePriceListQuery } from '../contract/trade-prices.js';
 export type { Variation, VariationInput, VariationUpdate } from '../contract/variations.js';
 export type { CreatedWebhook, Webhook, WebhookInput, WebhookListQuery, WebhookUpdate } from '../contract/webhooks.js';
