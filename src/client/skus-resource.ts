@@ -7,7 +7,7 @@ export const MAX_LOOKUP_SKUS = 1000;
 /** How many unknown SKUs an `UnknownSkusError`'s message names; `skus` holds every one. */
 const NAMED_IN_MESSAGE = 20;
 
-/** An item of a trade price bulk create or replace that may name its product by SKU alone. */
+/** An item of a trade price bulk create or replace that may name its product by SKU alone (`WithOptionalProductId<TradePriceInput>`). */
 export type WithOptionalProductId<T extends { productId: number; sku: string }> = Omit<T, 'productId'> & { productId?: number };
 
 /** Thrown by `fillProductIds` when SKUs are not in the store: nothing was sent but lookups. */
@@ -43,7 +43,7 @@ export class SkusResource {
    * `productId` keeps it. The SKUs without one are looked up once each, 1000 a request; if any
    * is not in the store, throws an `UnknownSkusError` listing them, and no item is returned.
    */
-  async fillProductIds<T extends { productId: number; sku: string }>(items: readonly WithOptionalProductId<T>[]): Promise<T[]> {
+  async fillProductIds<I extends { sku: string; productId?: number }>(items: readonly I[]): Promise<Array<I & { productId: number }>> {
     const wanted = [...new Set(items.filter((item) => item.productId === undefined).map((item) => item.sku))];
     const productIds = new Map<string, number>();
     const unknown: string[] = [];
@@ -53,6 +53,7 @@ export class SkusResource {
       unknown.push(...answer.unknown);
     }
     if (unknown.length > 0) throw new UnknownSkusError(unknown);
-    return items.map((item) => ({ ...item, productId: item.productId ?? productIds.get(item.sku)! }) as T);
+    // Every SKU without a productId was looked up above, and none is unknown: the map has it.
+    return items.map((item) => ({ ...item, productId: item.productId ?? productIds.get(item.sku)! }));
   }
 }

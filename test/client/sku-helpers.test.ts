@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook, PricebookError, type TradePriceInput, UnknownSkusError } from '../../src/client/index.js';
+import { Pricebook, PricebookError, type TradePriceInput, UnknownSkusError, type WithOptionalProductId } from '../../src/client/index.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
@@ -52,7 +52,7 @@ describe.each(await enginesUnderTest())('the client for integrators who know SKU
     const items = [...skus, ...skus].map((sku, index) => ({ customerId: customer!.id, sku, price: index % 100 }));
     const given = { customerId: customer!.id, productId: second!.id, sku: 'FILL-OWN', price: 9 };
     const requestsBefore = client.counters.requests;
-    const filled = await client.skus.fillProductIds<TradePriceInput>([...items, given]);
+    const filled = await client.skus.fillProductIds<WithOptionalProductId<TradePriceInput>>([...items, given]);
     expect(client.counters.requests - requestsBefore).toBe(2);
     const productOf = (sku: string) => (sku === 'FILL-OWN' || Number(sku.slice(5)) >= 1000 ? second!.id : first!.id);
     expect(filled).toEqual([...items.map((item) => ({ ...item, productId: productOf(item.sku) })), given]);
