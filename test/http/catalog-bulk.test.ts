@@ -170,6 +170,14 @@ describe.each(await enginesUnderTest())('catalog bulk creates on %s', (engine) =
     });
   });
 
+  it.each(['/v1/products/bulk', '/v1/customers/bulk'])('answers other methods on %s with 405 Allow: POST, not as a record id', async (path) => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const response = await suite.server.request(method, path, { token: suite.tenant.token, ...(method === 'PUT' && { body: {} }) });
+      expectError(response, 405, 6);
+      expect(response.headers.allow).toBe('POST');
+    }
+  });
+
   describe('POST /v1/customers/bulk', () => {
     it('creates customers in request order, each as a single create would, with its event', async () => {
       const tag = unique();

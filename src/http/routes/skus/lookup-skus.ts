@@ -11,7 +11,7 @@ export function lookupSkus(app: App, skus: SkuLookupService): void {
         tags: ['products'],
         summary: `Find the products and variations of 1–${MAX_LOOKUP_SKUS} SKUs`,
         description:
-          'A read sent as a POST (the SKUs do not fit a query string): changes nothing, and takes no `Idempotency-Key`. ' +
+          'A read sent as a POST (the SKUs do not fit a query string): changes nothing, and ignores an `Idempotency-Key` header. ' +
           'Each SKU of the store is answered with its product id, its variation id (null for a product’s own SKU) and its catalog price; ' +
           'SKUs the store does not have are listed in `unknown`. SKUs are compared exactly, as everywhere; other stores’ SKUs are unknown. ' +
           'Both lists keep the request’s order; a SKU sent twice is answered once.',
