@@ -34,6 +34,7 @@ import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
 import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerImportRoutes } from '../http/routes/imports/index.js';
 import { registerProductRoutes } from '../http/routes/products/index.js';
+import { registerSkuRoutes } from '../http/routes/skus/index.js';
 import { registerVariationRoutes } from '../http/routes/variations/index.js';
 import { TradePriceEmbedder } from '../http/routes/trade-prices/embed-trade-prices.js';
 import { registerTradePriceRoutes } from '../http/routes/trade-prices/index.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   await registerAdminPage(app);
   registerCustomerRoutes(app, services.customers);
   registerProductRoutes(app, services.products);
+  registerSkuRoutes(app, services.skus);
   registerVariationRoutes(app, services.variations);
   registerCategoryRoutes(app, services.categories);
   const tradePriceEmbedder = new TradePriceEmbedder({ customers: services.customers, products: services.products });

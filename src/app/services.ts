@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../modules/clock.js';
 import { CustomerService } from '../modules/customers/customer-service.js';
 import { CategoryService } from '../modules/catalog/category-service.js';
 import { ProductService } from '../modules/catalog/product-service.js';
+import { SkuLookupService } from '../modules/catalog/sku-lookup-service.js';
 import { VariationService } from '../modules/catalog/variation-service.js';
 import { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { OrderService } from '../modules/orders/order-service.js';
@@ -42,6 +43,8 @@ export interface Services {
   readonly credentials: CredentialService;
   readonly customers: CustomerService;
   readonly products: ProductService;
+  /** SKUs to product and variation ids, for integrators that know only SKUs. */
+  readonly skus: SkuLookupService;
   readonly variations: VariationService;
   readonly categories: CategoryService;
   readonly tradePrices: TradePriceService;
@@ -100,6 +103,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     credentials: new CredentialService(uow, clock),
     customers: new CustomerService(uow, clock),
     products: new ProductService(uow, clock),
+    skus: new SkuLookupService(uow),
     variations: new VariationService(uow, clock),
     categories: new CategoryService(uow, clock),
     tradePrices: new TradePriceService(uow, clock),

@@ -21,6 +21,15 @@ export const CustomerInput = StrictObject({
 });
 export type CustomerInput = Static<typeof CustomerInput>;
 
+/** Customers in one bulk create. */
+export const MAX_BULK_CUSTOMERS = 1000;
+
+export const BulkCustomerRequest = Type.Array(CustomerInput, {
+  minItems: 1,
+  maxItems: MAX_BULK_CUSTOMERS,
+  description: `1–${MAX_BULK_CUSTOMERS} customers, each as \`POST /v1/customers\` takes it; all are created or none`,
+});
+
 export const CustomerUpdate = PartialStrictObject(CustomerInput);
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 

@@ -12,6 +12,16 @@ export const ProductInput = StrictObject({
 });
 export type ProductInput = Static<typeof ProductInput>;
 
+/** Products in one bulk create, and variations in all of them together. */
+export const MAX_BULK_PRODUCTS = 1000;
+export const MAX_BULK_VARIATIONS = 10_000;
+
+export const BulkProductRequest = Type.Array(ProductInput, {
+  minItems: 1,
+  maxItems: MAX_BULK_PRODUCTS,
+  description: `1–${MAX_BULK_PRODUCTS} products, each as \`POST /v1/products\` takes it (up to 1000 variations each, ${MAX_BULK_VARIATIONS} in all); all are created or none`,
+});
+
 export const ProductUpdate = PartialStrictObject(ProductInput);
 export type ProductUpdate = Static<typeof ProductUpdate>;
 

@@ -62,6 +62,9 @@ export function toProblem(error: ErrorObject, bodyIsArray: boolean): FieldProble
   } else if (error.keyword === 'additionalProperties') {
     segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
     message = 'is not a known field';
+  } else if (error.keyword === 'enum') {
+    // Name what is allowed (a webhook's topics, a replace's scopes): the caller need not look it up.
+    message = `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
   } else if (error.keyword === 'minProperties') {
     message = 'must have at least one field';
   }

@@ -58,6 +58,24 @@ export function refusedBy(problems: readonly FieldProblem[]): (index: number | u
   return (index, field) => keys.has(`${index ?? ''}:${field ?? ''}`) || (index !== undefined && keys.has(`${index}:`));
 }
 
+/**
+ * One item's write in a bulk create: a 422 it meets (a SKU or an e-mail address a concurrent
+ * writer took after the checks) is reported with the item's `index`, as the checks would have.
+ */
+export async function asBulkItem<T>(index: number, itemCount: number, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'validation_failed' && error.problems !== undefined) {
+      throw validationFailed(
+        error.problems.map((problem) => ({ ...problem, index })),
+        itemCount,
+      );
+    }
+    throw error;
+  }
+}
+
 /** A single-field 422 for single-object bodies. */
 export function invalidField(field: string | null, message: string): AppError {
   return validationFailed([{ field, message }]);

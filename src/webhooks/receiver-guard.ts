@@ -24,6 +24,9 @@ export interface ReceiverGuardOptions {
  */
 const ADDRESS_REFUSAL = 'must have a host that resolves to public addresses only (not loopback, private, link-local, shared (CGNAT), unique-local, multicast, cloud-metadata or IPv4-embedding IPv6)';
 
+/** How a developer reaches a receiver on their own machine; named in the refusals the switch lifts. */
+const ALLOW_PRIVATE_HINT = 'a receiver on this machine or a private network (development and tests only) needs the server started with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1';
+
 /**
  * The SSRF rule, checked when a webhook is created and again before every request: the URL
  * must be https:// and every address its host resolves to must be public. The verdict names
@@ -55,7 +58,7 @@ export class ReceiverGuard implements ReceiverPolicy {
       return refuse('must be an absolute URL');
     }
     if (url.protocol !== 'https:' && !(this.allowPrivate && url.protocol === 'http:')) {
-      return refuse(this.allowPrivate ? 'must start with https:// or http://' : 'must start with https://');
+      return refuse(this.allowPrivate ? 'must start with https:// or http://' : `must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)`);
     }
     if (url.username !== '' || url.password !== '') return refuse('must not contain a user name or password');
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -67,13 +70,18 @@ export class ReceiverGuard implements ReceiverPolicy {
       try {
         addresses = await withTimeout(this.resolver.resolve(host), this.resolveTimeoutMs);
       } catch {
-        return refuse(ADDRESS_REFUSAL);
+        return refuse(this.addressRefusal());
       }
     }
     const [first] = addresses;
-    if (first === undefined) return refuse(ADDRESS_REFUSAL);
-    if (!this.allowPrivate && addresses.some((address) => !isPublicAddress(address.address))) return refuse(ADDRESS_REFUSAL);
+    if (first === undefined) return refuse(this.addressRefusal());
+    if (!this.allowPrivate && addresses.some((address) => !isPublicAddress(address.address))) return refuse(this.addressRefusal());
     return { allowed: true, target: { url, address: first } };
+  }
+
+  /** The same words whether the name resolved or not; the hint only where the switch would help. */
+  private addressRefusal(): string {
+    return this.allowPrivate ? ADDRESS_REFUSAL : `${ADDRESS_REFUSAL}; ${ALLOW_PRIVATE_HINT}`;
   }
 }
 

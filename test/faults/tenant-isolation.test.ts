@@ -11,7 +11,7 @@ import { effectivePrice, emptyStore, type Kind, KINDS, listOf, PATHS, PROLOGUE, 
  * Tenant isolation: random sequences of operations by two stores, each operation given ids of
  * either store. Every answer is compared with a model of each store's records: the other
  * store's records are never returned, counted, changed or deleted, nor usable in a bulk
- * create, an order or an effective-price question. The negative control plants a leak in the
+ * create, an order or an effective-price question, nor its SKUs found by a SKU lookup. The negative control plants a leak in the
  * trade price list and must see differences.
  */
 const RUNS = 60;
@@ -71,6 +71,38 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           const record = project(step.kind, response.body as Record<string, unknown>) as { id: number; sku?: string };
           if (record.sku !== undefined) skuOf.set(record.id, record.sku);
           add(s, step.kind, record);
+          break;
+        }
+        case 'createMany': {
+          const bodies = Array.from({ length: step.count }, () => {
+            serial += 1;
+            const unique = `${run}-${serial}`;
+            return step.kind === 'customers' ? { email: `iso-${unique}@example.com`, trade: true } : { title: 'P', sku: `ISO-${unique}`, price: 3.25 };
+          });
+          const response = await call(s, 'POST', `${PATHS[step.kind]}/bulk`, bodies);
+          expect(response.status, response.text).toBe(201);
+          for (const created of response.body as Array<Record<string, unknown>>) {
+            const record = project(step.kind, created) as { id: number; sku?: string };
+            if (record.sku !== undefined) skuOf.set(record.id, record.sku);
+            add(s, step.kind, record);
+          }
+          break;
+        }
+        case 'skus': {
+          // Either store's SKUs: the other store's must be as unknown as ones that never existed.
+          const skus = step.picks.map((index) => {
+            const productId = idFrom('products', index);
+            note(s, 'products', productId);
+            return skuOf.get(productId) ?? 'NO-SUCH-SKU';
+          });
+          const response = await call(s, 'POST', '/v1/skus/lookup', { skus });
+          expect(response.status, response.text).toBe(200);
+          const owners = new Map([...mine.products.values()].map((product) => [product.sku, product]));
+          const sent = [...new Set(skus)];
+          expect(response.body).toEqual({
+            found: sent.filter((sku) => owners.has(sku)).map((sku) => ({ sku, productId: owners.get(sku)!.id, variationId: null, price: owners.get(sku)!.price })),
+            unknown: sent.filter((sku) => !owners.has(sku)),
+          });
           break;
         }
         case 'bulk': {

@@ -77,6 +77,24 @@ const CASES: Record<string, SiteCase> = {
     ],
     accepted: 200,
   },
+  'POST /v1/products/bulk ': {
+    url: () => '/v1/products/bulk',
+    body: (items) => items,
+    validItems: () => [
+      { title: 'Bulk shaped', sku: 'BULK-SHAPE-A', price: 1 },
+      { title: 'Bulk shaped too', sku: 'BULK-SHAPE-B', price: 2 },
+    ],
+  },
+  'POST /v1/products/bulk [].variations': {
+    url: () => '/v1/products/bulk',
+    body: (variations) => [{ title: 'Bulk with variations', price: 1, variations }],
+    validItems: () => [{ sku: 'BULK-SHAPE-V1', price: 1 }, { sku: 'BULK-SHAPE-V2', price: 2 }],
+  },
+  'POST /v1/customers/bulk ': {
+    url: () => '/v1/customers/bulk',
+    body: (items) => items,
+    validItems: () => [{ email: 'bulk-shape-a@example.com', trade: true }, { email: 'bulk-shape-b@example.com' }],
+  },
   'POST /v1/trade-customer-product-prices/bulk ': {
     url: () => '/v1/trade-customer-product-prices/bulk',
     body: (items) => items,
@@ -116,6 +134,11 @@ function acceptsNull(schema: JsonSchema): boolean {
 function namesItem(problem: { index?: number; field: string | null }, path: string, position: number): boolean {
   // Items of the body itself, and an order's, a quote's or a replace's, are reported with their index.
   if (path === '' || path === 'lines' || path === 'prices') return problem.index === position;
+  // An array inside the items of a bulk body (a product's `variations`): the cases send one item, index 0.
+  if (path.startsWith('[].')) {
+    const field = path.slice(3);
+    return problem.index === 0 && (problem.field === `${field}[${position}]` || (problem.field ?? '').startsWith(`${field}[${position}].`));
+  }
   return problem.field === `${path}[${position}]` || (problem.field ?? '').startsWith(`${path}[${position}].`);
 }
 

@@ -195,6 +195,15 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       case 'POST /v1/customers':
         body = { email: 'not an e-mail address' };
         break;
+      case 'POST /v1/customers/bulk':
+        body = [{ email: 'not an e-mail address' }];
+        break;
+      case 'POST /v1/products/bulk':
+        body = [{ title: 'Scoped', price: -1 }];
+        break;
+      case 'POST /v1/skus/lookup':
+        body = { skus: ['NO-SUCH-SKU'] };
+        break;
       case 'PUT /v1/customers/{id}':
         body = { firstName: 'Scoped' };
         break;
@@ -237,7 +246,8 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       case 'dryRun: true':
       case 'topic': {
         const [field, value] = row.with === 'priceListIds' ? ['priceListIds', []] : row.with === 'topic' ? ['topic', required(newTopic)] : ['dryRun', true];
-        body = { ...(body as object), [field]: value };
+        // A bulk body carries the field on its items.
+        body = Array.isArray(body) ? body.map((item: object) => ({ ...item, [field]: value })) : { ...(body as object), [field]: value };
         break;
       }
       case 'topic=':

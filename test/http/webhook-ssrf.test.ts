@@ -66,6 +66,37 @@ describe.each(PROTOCOL_ENGINES)('webhook SSRF guard on %s', (engine) => {
     expect(transport.posts.length).toBe(before);
   });
 
+  it.each([
+    ['https://127.0.0.1/hook', 'a loopback address'],
+    ['https://internal.example.com/hook', 'a private address'],
+    ['https://nowhere.example.com/', 'a name that does not resolve (the same words: nothing to probe)'],
+  ])('names PRICEBOOK_WEBHOOK_ALLOW_PRIVATE when refusing %s (%s)', async (url) => {
+    const refused = await create(url);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      code: 10,
+      message: 'Validation failed: 1 problem',
+      errors: [
+        {
+          field: 'url',
+          message:
+            'must have a host that resolves to public addresses only (not loopback, private, link-local, shared (CGNAT), unique-local, multicast, cloud-metadata or IPv4-embedding IPv6); ' +
+            'a receiver on this machine or a private network (development and tests only) needs the server started with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1',
+        },
+      ],
+    });
+  });
+
+  it('names PRICEBOOK_WEBHOOK_ALLOW_PRIVATE when refusing an http:// receiver', async () => {
+    const refused = await create('http://127.0.0.1:9/hook');
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 10,
+      errors: [{ field: 'url', message: 'must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)' }],
+    });
+    expect((await suite.server.request('GET', '/v1/webhooks/count', { token: suite.tenant.token })).body).toEqual({ count: 0 });
+  });
+
   it('checks every delivery again: a host that now resolves privately gets nothing (DNS rebinding)', async () => {
     resolver.table.set('rebinding.example.com', ['93.184.216.34']);
     const created = await create('https://rebinding.example.com/hook');

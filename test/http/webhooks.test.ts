@@ -1,5 +1,6 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_TOPICS } from '../../src/contract/events.js';
 import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -76,6 +77,9 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     const unknownTopic = await create({ topic: 'customer.exploded', url: receiver.url });
     expect(unknownTopic.status).toBe(422);
     expect(unknownTopic.body).toMatchObject({ code: 10, errors: [expect.objectContaining({ field: 'topic' })] });
+    // The message lists every allowed topic, so the caller need not look them up.
+    const topicMessage = (unknownTopic.body as { errors: Array<{ message: string }> }).errors[0]!.message;
+    expect(topicMessage).toBe(`must be one of: ${EVENT_TOPICS.join(', ')}`);
     const missingUrl = await create({ topic: 'customer.created' });
     expect(missingUrl.status).toBe(422);
     expect(missingUrl.body).toMatchObject({ code: 10, errors: [{ field: 'url', message: 'is required' }] });

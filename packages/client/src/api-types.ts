@@ -557,6 +557,34 @@ export type QuoteInput = {
   }[];
 };
 
+export type SkuLookupRequest = {
+  /** 1–1000 SKUs, compared exactly (case-sensitive). A SKU sent more than once is answered once, at its first position */
+  skus: string[];
+};
+
+export type SkuLookupItem = {
+  sku: string;
+  productId: number;
+  /** null: the product’s own SKU */
+  variationId: number | null;
+  /** The catalog price of the SKU: the variation’s own price, else its product’s */
+  price: number;
+};
+
+export type SkuLookupResult = {
+  /** The SKUs of this store that were sent, in request order */
+  found: {
+    sku: string;
+    productId: number;
+    /** null: the product’s own SKU */
+    variationId: number | null;
+    /** The catalog price of the SKU: the variation’s own price, else its product’s */
+    price: number;
+  }[];
+  /** The SKUs sent that this store does not have, in request order */
+  unknown: string[];
+};
+
 export type TradePrice = {
   id: number;
   customerId: number;

@@ -14,5 +14,6 @@ export { PAGE_SIZE } from './pages.js';
 export type { CreateOptions } from './api-caller.js';
 export type { BulkCreateOptions, BulkCreateResult } from './trade-prices-resource.js';
 export type { CreateImportOptions, WaitOptions } from './imports-resource.js';
+export { UnknownSkusError, type WithOptionalProductId } from './skus-resource.js';
 export type { ResponseHeaders, Transport, TransportRequest, TransportResponse } from './transport.js';
 export type * from './types.js';

@@ -43,6 +43,10 @@ export class CustomersResource {
   create(customer: CustomerInput, options: CreateOptions = {}): Promise<Customer> {
     return this.api.call('customers.create', { body: customer, ...options });
   }
+  /** 1–1000 customers in one request, all or none; a 422's `errors[].index` are positions in `customers`. */
+  createMany(customers: readonly CustomerInput[], options: CreateOptions = {}): Promise<Customer[]> {
+    return this.api.call('customers.createMany', { body: customers, ...options });
+  }
   update(id: number, changes: CustomerUpdate): Promise<Customer> {
     return this.api.call('customers.update', { params: { id }, body: changes });
   }
@@ -70,6 +74,10 @@ export class ProductsResource {
   }
   create(product: ProductInput, options: CreateOptions = {}): Promise<Product> {
     return this.api.call('products.create', { body: product, ...options });
+  }
+  /** 1–1000 products with their variations (10 000 in all) in one request, all or none; a 422's `errors[].index` are positions in `products`. */
+  createMany(products: readonly ProductInput[], options: CreateOptions = {}): Promise<Product[]> {
+    return this.api.call('products.createMany', { body: products, ...options });
   }
   update(id: number, changes: ProductUpdate): Promise<Product> {
     return this.api.call('products.update', { params: { id }, body: changes });

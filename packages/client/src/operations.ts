@@ -11,6 +11,7 @@ export const OPERATIONS = {
   'customers.count': { method: 'GET', path: '/v1/customers/count' },
   'customers.get': { method: 'GET', path: '/v1/customers/{id}' },
   'customers.create': { method: 'POST', path: '/v1/customers' },
+  'customers.createMany': { method: 'POST', path: '/v1/customers/bulk' },
   'customers.update': { method: 'PUT', path: '/v1/customers/{id}' },
   'customers.delete': { method: 'DELETE', path: '/v1/customers/{id}' },
 
@@ -18,6 +19,9 @@ export const OPERATIONS = {
   'products.count': { method: 'GET', path: '/v1/products/count' },
   'products.get': { method: 'GET', path: '/v1/products/{id}' },
   'products.create': { method: 'POST', path: '/v1/products' },
+  'products.createMany': { method: 'POST', path: '/v1/products/bulk' },
+
+  'skus.lookup': { method: 'POST', path: '/v1/skus/lookup' },
   'products.update': { method: 'PUT', path: '/v1/products/{id}' },
   'products.delete': { method: 'DELETE', path: '/v1/products/{id}' },
 

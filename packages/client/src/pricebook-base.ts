@@ -4,6 +4,7 @@ import { ImportsResource } from './imports-resource.js';
 import { OrdersResource, QuotesResource } from './orders-resource.js';
 import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
 import { PriceListsResource } from './price-lists-resource.js';
+import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
 import type { Transport } from './transport.js';
 import type { PricedSkuInput, ReplaceTradePricesResult } from './types.js';
@@ -38,6 +39,7 @@ export class PricebookBase {
   readonly customers: CustomersResource;
   readonly products: ProductsResource;
   readonly variations: VariationsResource;
+  readonly skus: SkusResource;
   readonly categories: CategoriesResource;
   readonly tradePrices: TradePricesResource;
   readonly priceLists: PriceListsResource;
@@ -59,6 +61,7 @@ export class PricebookBase {
     this.customers = new CustomersResource(api);
     this.products = new ProductsResource(api);
     this.variations = new VariationsResource(api);
+    this.skus = new SkusResource(api);
     this.categories = new CategoriesResource(api);
     this.tradePrices = new TradePricesResource(api);
     this.priceLists = new PriceListsResource(api);

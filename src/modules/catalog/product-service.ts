@@ -1,12 +1,13 @@
-import type { Product, ProductInput, ProductUpdate } from '../../contract/products.js';
+import { MAX_BULK_VARIATIONS, type Product, type ProductInput, type ProductUpdate } from '../../contract/products.js';
 import type { ProductVariation, VariationInput } from '../../contract/variations.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, notFound, validationFailed } from '../errors.js';
+import { AppError, asBulkItem, found, notFound, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
+import { bulkProductProblems } from './bulk-product-checks.js';
 import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
@@ -37,20 +38,34 @@ export class ProductService {
 
   /** Creates the product with its variations, SKUs and category links in one transaction. */
   create(storeId: number, input: ProductInput): Promise<Product> {
-    const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true };
-    const variations = (input.variations ?? []).map(toVariationFields);
-    const categoryIds = input.categoryIds ?? [];
-    const slots = [...productSkuSlot(fields.sku, 'sku'), ...variationSkuSlots(variations)];
+    const draft = productDraft(input);
     return this.uow.transaction(async (repos) => {
-      await checkCatalogRules(repos, storeId, slots, categoryIds);
+      await checkCatalogRules(repos, storeId, draft.slots, draft.categoryIds);
+      return insertProduct(repos, storeId, draft, isoTimestamp(this.clock));
+    });
+  }
+
+  /**
+   * Creates 1–1000 products, all or none, in one transaction, each as `create` does (the same
+   * writes and `product.created` event, in request order). `shapeProblems` are the schema's, an
+   * item's with its `index`; every problem is reported together in one 422. Work: one query for
+   * every SKU of the request, one per 1000 categories, then a fixed few per product.
+   */
+  bulkCreate(storeId: number, items: readonly ProductInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Product[]> {
+    const variationCount = items.reduce((sum, item) => sum + (isRecord(item) && Array.isArray(item.variations) ? item.variations.length : 0), 0);
+    if (variationCount > MAX_BULK_VARIATIONS) {
+      const message = `the products carry ${variationCount} variations, at most ${MAX_BULK_VARIATIONS} in one request`;
+      throw new AppError('validation_failed', `Invalid JSON structure: ${message}`, [{ field: null, message }]);
+    }
+    const refused = new Set(shapeProblems.map((problem) => problem.index));
+    const drafts = items.map((item, index) => (refused.has(index) ? undefined : productDraft(item)));
+    return this.uow.transaction(async (repos) => {
+      const problems = [...shapeProblems, ...(await bulkProductProblems(repos, storeId, drafts))];
+      if (problems.length > 0) throw validationFailed(problems, items.length);
       const createdAt = isoTimestamp(this.clock);
-      const id = await repos.products.insert(storeId, fields, createdAt);
-      const created = await repos.variations.insertMany(storeId, id, variations, createdAt);
-      await claimSkus(repos, storeId, skuEntries(id, fields.sku, created), slots);
-      await repos.products.replaceCategories(storeId, id, categoryIds);
-      const product = await mustFind(repos, storeId, id);
-      await repos.events.append([eventOf(storeId, 'product.created', product)], createdAt);
-      return product;
+      const created: Product[] = [];
+      for (const [index, draft] of drafts.entries()) created.push(await asBulkItem(index, items.length, insertProduct(repos, storeId, draft!, createdAt)));
+      return created;
     });
   }
 
@@ -200,4 +215,36 @@ function ownFields(patch: ProductUpdate): Partial<ProductFields> {
     ...(patch.price !== undefined && { price: patch.price }),
     ...(patch.active !== undefined && { active: patch.active }),
   };
+}
+
+/** A product to create, every field decided, with the SKUs it will hold and the fields naming them. */
+interface ProductDraft {
+  fields: ProductFields;
+  variations: VariationFields[];
+  categoryIds: number[];
+  slots: SkuSlot[];
+}
+
+function productDraft(input: ProductInput): ProductDraft {
+  const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true };
+  const variations = (input.variations ?? []).map(toVariationFields);
+  return { fields, variations, categoryIds: input.categoryIds ?? [], slots: [...productSkuSlot(fields.sku, 'sku'), ...variationSkuSlots(variations)] };
+}
+
+/**
+ * The writes of one checked product, in the caller's transaction: the product, its variations,
+ * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event.
+ */
+async function insertProduct(repos: Repositories, storeId: number, draft: ProductDraft, createdAt: string): Promise<Product> {
+  const id = await repos.products.insert(storeId, draft.fields, createdAt);
+  const created = await repos.variations.insertMany(storeId, id, draft.variations, createdAt);
+  await claimSkus(repos, storeId, skuEntries(id, draft.fields.sku, created), draft.slots);
+  await repos.products.replaceCategories(storeId, id, draft.categoryIds);
+  const product = await mustFind(repos, storeId, id);
+  await repos.events.append([eventOf(storeId, 'product.created', product)], createdAt);
+  return product;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -1,6 +1,6 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf } from '../events/events.js';
@@ -32,20 +32,29 @@ export class CustomerService {
   }
 
   create(storeId: number, input: CustomerInput): Promise<Customer> {
-    const complete: NewCustomer = {
-      email: input.email,
-      firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null,
-      companyName: input.companyName ?? null,
-      trade: input.trade ?? false,
-      active: input.active ?? true,
-      priceListIds: input.priceListIds ?? [],
-    };
+    const complete = completeCustomer(input);
     return this.uow.transaction(async (repos) => {
       await assertPriceListsExist(repos, storeId, complete.priceListIds);
+      return insertCustomer(repos, storeId, complete, isoTimestamp(this.clock));
+    });
+  }
+
+  /**
+   * Creates 1–1000 customers, all or none, in one transaction, each as `create` does (the same
+   * write and `customer.created` event, in request order). `shapeProblems` are the schema's, an
+   * item's with its `index`; every problem is reported together in one 422: an e-mail address
+   * sent twice (ignoring case) or used in the store, a price list the store does not have.
+   * Work: one query for the addresses, one for the price lists, then a fixed few per customer.
+   */
+  bulkCreate(storeId: number, items: readonly CustomerInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Customer[]> {
+    const refused = new Set(shapeProblems.map((problem) => problem.index));
+    const drafts = items.map((item, index) => (refused.has(index) ? undefined : completeCustomer(item)));
+    return this.uow.transaction(async (repos) => {
+      const problems = [...shapeProblems, ...(await bulkCustomerProblems(repos, storeId, drafts))];
+      if (problems.length > 0) throw validationFailed(problems, items.length);
       const createdAt = isoTimestamp(this.clock);
-      const created = await withEmailRule(repos.customers.insert(storeId, complete, createdAt));
-      await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
+      const created: Customer[] = [];
+      for (const [index, draft] of drafts.entries()) created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
       return created;
     });
   }
@@ -74,6 +83,49 @@ export class CustomerService {
   }
 }
 
+/** Every field decided: what a create stores. */
+function completeCustomer(input: CustomerInput): NewCustomer {
+  return {
+    email: input.email,
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    companyName: input.companyName ?? null,
+    trade: input.trade ?? false,
+    active: input.active ?? true,
+    priceListIds: input.priceListIds ?? [],
+  };
+}
+
+/** The write of one checked customer, and its event, in the caller's transaction. */
+async function insertCustomer(repos: Repositories, storeId: number, customer: NewCustomer, createdAt: string): Promise<Customer> {
+  const created = await withEmailRule(repos.customers.insert(storeId, customer, createdAt));
+  await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
+  return created;
+}
+
+/**
+ * A bulk create's problems with each other and with the store, each with its item's `index`;
+ * items the schema refused (undefined) are not checked.
+ */
+async function bulkCustomerProblems(repos: Repositories, storeId: number, drafts: ReadonlyArray<NewCustomer | undefined>): Promise<FieldProblem[]> {
+  const checked = drafts.flatMap((draft, index) => (draft === undefined ? [] : [{ draft, index }]));
+  const used = await repos.customers.tradeFlagsByEmail(storeId, checked.map(({ draft }) => draft.email));
+  const lists = await repos.priceLists.existingIds(storeId, [...new Set(checked.flatMap(({ draft }) => draft.priceListIds))]);
+  const firstSent = new Map<string, number>();
+  const problems: FieldProblem[] = [];
+  for (const { draft, index } of checked) {
+    const key = draft.email.toLowerCase();
+    const earlier = firstSent.get(key);
+    if (earlier !== undefined) problems.push({ index, field: 'email', message: `is also sent by item ${earlier}` });
+    else firstSent.set(key, index);
+    if (used.has(key)) problems.push({ index, field: 'email', message: EMAIL_IN_USE });
+    draft.priceListIds.forEach((id, position) => {
+      if (!lists.has(id)) problems.push({ index, field: `priceListIds[${position}]`, message: `Price list ${id} does not exist in this store` });
+    });
+  }
+  return problems;
+}
+
 /** 422 naming each id that is not a price list of the store. */
 async function assertPriceListsExist(repos: Repositories, storeId: number, priceListIds: readonly number[]): Promise<void> {
   if (priceListIds.length === 0) return;
@@ -84,12 +136,14 @@ async function assertPriceListsExist(repos: Repositories, storeId: number, price
   if (problems.length > 0) throw validationFailed(problems);
 }
 
+const EMAIL_IN_USE = 'is already used by another customer of this store';
+
 async function withEmailRule<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
     if (error instanceof UniqueViolation && error.target === 'email') {
-      throw invalidField('email', 'is already used by another customer of this store');
+      throw invalidField('email', EMAIL_IN_USE);
     }
     throw error;
   }

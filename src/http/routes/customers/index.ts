@@ -1,5 +1,6 @@
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
 import type { App } from '../../app-types.js';
+import { bulkCreateCustomers } from './bulk-create-customers.js';
 import { countCustomers } from './count-customers.js';
 import { createCustomer } from './create-customer.js';
 import { deleteCustomer } from './delete-customer.js';
@@ -8,5 +9,5 @@ import { listCustomers } from './list-customers.js';
 import { updateCustomer } from './update-customer.js';
 
 export function registerCustomerRoutes(app: App, customers: CustomerService): void {
-  for (const register of [listCustomers, countCustomers, getCustomer, createCustomer, updateCustomer, deleteCustomer]) register(app, customers);
+  for (const register of [listCustomers, countCustomers, getCustomer, createCustomer, bulkCreateCustomers, updateCustomer, deleteCustomer]) register(app, customers);
 }

@@ -1,5 +1,6 @@
 import type { ProductService } from '../../../modules/catalog/product-service.js';
 import type { App } from '../../app-types.js';
+import { bulkCreateProducts } from './bulk-create-products.js';
 import { countProducts } from './count-products.js';
 import { createProduct } from './create-product.js';
 import { deleteProduct } from './delete-product.js';
@@ -8,5 +9,5 @@ import { listProducts } from './list-products.js';
 import { updateProduct } from './update-product.js';
 
 export function registerProductRoutes(app: App, products: ProductService): void {
-  for (const register of [listProducts, countProducts, getProduct, createProduct, updateProduct, deleteProduct]) register(app, products);
+  for (const register of [listProducts, countProducts, getProduct, createProduct, bulkCreateProducts, updateProduct, deleteProduct]) register(app, products);
 }

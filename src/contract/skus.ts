@@ -1,0 +1,35 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, StrictObject } from './common.js';
+import { Sku } from './variations.js';
+
+/** SKUs in one lookup request. */
+export const MAX_LOOKUP_SKUS = 1000;
+
+export const SkuLookupRequest = StrictObject({
+  skus: Type.Array(Sku, {
+    minItems: 1,
+    maxItems: MAX_LOOKUP_SKUS,
+    description: `1–${MAX_LOOKUP_SKUS} SKUs, compared exactly (case-sensitive). A SKU sent more than once is answered once, at its first position`,
+  }),
+});
+export type SkuLookupRequest = Static<typeof SkuLookupRequest>;
+
+export const SkuLookupItem = Type.Object(
+  {
+    sku: Type.String(),
+    productId: Id,
+    variationId: Nullable(Type.Integer({ minimum: 1, description: 'null: the product’s own SKU' })),
+    price: Type.Number({ description: 'The catalog price of the SKU: the variation’s own price, else its product’s' }),
+  },
+  { additionalProperties: false },
+);
+export type SkuLookupItem = Static<typeof SkuLookupItem>;
+
+export const SkuLookupResult = Type.Object(
+  {
+    found: Type.Array(SkuLookupItem, { description: 'The SKUs of this store that were sent, in request order' }),
+    unknown: Type.Array(Type.String(), { description: 'The SKUs sent that this store does not have, in request order' }),
+  },
+  { $id: 'SkuLookupResult', additionalProperties: false },
+);
+export type SkuLookupResult = Static<typeof SkuLookupResult>;

@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { BulkCustomerRequest, Customer, type CustomerInput, MAX_BULK_CUSTOMERS } from '../../../contract/customers.js';
+import type { CustomerService } from '../../../modules/customers/customer-service.js';
+import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { bulkShapeProblems } from '../../bulk-shape-problems.js';
+import { createErrors } from '../docs.js';
+
+export function bulkCreateCustomers(app: App, customers: CustomerService): void {
+  app.post(
+    '/v1/customers/bulk',
+    {
+      schema: {
+        tags: ['customers'],
+        summary: `Create 1–${MAX_BULK_CUSTOMERS} customers, all or none`,
+        description:
+          'Each item is a customer as `POST /v1/customers` takes it. Every e-mail address must be unused in the store and sent once (ignoring case). ' +
+          'A 422 lists every invalid item with its `index` and `field`; nothing is created. Answers the created customers in request order; each is a `customer.created` event. ' +
+          'An item with `priceListIds` needs the scope `trade_prices:write` as well.',
+        body: BulkCustomerRequest,
+        response: { 201: Type.Array(Customer), ...createErrors },
+      },
+      config: { scope: 'catalog:write' },
+      // The field's scope before the body is validated (403 before 422), as the single create.
+      preValidation: async (request) => {
+        const body: unknown = request.body;
+        if (Array.isArray(body) && body.some((item) => typeof item === 'object' && item !== null && !Array.isArray(item) && Object.hasOwn(item, 'priceListIds'))) {
+          requireScope(request, 'trade_prices:write', 'setting priceListIds');
+        }
+      },
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const shapeProblems = bulkShapeProblems(request.validationError);
+      const items = request.body as CustomerInput[];
+      return reply.sendCreated(() => customers.bulkCreate(storeIdOf(request), items, shapeProblems));
+    },
+  );
+}
