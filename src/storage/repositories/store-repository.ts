@@ -72,8 +72,8 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 }
 
 function toListedApiKey(row: Selectable<ApiKeysTable>): ListedApiKey {
-  const { secretHash: _hash, ...key } = toStoredApiKey(row);
-  return { ...key, name: row.name };
+  const { id, storeId, key, scopes, createdAt, revokedAt } = toStoredApiKey(row);
+  return { id, storeId, name: row.name, key, scopes, createdAt, revokedAt };
 }
 
 function toStoredApiKey(row: Omit<Selectable<ApiKeysTable>, 'name'>): StoredApiKey {
