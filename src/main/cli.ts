@@ -6,6 +6,7 @@ import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../conf
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
+import { DetailedError } from './prices/remote-client.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { UsageError } from './usage-error.js';
 
@@ -215,7 +216,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const message = error instanceof Error ? error.message : String(error);
     // Messages quote stored text (a SKU, the API's answer): control characters written out.
-    process.stderr.write(`pricebook: ${escapeControlCharacters(message)}\n`);
+    const details = error instanceof DetailedError ? error.details.map((line) => `  ${escapeControlCharacters(line)}\n`).join('') : '';
+    process.stderr.write(`pricebook: ${escapeControlCharacters(message)}\n${details}`);
     // 2: the command line or the configuration is wrong; 1: the operation was refused or failed.
     return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
   }
