@@ -158,6 +158,27 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     expect(await client.tradePrices.count()).toBe(before.prices);
   });
 
+  it('uploads each import under an Idempotency-Key of its own, so a retried upload replays it', async () => {
+    const { customerIds: [customer] } = await catalog('idk', ['IDK-A'], 1);
+    const { db } = suite.server.services.database;
+    const keysNow = async () =>
+      (await db.selectFrom('idempotency_records').select(['key', 'status_code', 'response_body']).where('store_id', '=', suite.tenant.storeId).where('key', 'like', 'pricebook-cli-%').execute());
+    const before = await keysNow();
+    const csv = file('idk.csv', `customer_id,sku,price\n${customer},IDK-A,1\n`);
+    for (let run = 0; run < 2; run++) expect((await prices(['import', csv])).code).toBe(0);
+    const added = (await keysNow()).filter((record) => !before.some((earlier) => earlier.key === record.key));
+    expect(added).toHaveLength(2);
+    for (const record of added) {
+      expect(record.key).toMatch(/^pricebook-cli-[0-9a-f-]{36}$/);
+      expect(record.status_code).toBe(202);
+    }
+    // The key's answer is the upload's: sent again with it, the same import comes back and nothing more is stored.
+    const first = JSON.parse(added[0]!.response_body) as { id: number };
+    const replayed = await client.imports.create(fs.readFileSync(csv), { idempotencyKey: added[0]!.key });
+    expect(replayed.id).toBe(first.id);
+    expect(await client.tradePrices.count({ customerId: customer })).toBe(2);
+  });
+
   it('writes the rejected rows as the file was written: its byte-order mark and CRLF line ends, or neither', async () => {
     const { customerIds: [customer] } = await catalog('crl', ['CRL-A'], 1);
     await prices(['import', file('crlf.csv', `\uFEFFcustomer_id,sku,price\r\n${customer},CRL-A,1\r\n${customer},CRL-A,bad\r\n`)]);
