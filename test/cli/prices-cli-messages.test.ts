@@ -265,6 +265,10 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       const malformed = await as(['export', '--customer', `${a},x`]);
       expect(malformed.code).toBe(2);
       expect(malformed.stderr).toMatch(/--customer must be a positive integer, got 'x'/);
+      // A token that may read prices but not customers cannot check them: the export goes on.
+      const reader = await suite.server.services.credentials.issueKey(tenant.storeId, ['trade_prices:read']);
+      const unchecked = await runCli(['prices', 'export', '--customer', `${a},${retail}`, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: reader.token });
+      expect(unchecked).toMatchObject({ code: 0, stdout: `customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n`, stderr: '' });
       expect(await owner.tradePrices.count()).toBe(7);
     } finally {
       owner.close();
