@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
+import { DetailedError } from './prices/remote-client.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { UsageError } from './usage-error.js';
 
@@ -108,12 +110,32 @@ function parseScopes(value: string | undefined): Scope[] {
   return scopes.filter(isScope);
 }
 
+/** Records a list command reads per query: the work of one query is bounded, the output is not. */
+const LIST_PAGE = 1000;
+
+/** Writes each page `next(afterId)` gives as JSON lines (one object a line), until a short page. */
+async function writeJsonLines<T extends { id: number }>(next: (afterId: number) => Promise<T[]>): Promise<void> {
+  for (let afterId = 0; ; ) {
+    const page = await next(afterId);
+    if (page.length > 0) process.stdout.write(page.map((record) => `${terminalJson(record)}\n`).join(''));
+    if (page.length < LIST_PAGE) return;
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
+/** The package's version, from its package.json (beside dist/ and src/ alike). */
+function packageVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
 const DATABASE_FLAGS: ReadonlyArray<keyof Config> = ['dataDir', 'databaseUrl'];
 const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'importRetentionDays', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
 
 export function buildCli(): Command {
   const program = new Command('pricebook')
     .description('Pricebook: trade (customer-specific) product prices over an HTTPS API')
+    .version(packageVersion(), '-V, --version', 'print the version of Pricebook and exit')
     .showHelpAfterError()
     .exitOverride();
 
@@ -136,24 +158,51 @@ export function buildCli(): Command {
     (options: Record<string, string | undefined> & { name: string }) => withServices(options, (services) => services.credentials.createStore(options.name).then(({ id, name }) => ({ id, name }))),
   );
 
+  addConfigFlags(stores.command('list').description('list the stores, one JSON object {"id","name","createdAt"} a line, by id'), DATABASE_FLAGS).action(
+    (options: Record<string, string | undefined>) =>
+      withServices(options, (services) => writeJsonLines((afterId) => services.credentials.stores(afterId, LIST_PAGE))),
+  );
+
   const keys = program.command('keys').description('manage API credentials');
   addConfigFlags(
     keys
       .command('create')
-      .description('create a credential; prints {"id","storeId","scopes","key","secret","token"} (secret and token are shown only here)')
+      .description('create a credential; prints {"id","storeId","scopes","key","secret","token"} (secret and token are shown only here; "name" too when given)')
       .requiredOption('--store <id>', 'store id')
-      .option('--scopes <list>', `comma-separated scopes (default all): ${SCOPES.join(', ')}`),
+      .option('--scopes <list>', `comma-separated scopes (default all): ${SCOPES.join(', ')}`)
+      .option('--name <name>', 'a name to tell the credential apart (keys list, keys revoke NAME); 1-100 characters, not only digits'),
     DATABASE_FLAGS,
-  ).action((options: Record<string, string | undefined> & { store: string; scopes?: string }) =>
-    withServices(options, (services) => services.credentials.issueKey(parseId(options.store, '--store'), parseScopes(options.scopes))),
+  ).action((options: Record<string, string | undefined> & { store: string; scopes?: string; name?: string }) =>
+    withServices(options, (services) => services.credentials.issueKey(parseId(options.store, '--store'), parseScopes(options.scopes), options.name)),
   );
-  addConfigFlags(keys.command('revoke').description('revoke a credential at once').argument('<id>', 'credential id'), DATABASE_FLAGS).action(
-    (id: string, options: Record<string, string | undefined>) =>
-      withServices(options, async (services) => {
-        const keyId = parseId(id, 'credential id');
-        await services.credentials.revokeKey(keyId);
-        return { id: keyId, revoked: true };
-      }),
+  addConfigFlags(
+    keys
+      .command('list')
+      .description('list a store\'s credentials, one JSON object {"id","storeId","name","key","scopes","createdAt","revokedAt"} a line, by id; never a secret')
+      .requiredOption('--store <id>', 'store id'),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string }) =>
+    withServices(options, (services) => {
+      const storeId = parseId(options.store, '--store');
+      return writeJsonLines(async (afterId) =>
+        (await services.credentials.keysOfStore(storeId, afterId, LIST_PAGE)).map((key) => ({ id: key.id, storeId: key.storeId, name: key.name, key: key.key, scopes: key.scopes, createdAt: key.createdAt, revokedAt: key.revokedAt })),
+      );
+    }),
+  );
+  addConfigFlags(
+    keys
+      .command('revoke')
+      .description('revoke a credential at once, by its id or its name (a name two credentials share is refused, listing them); prints {"id","revoked"}')
+      .argument('<id-or-name>', 'credential id, or the name given at keys create')
+      .option('--store <id>', 'look the name up in this store only'),
+    DATABASE_FLAGS,
+  ).action((idOrName: string, options: Record<string, string | undefined> & { store?: string }) =>
+    withServices(options, async (services) => {
+      const storeId = options.store === undefined ? undefined : parseId(options.store, '--store');
+      const keyId = /^\d+$/.test(idOrName) ? parseId(idOrName, 'credential id') : (await services.credentials.keyNamed(idOrName, storeId)).id;
+      await services.credentials.revokeKey(keyId);
+      return { id: keyId, revoked: true };
+    }),
   );
   registerPricesCommands(program);
   return program;
@@ -167,7 +216,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const message = error instanceof Error ? error.message : String(error);
     // Messages quote stored text (a SKU, the API's answer): control characters written out.
-    process.stderr.write(`pricebook: ${escapeControlCharacters(message)}\n`);
+    const details = error instanceof DetailedError ? error.details.map((line) => `  ${escapeControlCharacters(line)}\n`).join('') : '';
+    process.stderr.write(`pricebook: ${escapeControlCharacters(message)}\n${details}`);
     // 2: the command line or the configuration is wrong; 1: the operation was refused or failed.
     return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
   }

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { diffPriceFile } from './prices/diff-command.js';
 import { type ExportFormat, exportPrices } from './prices/export-command.js';
 import { importPrices } from './prices/import-command.js';
+import { DELIMITERS, type DelimiterName, parseDelimiter } from './prices/input-file.js';
 import type { Pricebook } from '@pricebook/client';
 import { describeRemoteError, REMOTE_ENV, type RemoteOptions, remoteClient } from './prices/remote-client.js';
 import { UsageError } from './usage-error.js';
@@ -36,6 +37,13 @@ function parseCustomerId(value: string): number {
   return Number(value);
 }
 
+/** `--customer 6,7 --customer 9`: every id of every use, in order. */
+function collectCustomerIds(value: string, previous: number[] = []): number[] {
+  return [...previous, ...value.split(',').map((id) => parseCustomerId(id.trim()))];
+}
+
+const DELIMITER_HELP = `field separator of the file: ${DELIMITERS.map((name) => `'${name}'`).join(', ')} (default ','); a file separated otherwise is read so and sent comma-separated`;
+
 /**
  * `pricebook prices import|export|diff`: trade prices as CSV files, over the API of a running
  * server (remote mode: `PRICEBOOK_URL`, `PRICEBOOK_TOKEN`, `PRICEBOOK_CACERT`), with the typed
@@ -48,23 +56,26 @@ export function registerPricesCommands(program: Command): void {
   withRemoteOptions(
     prices
       .command('import')
-      .description('upload a CSV file as an import and follow it; prints created/deleted/unchanged; writes FILE.rejected.csv and exits 1 when rows were rejected')
+      .description('check a CSV file (UTF-8, comma-separated), upload it as an import and follow it; prints created/deleted/unchanged; writes FILE.rejected.csv and exits 1 when rows were rejected')
       .argument('<file>', 'CSV file, long (customer_id,sku,price[,min_quantity,valid_from,valid_until]) or matrix (sku,<customer id or e-mail>,…)')
       .option('--replace', 'each customer in the file gets exactly its rows (default: add every row)')
-      .option('--dry-run', 'check the file and count what would change; change nothing'),
-  ).action((file: string, options: RemoteOptions & { replace?: boolean; dryRun?: boolean }) => withClient(options, (client) => importPrices(client, file, options, output)));
+      .option('--dry-run', 'check the file and count what would change; change nothing')
+      .option('--delimiter <char>', DELIMITER_HELP, parseDelimiter),
+  ).action((file: string, options: RemoteOptions & { replace?: boolean; dryRun?: boolean; delimiter?: DelimiterName }) =>
+    withClient(options, (client) => importPrices(client, file, options, output)),
+  );
 
   withRemoteOptions(
     prices
       .command('export')
-      .description('write the trade prices as CSV to stdout (what import --replace takes back unchanged)')
-      .option('--customer <id>', 'only this customer\'s prices')
+      .description('write the trade prices as CSV to stdout (what import --replace takes back unchanged); a matrix leaves out what a cell cannot hold, lists it on stderr and exits 1')
+      .option('--customer <ids>', 'only these customers\' prices: an id, a comma-separated list, or the flag repeated; each must be a trade customer of the store', collectCustomerIds)
       .addOption(new Option('--format <format>', 'long: one price a row; matrix: one SKU a row, one customer a column').choices(['long', 'matrix']).default('long')),
-  ).action(async (options: RemoteOptions & { customer?: string; format: ExportFormat }) => {
-    const customerId = options.customer === undefined ? undefined : parseCustomerId(options.customer);
+  ).action(async (options: RemoteOptions & { customer?: number[]; format: ExportFormat }) => {
+    const customerIds = options.customer;
     await withClient(options, (client) =>
       // On a terminal the CSV is for reading: control characters in cells are written out, never sent raw.
-      exportPrices(client, { format: options.format, escapeControls: process.stdout.isTTY === true, ...(customerId !== undefined && { customerId }) }, process.stdout, process.stderr).catch((error: unknown) => {
+      exportPrices(client, { format: options.format, escapeControls: process.stdout.isTTY === true, ...(customerIds !== undefined && { customerIds }) }, process.stdout, process.stderr).catch((error: unknown) => {
         if (!isClosedPipe(error)) throw error;
       }),
     );
@@ -74,6 +85,7 @@ export function registerPricesCommands(program: Command): void {
     prices
       .command('diff')
       .description('what `import --replace FILE` would change, per customer, as tables; changes nothing; exits 1 when the file has problems')
-      .argument('<file>', 'CSV file, long or matrix'),
-  ).action((file: string, options: RemoteOptions) => withClient(options, (client) => diffPriceFile(client, file, output)));
+      .argument('<file>', 'CSV file, long or matrix')
+      .option('--delimiter <char>', DELIMITER_HELP, parseDelimiter),
+  ).action((file: string, options: RemoteOptions & { delimiter?: DelimiterName }) => withClient(options, (client) => diffPriceFile(client, file, output, options.delimiter)));
 }

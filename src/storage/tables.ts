@@ -45,6 +45,8 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** Chosen by whoever created the credential, to tell it apart; not unique; null: none. */
+  name: string | null;
 }
 
 export interface CustomersTable {

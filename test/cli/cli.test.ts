@@ -193,6 +193,57 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(new Set([credential.key, reader.key, two.key]).size).toBe(3);
   });
 
+  it('--version prints the package version; stores list prints every store, one JSON object a line', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const version = await runCli(['--version'], {});
+    expect(version).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' });
+
+    const made = [onlyJsonObject(await runCli(['stores', 'create', '--name', 'Listed A'], env)), onlyJsonObject(await runCli(['stores', 'create', '--name', 'Listed B'], env))];
+    const listed = await runCli(['stores', 'list'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const stores = listed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; name: string; createdAt: string });
+    expect(stores.map((store) => store.id)).toEqual([...stores.map((store) => store.id)].sort((a, b) => a - b));
+    for (const store of made) expect(stores).toContainEqual({ id: store.id, name: store.name, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it('keys list shows a store\'s credentials without secrets; keys revoke takes a name, and refuses one two credentials share, listing them', async () => {
+    const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Named keys'], env));
+    const storeId = String(store.id);
+    const unnamed = onlyJsonObject(await runCli(['keys', 'create', '--store', storeId], env));
+    expect(Object.keys(unnamed)).not.toContain('name');
+    const erp = onlyJsonObject(await runCli(['keys', 'create', '--store', storeId, '--name', 'erp', '--scopes', 'trade_prices:read'], env));
+    expect(erp.name).toBe('erp');
+    const shopA = onlyJsonObject(await runCli(['keys', 'create', '--store', storeId, '--name', 'shop'], env));
+    const shopB = onlyJsonObject(await runCli(['keys', 'create', '--store', storeId, '--name', 'shop'], env));
+
+    const listed = await runCli(['keys', 'list', '--store', storeId], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).not.toContain(erp.secret as string);
+    expect(listed.stdout).not.toMatch(/secret|token|sk_/);
+    const keys = listed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(keys.map((key) => [key.id, key.name])).toEqual([
+      [unnamed.id, null],
+      [erp.id, 'erp'],
+      [shopA.id, 'shop'],
+      [shopB.id, 'shop'],
+    ]);
+    expect(keys[1]).toEqual({ id: erp.id, storeId: store.id, name: 'erp', key: erp.key, scopes: ['trade_prices:read'], createdAt: expect.any(String), revokedAt: null });
+
+    const ambiguous = await runCli(['keys', 'revoke', 'shop'], env);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stdout).toBe('');
+    expect(ambiguous.stderr).toContain(`2 credentials are named 'shop': ${String(shopA.id)} (store ${storeId}`);
+    expect(ambiguous.stderr).toContain(`; ${String(shopB.id)} (store ${storeId}`);
+
+    const byName = onlyJsonObject(await runCli(['keys', 'revoke', 'erp', '--store', storeId], env));
+    expect(byName).toEqual({ id: erp.id, revoked: true });
+    const after = (await runCli(['keys', 'list', '--store', storeId], env)).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(after.find((key) => key.id === erp.id)?.revokedAt).toEqual(expect.stringMatching(/^\d{4}-/));
+    expect(after.filter((key) => key.revokedAt !== null)).toHaveLength(1);
+    // A revoked credential's name no longer names it.
+    expect((await runCli(['keys', 'revoke', 'erp'], env)).stderr).toMatch(/No credential named 'erp'/);
+  });
+
   it('fails with a message on stderr, nothing on stdout, and exit code 2 for a bad command line, 1 for a refused operation', async () => {
     const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Failures'], env));
     const cases: Array<[string[], RegExp, 1 | 2]> = [
@@ -203,13 +254,17 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
       [['keys', 'create', '--store', '-1'], /./, 2],
       [['keys', 'create', '--store', '1.5'], /1\.5/, 2],
       [['keys', 'create'], /--store/, 2],
-      [['keys', 'revoke', 'abc'], /abc/, 2],
+      [['keys', 'revoke', '0'], /positive integer/, 2],
+      [['keys', 'revoke', 'abc', '--store', 'x'], /--store/, 2],
       [['stores', 'create'], /--name/, 2],
       [['stores', 'create', '--name', 'X', '--bogus'], /bogus/, 2],
       [['nonsense'], /unknown command/i, 2],
       // Well-formed, refused by what the database holds.
       [['keys', 'create', '--store', '987654'], /987654/, 1],
       [['keys', 'revoke', '987654'], /987654/, 1],
+      [['keys', 'revoke', 'abc'], /No credential named 'abc'/, 1],
+      [['keys', 'list', '--store', '987654'], /Store 987654 not found/, 1],
+      [['keys', 'create', '--store', String(store.id), '--name', '42'], /only digits/, 1],
       [['stores', 'create', '--name', '   '], /name/i, 1],
     ];
     for (const [args, message, code] of cases) {

@@ -146,16 +146,16 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
       [
-        `customer ${first}: 1 to create, 1 to delete, 1 unchanged`,
+        `customer ${first}: 0 to change, 1 to create, 1 to delete, 1 unchanged`,
         '  change  sku    price  min_quantity  valid_from  valid_until',
         '  create  DIF-C  12.25  1',
         '  delete  DIF-B  7      1',
         '',
-        `customer ${second} (DIF-1@example.com): 1 to create, 0 to delete, 0 unchanged`,
+        `customer ${second} (DIF-1@example.com): 0 to change, 1 to create, 0 to delete, 0 unchanged`,
         '  change  sku    price  min_quantity  valid_from  valid_until',
         '  create  DIF-A  3      1',
         '',
-        '2 customers: 2 to create, 1 to delete, 1 unchanged',
+        '2 customers: 0 to change, 2 to create, 1 to delete, 1 unchanged',
         '',
       ].join('\n'),
     );
@@ -166,7 +166,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(dryRun.stdout).toMatch(/2 would be created, 1 would be deleted, 1 unchanged/);
 
     const unchanged = await prices(['diff', file('same.csv', `customer_id,sku,price\n${first},DIF-A,6.5\n${first},DIF-B,7\n`)]);
-    expect(unchanged.stdout).toBe(`customer ${first}: no changes, 2 unchanged\n\n1 customer: 0 to create, 0 to delete, 2 unchanged\n`);
+    expect(unchanged.stdout).toBe(`customer ${first}: no changes, 2 unchanged\n\n1 customer: 0 to change, 0 to create, 0 to delete, 2 unchanged\n`);
 
     const problems = await prices(['diff', file('bad-diff.csv', `customer_id,sku,price\n${first},DIF-A,6.5\n${first},NOPE,1\nx,DIF-A,1\n`)]);
     expect(problems.code).toBe(1);
@@ -211,21 +211,24 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(one.stdout).toBe(`customer_id,sku,price,min_quantity,valid_from,valid_until\n${second},LNG-B,999999999.9999,1,,\n${second},LNG-B,999999999.9999,1,,\n`);
   });
 
-  it('refuses a matrix that cannot say a quantity break, a window or two prices for one SKU: exit 2, nothing written', async () => {
+  it('leaves out of a matrix what a cell cannot say (a quantity break, a window, two prices for one SKU), names it on stderr and exits 1', async () => {
     const { customerIds: [first, second], productId } = await catalog('mtx', ['MTX-A', 'MTX-B']);
     await client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'MTX-A', price: 5 },
       { customerId: first!, productId, sku: 'MTX-A', price: 4, minQuantity: 10 },
-      { customerId: second!, productId, sku: 'MTX-B', price: 5 },
-      { customerId: second!, productId, sku: 'MTX-B', price: 6 },
+      { customerId: first!, productId, sku: 'MTX-B', price: 1.5 },
+      { customerId: second!, productId, sku: 'MTX-B', price: 5, validFrom: '2027-01-01T00:00:00Z' },
+      { customerId: second!, productId, sku: 'MTX-A', price: 6 },
     ]);
     const withBreak = await prices(['export', '--format', 'matrix', '--customer', String(first)]);
-    expect(withBreak.code).toBe(2);
-    expect(withBreak.stdout).toBe('');
-    expect(withBreak.stderr).toMatch(/the matrix cannot hold customer \d+'s price for SKU 'MTX-A': it has a quantity break \(min_quantity 10\); use --format long/);
-    const twice = await prices(['export', '--format', 'matrix', '--customer', String(second)]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toMatch(/there are two or more; use --format long/);
+    expect(withBreak.code).toBe(1);
+    expect(withBreak.stdout).toBe(`sku,${first}\nMTX-B,1.5\n`);
+    expect(withBreak.stderr).toMatch(new RegExp(`^  customer ${first}, SKU 'MTX-A': a quantity break \\(min_quantity 10\\); 2 prices left out\n`));
+    expect(withBreak.stderr).toMatch(/the matrix leaves out 2 prices of 1 customer \(listed above\).*use --format long for every price\n$/);
+    const windowed = await prices(['export', '--format', 'matrix', '--customer', String(second)]);
+    expect(windowed.code).toBe(1);
+    expect(windowed.stdout).toBe(`sku,${second}\nMTX-A,6\n`);
+    expect(windowed.stderr).toContain(`  customer ${second}, SKU 'MTX-B': a validity window; 1 price left out\n`);
     expect((await prices(['export', '--format', 'long', '--customer', String(second)])).code).toBe(0);
   });
 

@@ -36,13 +36,56 @@ describe('progress on stderr', () => {
     expect(out.text()).toBe('export: reading prices, 300/300 (100%)\n');
   });
 
-  it('draws a bar with an ETA on a terminal', () => {
+  it('draws a bar on a terminal, with an ETA once it has a rate and none before (never a broken one)', () => {
+    let now = 0;
     const out = stream(true);
-    const progress = new ProgressReporter(out, 'import 7');
+    const progress = new ProgressReporter(out, 'import 7', () => now);
     progress.update('checking rows', 0, 10_000);
+    now = 2000;
     progress.update('checking rows', 5000, 10_000);
     progress.stop();
-    expect(out.text()).toMatch(/import 7 checking rows \[[█░]+\] 50% \| 5000\/10000 \| ETA /);
+    // The first frame has no ETA (no rate yet): the bar's count ends it.
+    expect(out.text()).toMatch(/import 7 checking rows \[[░]+\] 0% \| 0\/10000(?! \|)/);
+    expect(out.text()).toMatch(/import 7 checking rows \[[█░]+\] 50% \| 5000\/10000 \| ETA 2s/);
+    expect(out.text()).not.toMatch(/LLs|NULL|INF/);
     expect(out.text()).toContain('\u001b[');
+  });
+
+  it('finish ends at the last state, 100% when the total was reached, even within a second of the last line', () => {
+    let now = 0;
+    const out = stream(false);
+    const progress = new ProgressReporter(out, 'diff', () => now);
+    progress.update('comparing customers', 0, 33);
+    now = 1500;
+    progress.update('comparing customers', 32, 33);
+    now = 1600;
+    progress.update('comparing customers', 33, 33);
+    progress.finish();
+    progress.stop();
+    expect(out.text().split('\n').filter((line) => line !== '')).toEqual([
+      'diff: comparing customers, 0/33 (0%)',
+      'diff: comparing customers, 32/33 (96%), ETA 1s',
+      'diff: comparing customers, 33/33 (100%)',
+    ]);
+
+    const bar = stream(true);
+    const drawn = new ProgressReporter(bar, 'diff', () => now);
+    drawn.update('comparing customers', 32, 33);
+    drawn.update('comparing customers', 33, 33);
+    drawn.finish();
+    drawn.stop();
+    expect(bar.text()).toMatch(/diff comparing customers \[█+\] 100% \| 33\/33/);
+  });
+
+  it('finish shows nothing when nothing was shown (a quick command stays quiet)', () => {
+    let now = 0;
+    const out = stream(false);
+    const progress = new ProgressReporter(out, 'diff', () => now, 1000);
+    progress.update('comparing customers', 1, 2);
+    now = 10;
+    progress.update('comparing customers', 2, 2);
+    progress.finish();
+    progress.stop();
+    expect(out.text()).toBe('');
   });
 });

@@ -4,7 +4,9 @@ import { priceText } from '../../csv/price-text.js';
 import { type CsvPrice, readHeader, readRow } from '../../modules/imports/csv-format.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { CatalogLookup } from './catalog-lookup.js';
-import { readInputFile } from './read-input-file.js';
+import { type DelimiterName, readInputFile } from './input-file.js';
+import { counted } from './plural.js';
+import { FieldNames } from './rejected-rows.js';
 import { type CommandOutput, CommandFailed } from './import-command.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { textTable } from './text-table.js';
@@ -29,8 +31,8 @@ interface CustomerPrices {
  * then each customer's prices go to a dry-run replace (`scope: customer`), paced. Prints a table
  * per customer and a total on stdout; a file with problems prints them instead and fails.
  */
-export async function diffPriceFile(client: Pricebook, file: string, output: CommandOutput): Promise<void> {
-  const { prices, problems } = await readPrices(readInputFile(file));
+export async function diffPriceFile(client: Pricebook, file: string, output: CommandOutput, delimiter?: DelimiterName): Promise<void> {
+  const { prices, problems, header } = await readPrices(readInputFile(file, delimiter).bytes);
   // Every problem is looked for, as the import does: rows, then lookups, then each customer's dry run.
   const customers = await groupByCustomer(new CatalogLookup(client), prices, problems);
   const results: Array<{ customer: CustomerPrices; result: ReplaceTradePricesResult }> = [];
@@ -41,36 +43,42 @@ export async function diffPriceFile(client: Pricebook, file: string, output: Com
       const result = await dryRun(client, customer, problems);
       if (result !== undefined) results.push({ customer, result });
     }
+    progress.update('comparing customers', customers.length, customers.length);
+    progress.finish();
   } finally {
     progress.stop();
   }
   if (problems.length > 0) {
     const sorted = [...problems].sort((a, b) => a.row - b.row);
-    output.stdout.write(textTable(['row', 'column', 'problem'], sorted.map((problem) => [String(problem.row), problem.field ?? '', problem.message])));
-    throw new CommandFailed(`${file} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; an import of it would change nothing`);
+    const names = new FieldNames(header);
+    output.stdout.write(textTable(['row', 'column', 'problem'], sorted.map((problem) => [String(problem.row), names.of(problem.field) ?? '', problem.message])));
+    const rows = new Set(problems.map((problem) => problem.row)).size;
+    throw new CommandFailed(`${file} has ${counted(problems.length, 'problem')} in ${counted(rows, 'row')}; an import of it would change nothing`);
   }
 
-  const total = { created: 0, deleted: 0, unchanged: 0 };
+  const total = { changed: 0, created: 0, deleted: 0, unchanged: 0 };
   for (const { customer, result } of results) {
-    total.created += result.created.length;
-    total.deleted += result.deleted.length;
+    const changes = changesOf(result);
+    total.changed += changes.changed.length;
+    total.created += changes.created.length;
+    total.deleted += changes.deleted.length;
     total.unchanged += result.unchanged;
-    output.stdout.write(customerTable(customer, result));
+    output.stdout.write(customerTable(customer, changes, result.unchanged));
   }
-  output.stdout.write(`${results.length} customer${results.length === 1 ? '' : 's'}: ${total.created} to create, ${total.deleted} to delete, ${total.unchanged} unchanged\n`);
+  output.stdout.write(`${counted(results.length, 'customer')}: ${countsText(total)}\n`);
 }
 
 /**
- * Every price of the file, or the problems of its rows (numbered as the API numbers them), found
+ * Every price of the file and its header, or the problems of its rows (numbered as the API numbers them), found
  * as the import finds them: the same reader, then the header (whose problems end the reading),
  * then each row; a file that stops being CSV has the rows before it read, then that problem.
  */
-async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems: ImportError[] }> {
+async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems: ImportError[]; header: string[] | undefined }> {
   const { records, malformed } = await readCsvFile(bytes);
   const stopped: ImportError[] = malformed === undefined ? [] : [{ row: malformed.row, field: null, message: malformed.message }];
-  if (records.length === 0) return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped };
+  if (records.length === 0) return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped, header: undefined };
   const header = readHeader(records[0]!);
-  if ('errors' in header) return { prices: [], problems: header.errors };
+  if ('errors' in header) return { prices: [], problems: header.errors, header: records[0] };
   const prices: CsvPrice[] = [];
   const problems: ImportError[] = [];
   records.slice(1).forEach((record, index) => {
@@ -80,7 +88,7 @@ async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems
   });
   problems.push(...stopped);
   if (records.length < 2 && problems.length === 0) problems.push({ row: 1, field: null, message: 'The file has a header and no rows' });
-  return { prices, problems };
+  return { prices, problems, header: records[0] };
 }
 
 /** The file's prices by customer (ascending id), customers and SKUs looked up; unknown ones become problems. */
@@ -89,11 +97,16 @@ async function groupByCustomer(lookup: CatalogLookup, prices: readonly CsvPrice[
   const customerOfEmail = await lookup.customerIds(emails);
   const productOfSku = await lookup.productIds(prices.map((price) => price.sku));
   const customers = new Map<number, CustomerPrices>();
+  // A matrix row gives one price a filled cell, all of one SKU: an unknown one is said once a row, as the import says it.
+  const rowsOfUnknownSku = new Set<number>();
   for (const price of prices) {
     const customerId = 'id' in price.customer ? price.customer.id : customerOfEmail.get(price.customer.email);
     const productId = productOfSku.get(price.sku);
     if (customerId === undefined) problems.push({ row: price.row, field: price.customerField, message: `Customer '${price.customerField}' does not exist in this store` });
-    if (productId === undefined) problems.push({ row: price.row, field: 'sku', message: `SKU '${price.sku}' does not exist in this store` });
+    if (productId === undefined && !rowsOfUnknownSku.has(price.row)) {
+      rowsOfUnknownSku.add(price.row);
+      problems.push({ row: price.row, field: 'sku', message: `SKU '${price.sku}' does not exist in this store` });
+    }
     if (customerId === undefined || productId === undefined) continue;
     const label = 'email' in price.customer ? `${customerId} (${price.customer.email})` : String(customerId);
     const entry = customers.get(customerId) ?? { customerId, label, rows: [], inputs: [] };
@@ -144,19 +157,50 @@ function columnOf(field: string | null, row: CsvPrice): string | null {
   }
 }
 
-function customerTable(customer: CustomerPrices, result: ReplaceTradePricesResult): string {
-  const counts = `${result.created.length} to create, ${result.deleted.length} to delete, ${result.unchanged} unchanged`;
+type ChangedPrice = ReplaceTradePricesResult['created'][number];
+type DroppedPrice = ReplaceTradePricesResult['deleted'][number];
+
+interface CustomerChanges {
+  /** A price dropped and one created with the same SKU, quantity break and window: its price changes. */
+  changed: Array<{ from: DroppedPrice; to: ChangedPrice }>;
+  created: ChangedPrice[];
+  deleted: DroppedPrice[];
+}
+
+/** What a dry-run replace creates and deletes, a deleted and a created price of the same SKU, break and window paired as one change. */
+function changesOf(result: ReplaceTradePricesResult): CustomerChanges {
+  const slot = (price: ChangedPrice | DroppedPrice) => JSON.stringify([price.sku, price.minQuantity, price.validFrom, price.validUntil]);
+  const deletedBySlot = new Map<string, DroppedPrice[]>();
+  for (const price of result.deleted) deletedBySlot.set(slot(price), [...(deletedBySlot.get(slot(price)) ?? []), price]);
+  const changes: CustomerChanges = { changed: [], created: [], deleted: [] };
+  const paired = new Set<DroppedPrice>();
+  for (const price of result.created) {
+    const from = deletedBySlot.get(slot(price))?.find((candidate) => !paired.has(candidate));
+    if (from === undefined) {
+      changes.created.push(price);
+      continue;
+    }
+    paired.add(from);
+    changes.changed.push({ from, to: price });
+  }
+  changes.deleted = result.deleted.filter((price) => !paired.has(price));
+  return changes;
+}
+
+function countsText(counts: { changed: number; created: number; deleted: number; unchanged: number }): string {
+  return `${counts.changed} to change, ${counts.created} to create, ${counts.deleted} to delete, ${counts.unchanged} unchanged`;
+}
+
+function customerTable(customer: CustomerPrices, changes: CustomerChanges, unchanged: number): string {
   // The label quotes the file's header (an e-mail column); the table escapes its own cells.
   const label = escapeControlCharacters(customer.label);
-  if (result.created.length === 0 && result.deleted.length === 0) return `customer ${label}: no changes, ${result.unchanged} unchanged\n\n`;
-  const line = (change: string, price: ReplaceTradePricesResult['deleted'][number] | ReplaceTradePricesResult['created'][number]) => [
-    change,
-    price.sku,
-    priceText(price.price),
-    String(price.minQuantity),
-    price.validFrom ?? '',
-    price.validUntil ?? '',
+  if (changes.changed.length + changes.created.length + changes.deleted.length === 0) return `customer ${label}: no changes, ${unchanged} unchanged\n\n`;
+  const counts = countsText({ changed: changes.changed.length, created: changes.created.length, deleted: changes.deleted.length, unchanged });
+  const line = (change: string, price: ChangedPrice | DroppedPrice, priceCell = priceText(price.price)) => [change, price.sku, priceCell, String(price.minQuantity), price.validFrom ?? '', price.validUntil ?? ''];
+  const rows = [
+    ...changes.changed.map(({ from, to }) => line('change', to, `${priceText(from.price)} → ${priceText(to.price)}`)),
+    ...changes.created.map((price) => line('create', price)),
+    ...changes.deleted.map((price) => line('delete', price)),
   ];
-  const rows = [...result.created.map((price) => line('create', price)), ...result.deleted.map((price) => line('delete', price))];
   return `customer ${label}: ${counts}\n${textTable(['change', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until'], rows, '  ')}\n`;
 }

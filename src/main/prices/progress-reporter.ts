@@ -19,6 +19,7 @@ export class ProgressReporter {
   private lastLineAt = -Infinity;
   private lastLine = '';
   private first: { at: number; value: number } | undefined;
+  private latest: { phase: string; value: number; total: number | null } | undefined;
   private readonly startedAt: number;
 
   /** `quietMs`: nothing is shown before this long has passed, so quick commands stay quiet. */
@@ -33,9 +34,21 @@ export class ProgressReporter {
 
   /** `total` null: not known yet. */
   update(phase: string, value: number, total: number | null): void {
+    this.latest = { phase, value, total };
     if (this.quietMs > 0 && this.now() - this.startedAt < this.quietMs) return;
     if (this.stream.isTTY === true) this.draw(phase, value, total);
-    else this.line(phase, value, total);
+    else this.line(phase, value, total, false);
+  }
+
+  /**
+   * The work is done: what was shown ends at its last state, at 100% when its total was reached
+   * (a plain line is written even within a second of the one before). Shows nothing when nothing was.
+   */
+  finish(): void {
+    const latest = this.latest;
+    if (latest === undefined) return;
+    if (this.bar !== undefined) this.draw(latest.phase, latest.value, latest.total);
+    else if (this.lastLine !== '') this.line(latest.phase, latest.value, latest.total, true);
   }
 
   stop(): void {
@@ -44,30 +57,34 @@ export class ProgressReporter {
   }
 
   private draw(phase: string, value: number, total: number | null): void {
+    const at = this.now();
+    this.first ??= { at, value };
+    const eta = total === null ? undefined : this.eta(at, value, total);
+    // Our own ETA (cli-progress's `{eta_formatted}` prints "LLs" for an ETA it cannot compute yet).
+    const payload = { phase, etaText: eta === undefined ? '' : ` | ETA ${eta}` };
     if (this.bar === undefined) {
       this.bar = new cliProgress.SingleBar(
         {
           stream: this.stream as NodeJS.WritableStream,
-          format: `${this.label} {phase} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
-          etaBuffer: 20,
+          format: `${this.label} {phase} [{bar}] {percentage}% | {value}/{total}{etaText}`,
           hideCursor: true,
         },
         cliProgress.Presets.shades_classic,
       );
-      this.bar.start(total ?? 0, value, { phase });
+      this.bar.start(total ?? 0, value, payload);
       return;
     }
     if (total !== null) this.bar.setTotal(total);
-    this.bar.update(value, { phase });
+    this.bar.update(value, payload);
   }
 
-  private line(phase: string, value: number, total: number | null): void {
+  private line(phase: string, value: number, total: number | null, force: boolean): void {
     const at = this.now();
     this.first ??= { at, value };
     const counted = total === null ? `${value}` : `${value}/${total} (${total === 0 ? 100 : Math.floor((100 * value) / total)}%)`;
     const eta = total === null ? undefined : this.eta(at, value, total);
     const text = `${this.label}: ${phase}, ${counted}${eta === undefined ? '' : `, ETA ${eta}`}`;
-    if (at - this.lastLineAt < LINE_INTERVAL_MS || text === this.lastLine) return;
+    if ((!force && at - this.lastLineAt < LINE_INTERVAL_MS) || text === this.lastLine) return;
     this.stream.write(`${text}\n`);
     this.lastLine = text;
     this.lastLineAt = at;

@@ -46,7 +46,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGA
 
 /** An error of a remote command, said in terms of what to do about it. */
 export function describeRemoteError(error: unknown, options: RemoteOptions, env: NodeJS.ProcessEnv): unknown {
-  if (error instanceof PricebookError) return new Error(`the API answered ${error.status} (code ${error.code}): ${error.message}`);
+  if (error instanceof PricebookError) return new DetailedError(`the API answered ${error.status} (code ${error.code}): ${error.message}`, problemLines(error));
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const url = options.url ?? env[REMOTE_ENV.url];
   if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) {
@@ -54,4 +54,28 @@ export function describeRemoteError(error: unknown, options: RemoteOptions, env:
   }
   if (code !== undefined && UNREACHABLE.has(code)) return new Error(`cannot reach ${url}: ${(error as Error).message}`);
   return error;
+}
+
+/** Problems of an answer printed, at most; the API lists up to 1000. */
+const PRINTED_PROBLEMS = 20;
+
+/** An error whose message is followed by lines of detail (each printed on a line of its own, indented). */
+export class DetailedError extends Error {
+  constructor(
+    message: string,
+    readonly details: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Every problem of a 422 as a line (`field: message`, `item 3, field: message`), the first 20 and how many more. */
+function problemLines(error: PricebookError): string[] {
+  const problems = error.errors ?? [];
+  const lines = problems.slice(0, PRINTED_PROBLEMS).map((problem) => {
+    const where = [problem.index === undefined ? undefined : `item ${problem.index}`, problem.field ?? undefined].filter((part) => part !== undefined).join(', ');
+    return `${where === '' ? '' : `${where}: `}${problem.message}`;
+  });
+  if (problems.length > PRINTED_PROBLEMS) lines.push(`… and ${problems.length - PRINTED_PROBLEMS} more`);
+  return lines;
 }

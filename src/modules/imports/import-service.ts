@@ -345,13 +345,18 @@ export class ImportService {
     }
     const errors: ImportError[] = [];
     const resolved: Array<Omit<StagedPrice, 'position'>> = [];
+    // A matrix row gives one price a filled cell, all of one SKU: an unknown one is said once a row.
+    const rowsOfUnknownSku = new Set<number>();
     for (const price of prices) {
       const customer = 'id' in price.customer ? customers.byId.get(price.customer.id) : customers.byEmail.get(price.customer.email.toLowerCase());
       const name = 'id' in price.customer ? `Customer ${price.customer.id}` : `Customer '${clip(price.customer.email, 64)}'`;
       const productId = owners.get(price.sku);
       const unfit = customerProblem(name, customer, { trade: true });
       if (unfit !== undefined) errors.push({ row: price.row, field: price.customerField, message: unfit });
-      if (productId === undefined) errors.push({ row: price.row, field: 'sku', message: `SKU '${clip(price.sku, 64)}' does not exist in this store` });
+      if (productId === undefined && !rowsOfUnknownSku.has(price.row)) {
+        rowsOfUnknownSku.add(price.row);
+        errors.push({ row: price.row, field: 'sku', message: `SKU '${clip(price.sku, 64)}' does not exist in this store` });
+      }
       if (customer === undefined || !customer.trade || productId === undefined) continue;
       resolved.push({
         customerId: customer.id,

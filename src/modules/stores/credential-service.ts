@@ -4,10 +4,12 @@ import { AppError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { SCOPES, type Scope } from './scopes.js';
-import type { ApiKey, Store } from './store-repository.js';
+import type { ApiKey, ListedApiKey, Store } from './store-repository.js';
 
 /** A new credential, the only time its secret and token are known. */
 export interface IssuedCredential extends Omit<ApiKey, 'revokedAt' | 'createdAt'> {
+  /** Only when one was given. */
+  name?: string;
   /** Basic password. */
   secret: string;
   /** Bearer token: `<key>.<secret>`. */
@@ -27,6 +29,20 @@ const KEY_FORMAT = /^pk_[A-Za-z0-9_-]{1,61}$/;
 const SECRET_PREFIX = 'sk_';
 /** Compared against when the key is unknown, so both paths cost the same. */
 const DUMMY_HASH = sha256(randomBytes(32).toString('hex'));
+/** A credential's name: 1 to 100 characters, no control characters, not only digits (those are ids). */
+const MAX_KEY_NAME = 100;
+/** Credentials sharing a name that a revocation by name lists when it refuses, at most. */
+const NAME_MATCHES_SHOWN = 20;
+
+/** Why `name` cannot name a credential, or undefined when it can. */
+export function keyNameProblem(name: string): string | undefined {
+  if (name.length === 0 || name.length > MAX_KEY_NAME) return `A credential name must have 1 to ${MAX_KEY_NAME} characters`;
+  if (/^\d+$/.test(name)) return 'A credential name must not be only digits (those name a credential by its id)';
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'A credential name must not contain control characters';
+  if (name.trim() !== name) return 'A credential name must not start or end with white space';
+  return undefined;
+}
 
 export class CredentialService {
   private readonly cache: CredentialCache;
@@ -46,8 +62,37 @@ export class CredentialService {
     return this.uow.repos.stores.insert(trimmed, isoTimestamp(this.clock));
   }
 
-  async issueKey(storeId: number, scopes: readonly Scope[] = SCOPES): Promise<IssuedCredential> {
+  /** Stores by ascending id, `limit` at most, after `afterId`. */
+  stores(afterId: number, limit: number): Promise<Store[]> {
+    return this.uow.repos.stores.page(afterId, limit);
+  }
+
+  /** A store's credentials (revoked ones too), `limit` at most, after `afterId`; never a secret. */
+  async keysOfStore(storeId: number, afterId: number, limit: number): Promise<ListedApiKey[]> {
+    if ((await this.uow.repos.stores.find(storeId)) === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
+    return this.uow.repos.apiKeys.pageOfStore(storeId, afterId, limit);
+  }
+
+  /**
+   * The one credential not revoked that carries `name` (in `storeId`, or in any store); none,
+   * or two or more, is an error (the latter listing them, so one can be revoked by its id).
+   */
+  async keyNamed(name: string, storeId?: number): Promise<ListedApiKey> {
+    const matches = await this.uow.repos.apiKeys.activeNamed(name, storeId, NAME_MATCHES_SHOWN + 1);
+    const where = storeId === undefined ? '' : ` in store ${storeId}`;
+    if (matches.length === 0) throw new AppError('not_found', `No credential named '${name}'${where} (revoked ones are not looked at)`);
+    if (matches.length > 1) {
+      const listed = matches.slice(0, NAME_MATCHES_SHOWN).map((key) => `${key.id} (store ${key.storeId}, ${key.key}, created ${key.createdAt})`);
+      const more = matches.length > NAME_MATCHES_SHOWN ? ', and more' : '';
+      throw new AppError('validation_failed', `${matches.length > NAME_MATCHES_SHOWN ? 'More than ' + NAME_MATCHES_SHOWN : matches.length} credentials are named '${name}'${where}: ${listed.join('; ')}${more}; revoke one by its id, or narrow with --store`);
+    }
+    return matches[0]!;
+  }
+
+  async issueKey(storeId: number, scopes: readonly Scope[] = SCOPES, name?: string): Promise<IssuedCredential> {
     if (scopes.length === 0) throw new AppError('validation_failed', 'A credential needs at least one scope');
+    const badName = name === undefined ? undefined : keyNameProblem(name);
+    if (badName !== undefined) throw new AppError('validation_failed', badName);
     return this.uow.transaction(async (repos) => {
       if ((await repos.stores.find(storeId)) === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
       const key = KEY_PREFIX + randomBytes(18).toString('base64url');
@@ -58,8 +103,9 @@ export class CredentialService {
         secretHash: sha256(secret),
         scopes: [...new Set(scopes)],
         createdAt: isoTimestamp(this.clock),
+        ...(name !== undefined && { name }),
       });
-      return { id: stored.id, storeId, scopes: stored.scopes, key, secret, token: `${key}.${secret}` };
+      return { id: stored.id, storeId, ...(name !== undefined && { name }), scopes: stored.scopes, key, secret, token: `${key}.${secret}` };
     });
   }
 

@@ -15,6 +15,11 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+/** A credential as `pricebook keys list` shows it: never its secret (only its hash is stored). */
+export interface ListedApiKey extends ApiKey {
+  name: string | null;
+}
+
 /** An api key row with the hash it is checked against. */
 export interface StoredApiKey extends ApiKey {
   secretHash: string;
@@ -25,10 +30,16 @@ export interface StoreRepository {
   find(id: number): Promise<Store | undefined>;
   /** Whether any store exists: an empty database gets the demo store. */
   any(): Promise<boolean>;
+  /** Up to `limit` stores with ids above `afterId`, ascending. */
+  page(afterId: number, limit: number): Promise<Store[]>;
 }
 
 export interface ApiKeyRepository {
-  insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'>): Promise<ApiKey>;
+  insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'> & { name?: string }): Promise<ApiKey>;
+  /** Up to `limit` credentials of a store with ids above `afterId`, ascending, revoked ones too. */
+  pageOfStore(storeId: number, afterId: number, limit: number): Promise<ListedApiKey[]>;
+  /** Up to `limit` credentials not revoked that carry this name (in one store, or any), ascending. */
+  activeNamed(name: string, storeId: number | undefined, limit: number): Promise<ListedApiKey[]>;
   /** The credential with that public key, revoked or not. */
   findByKey(key: string): Promise<StoredApiKey | undefined>;
   /** Marks it revoked; false when there is no such credential. */

@@ -12,6 +12,7 @@ import { customerSkuRulesIndexSchema } from './010-customer-sku-rules-index.js';
 import { pricesOfLostSkusSchema } from './011-prices-of-lost-skus.js';
 import { ownerRulesIndexesSchema } from './012-owner-rules-indexes.js';
 import { importFileChunksSchema } from './013-import-file-chunks.js';
+import { apiKeyNamesSchema } from './014-api-key-names.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -27,6 +28,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['011-prices-of-lost-skus', pricesOfLostSkusSchema],
   ['012-owner-rules-indexes', ownerRulesIndexesSchema],
   ['013-import-file-chunks', importFileChunksSchema],
+  ['014-api-key-names', apiKeyNamesSchema],
 ];
 
 /**

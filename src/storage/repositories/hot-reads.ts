@@ -29,7 +29,7 @@ interface FilterShape {
  * list or count are compiled at first use; there are at most 16 of each.
  */
 export class HotReads {
-  readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>, { key: string }>;
+  readonly apiKeyByKey: PreparedQuery<Omit<Selectable<ApiKeysTable>, 'name'>, { key: string }>;
   readonly tradePriceById: PreparedQuery<Selectable<TradePricesTable>, { storeId: number; id: number }>;
   private readonly pages = new Map<string, PreparedQuery<Selectable<TradePricesTable>, TradePricePageParams>>();
   private readonly counts = new Map<string, PreparedQuery<{ count: number | string }, TradePriceCountParams>>();

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiKey, ApiKeyRepository, StoredApiKey, Store, StoreRepository } from '../../modules/stores/store-repository.js';
+import type { ApiKey, ApiKeyRepository, ListedApiKey, StoredApiKey, Store, StoreRepository } from '../../modules/stores/store-repository.js';
 import { isScope } from '../../modules/stores/scopes.js';
 import type { ApiKeysTable, Tables } from '../tables.js';
 import type { HotReads } from './hot-reads.js';
@@ -20,6 +20,11 @@ export class KyselyStoreRepository implements StoreRepository {
   async any(): Promise<boolean> {
     return (await this.db.selectFrom('stores').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
+
+  async page(afterId: number, limit: number): Promise<Store[]> {
+    const rows = await this.db.selectFrom('stores').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
+  }
 }
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
@@ -28,10 +33,10 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     private readonly hotReads: HotReads,
   ) {}
 
-  async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'>): Promise<ApiKey> {
+  async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'> & { name?: string }): Promise<ApiKey> {
     const row = await this.db
       .insertInto('api_keys')
-      .values({ store_id: key.storeId, key: key.key, secret_hash: key.secretHash, scopes: key.scopes.join(','), created_at: key.createdAt })
+      .values({ store_id: key.storeId, key: key.key, secret_hash: key.secretHash, scopes: key.scopes.join(','), created_at: key.createdAt, name: key.name ?? null })
       .returning(['id'])
       .executeTakeFirstOrThrow();
     return { id: row.id, storeId: key.storeId, key: key.key, scopes: key.scopes, createdAt: key.createdAt, revokedAt: null };
@@ -40,6 +45,17 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   async findByKey(key: string): Promise<StoredApiKey | undefined> {
     const [row] = await this.hotReads.apiKeyByKey.execute(this.db, { key });
     return row && toStoredApiKey(row);
+  }
+
+  async pageOfStore(storeId: number, afterId: number, limit: number): Promise<ListedApiKey[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('store_id', '=', storeId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map(toListedApiKey);
+  }
+
+  async activeNamed(name: string, storeId: number | undefined, limit: number): Promise<ListedApiKey[]> {
+    let query = this.db.selectFrom('api_keys').selectAll().where('name', '=', name).where('revoked_at', 'is', null);
+    if (storeId !== undefined) query = query.where('store_id', '=', storeId);
+    return (await query.orderBy('id').limit(limit).execute()).map(toListedApiKey);
   }
 
   async revoke(id: number, revokedAt: string): Promise<boolean> {
@@ -55,7 +71,12 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-function toStoredApiKey(row: Selectable<ApiKeysTable>): StoredApiKey {
+function toListedApiKey(row: Selectable<ApiKeysTable>): ListedApiKey {
+  const { id, storeId, key, scopes, createdAt, revokedAt } = toStoredApiKey(row);
+  return { id, storeId, name: row.name, key, scopes, createdAt, revokedAt };
+}
+
+function toStoredApiKey(row: Omit<Selectable<ApiKeysTable>, 'name'>): StoredApiKey {
   return {
     id: row.id,
     storeId: row.store_id,
