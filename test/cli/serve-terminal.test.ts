@@ -107,6 +107,18 @@ describe('pricebook serve at a terminal and into a pipe', () => {
     }
   });
 
+  it('pricebook worker at a terminal logs readable lines too', async ({ skip }) => {
+    skip(!toolAvailable(SCRIPT, 'worker at a terminal'), 'script is not installed');
+    const env = freshEnv(await freePort());
+    const worker = start('script', ['-qfec', `'${process.execPath}' '${CLI}' worker`, '/dev/null'], env);
+    try {
+      await worker.waitFor(/webhook delivery worker started/);
+      expect(stripColours(worker.output())).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: webhook delivery worker started \{"database":"sqlite /m);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('into a pipe logs JSON lines as before (the listening line naming https), and prints no banner', async () => {
     const port = await freePort();
     const env = freshEnv(port);
