@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../support/cli-process.js';
+import { markedBlocks } from '../support/doc-blocks.js';
 import { SCRIPT, toolAvailable } from '../support/external-tool.js';
 
 /**
@@ -84,8 +85,10 @@ describe('pricebook serve at a terminal and into a pipe', () => {
   it('at a terminal prints readable log lines, one a request, and a banner with the https addresses of the API, /docs and /admin', async ({ skip }) => {
     skip(!toolAvailable(SCRIPT, 'serve at a terminal'), 'script is not installed');
     const port = await freePort();
-    const env = freshEnv(port);
-    const served = start('script', ['-qfec', `'${process.execPath}' '${CLI}' serve`, '/dev/null'], env);
+    // Started where a reader starts it: the data directory is the default, ./data.
+    const { PRICEBOOK_DATA_DIR: home, ...env } = freshEnv(port);
+    const served = start('sh', ['-c', `cd '${home!}' && exec script -qfec "'${process.execPath}' '${CLI}' serve" /dev/null`], env);
+    env.PRICEBOOK_DATA_DIR = path.join(home!, 'data');
     try {
       await served.waitFor(/curl .*Bearer pk_[^\n]*\n/);
       expect(await getHealth(port, env.PRICEBOOK_DATA_DIR!)).toBe(200);
@@ -101,6 +104,11 @@ describe('pricebook serve at a terminal and into a pipe', () => {
       expect(text).toMatch(new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] INFO: Server listening at https://127\\.0\\.0\\.1:${port}$`, 'm'));
       expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 [\d.]+ ms from 127\.0\.0\.1 \{"reqId":"[0-9a-f-]{36}"\}$/m);
       expect(text).not.toMatch(/^\{"level"/m);
+      // What the README's Quick start shows is what was printed: the token, the port and the directory aside.
+      const [documented] = markedBlocks('README.md', 'first-start');
+      const token = /Bearer (pk_[A-Za-z0-9_-]+\.sk_[A-Za-z0-9_-]+)/.exec(text)![1]!;
+      const printed = text.slice(text.indexOf('Pricebook is running:'), text.indexOf('/v1/customers\'') + "/v1/customers'".length);
+      expect(printed.replaceAll(token, 'pk_….sk_…').replaceAll(`:${port}`, ':8443').replaceAll(home!, '/home/you/pricebook')).toBe(documented!.text);
       expect(text).not.toMatch(/http:\/\//);
     } finally {
       await served.stop();
