@@ -7,7 +7,7 @@ const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'storeId', 'keyId', 'i
 
 /**
  * The log as a person at a terminal reads it (pino-pretty): a time, the level, the message and
- * the other fields on one line; a request is `GET /v1/customers 200 3.2 ms store 1 key 1`.
+ * the other fields on one line; a request is `GET /v1/customers 200 3.2 ms store 1 key 1 from 127.0.0.1`.
  * Only for a terminal: logs into a pipe, a file or a service manager stay JSON, one object a line.
  */
 export function readableLogStream(out: NodeJS.WritableStream): DestinationStream {
