@@ -17,6 +17,7 @@ import { registerErrorHandler } from '../http/error-handler.js';
 import { MAX_BODY_BYTES } from '../http/json-body-parser.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { registerAdminPage } from '../http/admin-assets.js';
+import { registerWelcomePage } from '../http/welcome-page.js';
 import { registerVersionCheck } from '../http/plugins/api-version.js';
 import { registerAuthentication } from '../http/plugins/authenticate.js';
 import { registerNotFound } from '../http/plugins/not-found.js';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
 
   health(app, services.database, services.rateLimiterStatus);
   await registerAdminPage(app);
+  registerWelcomePage(app);
   registerCustomerRoutes(app, services.customers);
   registerProductRoutes(app, services.products);
   registerSkuRoutes(app, services.skus);

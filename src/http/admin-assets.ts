@@ -24,7 +24,8 @@ export const ADMIN_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS = {
+/** The headers of every admin page file, and of the page at `/` (http/welcome-page.ts). */
+export const ADMIN_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': ADMIN_CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -60,9 +61,9 @@ export async function registerAdminPage(app: FastifyInstance, directory: string 
     const asset = name === '' ? index : assets.get(name);
     if (asset === undefined) {
       const message = index === undefined ? 'The admin page is not built: run npm run build' : `No admin page file named '${name.slice(0, 100)}'`;
-      return sendError(reply.headers(SECURITY_HEADERS), new AppError('not_found', message));
+      return sendError(reply.headers(ADMIN_SECURITY_HEADERS), new AppError('not_found', message));
     }
-    return reply.headers(SECURITY_HEADERS).type(asset.contentType).send(asset.body);
+    return reply.headers(ADMIN_SECURITY_HEADERS).type(asset.contentType).send(asset.body);
   };
   app.get('/admin', { schema: { hide: true } }, async (_request, reply) => serve('', reply));
   app.get<{ Params: { '*': string } }>('/admin/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], reply));

@@ -1,9 +1,29 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBodySchema } from '../contract/errors.js';
 import type { Scope } from '../modules/stores/scopes.js';
+import { ADMIN_ASSETS_DIR } from './admin-assets.js';
 import './route-config.js';
+
+/**
+ * `/docs` and its files: only their own scripts and styles (no inline `<style>`: swagger-ui's
+ * top bar, whose logo carries one, is left out), the OpenAPI document and "Try it out" calls to
+ * this server, images and fonts of its stylesheet given as `data:` URLs, no framing.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas, at `/openapi.json`, and a
@@ -39,8 +59,25 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { url: '/openapi.json' } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: DOCS_CONTENT_SECURITY_POLICY,
+    // BaseLayout: the reference without swagger-ui's top bar (its logo, its URL field).
+    uiConfig: { url: '/openapi.json', layout: 'BaseLayout' },
+    theme: { title: 'Pricebook API reference', favicon: await docsFavicon() },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** The admin page's icon (from the build) in place of swagger-ui's; without a build, swagger-ui's own. */
+async function docsFavicon(): Promise<Array<{ filename: string; rel: string; type: string; sizes: string; content: Buffer }> | undefined> {
+  try {
+    const content = await fs.readFile(path.join(ADMIN_ASSETS_DIR, 'favicon.svg'));
+    return [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content }];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /** An operation's scopes as its description ends: "Scopes: `a`, `b`." (docs/scopes.md has every case). */

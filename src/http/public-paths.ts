@@ -10,3 +10,12 @@ export function isPublicPath(url: string): boolean {
 function isUnder(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
+
+/**
+ * A browser's `GET /` (its `Accept` names `text/html`): answered without credentials by the page
+ * that points to `/admin` and `/docs` (http/welcome-page.ts). Any other request to `/` stays
+ * the JSON 404 of a path outside `/v1/`.
+ */
+export function isWelcomePageRequest(request: { method: string; url: string; headers: { accept?: string | undefined } }): boolean {
+  return request.method === 'GET' && (request.url.split('?', 1)[0] ?? '') === '/' && /\btext\/html\b/i.test(request.headers.accept ?? '');
+}

@@ -9,6 +9,7 @@ import { buildMaintenanceLoop } from '../app/maintenance.js';
 import { buildImportRunner } from '../app/import-runner.js';
 import { loadTlsPair } from '../app/tls.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
+import { displayHost, listeningText, readableLogStream, startBanner } from '../app/terminal-output.js';
 
 export interface RunningServer {
   /** HTTPS port actually bound (useful with port 0). */
@@ -29,18 +30,21 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   const services = await buildServices(config, serviceOptions);
   const tls = await loadTlsPair(config);
   const metrics = config.metricsPort === 0 ? undefined : buildMetrics(services, { api: true, deliveries: config.webhookWorker });
-  const app = await buildApp(config, services, { tls, metrics: metrics?.http });
+  // A person at a terminal reads lines and a banner; a pipe, a file or a service manager gets JSON.
+  const atTerminal = (out as { isTTY?: boolean }).isTTY === true;
+  const logger = atTerminal ? { level: config.logLevel, stream: readableLogStream(out) } : undefined;
+  const app = await buildApp(config, services, { tls, metrics: metrics?.http, logger });
   app.log.info({ database: services.database.description, tls: tls.source }, 'starting');
 
   // Unasked, the demo token is printed only to a person at a terminal, never into logs.
   const empty = !(await services.uow.repos.stores.any());
-  const wantDemo = config.demo ?? (out as { isTTY?: boolean }).isTTY === true;
+  const wantDemo = config.demo ?? atTerminal;
   const demo = wantDemo && empty ? await seedDemoStore(services) : undefined;
   if (empty && !wantDemo && config.demo === undefined) {
     app.log.info('no demo store created: the output is not a terminal (PRICEBOOK_DEMO=1 creates one and prints its token)');
   }
 
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: listeningText });
   const port = (app.server.address() as AddressInfo).port;
 
   let plain: http.Server | undefined;
@@ -62,8 +66,9 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   const importRunner = buildImportRunner(config, services, app.log);
   importRunner.start();
 
+  const origin = `https://${displayHost(config.host)}:${port}`;
+  if (atTerminal || demo !== undefined) out.write(startBanner(origin));
   if (demo !== undefined) {
-    const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '127.0.0.1' ? 'localhost' : config.host;
     const caFlag = config.tlsCertFile === undefined ? `--cacert '${tls.source.replace(/ \(generated.*$/, '')}'` : '';
     out.write(
       [
@@ -74,9 +79,8 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         '',
         'Try it:',
         '',
-        `  curl ${caFlag} -H 'Authorization: Bearer ${demo.token}' 'https://${host}:${port}/v1/customers'`,
+        `  curl ${caFlag} -H 'Authorization: Bearer ${demo.token}' '${origin}/v1/customers'`,
         '',
-        `API reference: https://${host}:${port}/docs`,
         '',
       ].join('\n'),
     );

@@ -4,6 +4,7 @@ import { buildDeliveryWorker } from '../app/delivery-worker.js';
 import { buildMaintenanceLoop } from '../app/maintenance.js';
 import { buildServices } from '../app/services.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
+import { readableLogStream } from '../app/terminal-output.js';
 
 export interface RunningWorker {
   /** Address and port of the metrics listener, or undefined when disabled. */
@@ -18,7 +19,8 @@ export interface RunningWorker {
  */
 export async function runWorker(config: Config): Promise<RunningWorker> {
   const services = await buildServices(config);
-  const log = pino({ level: config.logLevel });
+  // Readable lines for a person at a terminal, JSON for a pipe or a service manager (as `serve`).
+  const log = process.stdout.isTTY ? pino({ level: config.logLevel }, readableLogStream(process.stdout)) : pino({ level: config.logLevel });
   const metrics = config.metricsPort === 0 ? undefined : buildMetrics(services, { api: false, deliveries: true });
   const worker = buildDeliveryWorker(config, services, log, deliveryObserver(metrics));
   worker.start();

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../modules/errors.js';
 import { sendError } from '../error-handler.js';
-import { isPublicPath } from '../public-paths.js';
+import { isPublicPath, isWelcomePageRequest } from '../public-paths.js';
 
 export const API_VERSION = 'v1';
 
 /** Every API path starts with the version segment. */
 export function registerVersionCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith(`/${API_VERSION}/`) || isPublicPath(request.url)) return;
+    if (request.url.startsWith(`/${API_VERSION}/`) || isPublicPath(request.url) || isWelcomePageRequest(request)) return;
     return sendError(reply, new AppError('not_found', `Unknown API version or path: paths start with /${API_VERSION}/ (supported versions: ${API_VERSION})`));
   });
 }

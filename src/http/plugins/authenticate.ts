@@ -3,7 +3,7 @@ import { AppError } from '../../modules/errors.js';
 import { type CredentialService, type Principal, parseToken } from '../../modules/stores/credential-service.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import { sendError } from '../error-handler.js';
-import { isPublicPath } from '../public-paths.js';
+import { isPublicPath, isWelcomePageRequest } from '../public-paths.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +23,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export function registerAuthentication(app: FastifyInstance, credentials: CredentialService, failures: RateLimiter): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request, reply) => {
-    if (isPublicPath(request.url)) return;
+    if (isPublicPath(request.url) || isWelcomePageRequest(request)) return;
     const throttleKey = `authfail:${request.ip}`;
     const throttled = await failures.peek(throttleKey);
     if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
