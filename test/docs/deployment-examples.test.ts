@@ -42,7 +42,7 @@ describe('docs/deployment.md as a systemd service', () => {
     const unit = onlyBlock('systemd-unit');
     const environmentFile = /^# (\/\S+)$/m.exec(onlyBlock('environment-file'))?.[1];
     expect(unit).toContain(`EnvironmentFile=${environmentFile!}`);
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/pricebook\/dist\/main\/cli\.js serve$/m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/pricebook\/dist\/main\/pricebook\.js serve$/m);
     const bin = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { bin: Record<string, string> }).bin.pricebook;
     expect(unit).toContain(bin!);
     // The same data directory: the unit creates it as the service's state directory.
