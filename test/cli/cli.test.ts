@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
@@ -10,6 +9,7 @@ import { basic } from '../support/conventions.js';
 import { createPostgresDatabase, enginesUnderTest, type EngineName } from '../support/engines.js';
 import { CURL, SCRIPT, toolAvailable } from '../support/external-tool.js';
 import { connectTls, parseHttpResponse, rawPlainExchange, readUntilClosed } from '../support/raw-http.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The built CLI (`dist/main/cli.js`, which `npm test` builds first), run as a user runs it:
@@ -53,16 +53,6 @@ function onlyJsonObject(run: Run): Record<string, unknown> {
   const value = JSON.parse(lines[0]!) as unknown;
   expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true);
   return value as Record<string, unknown>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Served {

@@ -9,7 +9,7 @@ import { serve } from '../../src/main/serve.js';
 import { runWorker } from '../../src/main/worker.js';
 import { createPostgresDatabase, enginesUnderTest } from '../support/engines.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
-import { freePort } from '../support/redis-server.js';
+import { freePort } from '../support/free-port.js';
 
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 

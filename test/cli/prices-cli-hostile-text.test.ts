@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook } from '@pricebook/client';
-import { runCli, runCliAtTerminal, scriptAvailable } from '../support/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { runCliAtTerminal, scriptAvailable } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
+import { pricesCli } from '../support/prices-cli.js';
 
 /**
  * Files the CLI writes are safe to open in a spreadsheet, and what it prints is safe to show in
@@ -28,34 +27,15 @@ const formulaCells = (csv: string) => (parse(csv, { relax_column_count: true }) 
 
 describe.each(await enginesUnderTest())('pricebook prices with hostile text on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
-  let directory: string;
-  let caFile: string;
-  let client: Pricebook;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-hostile-cli-'));
-    caFile = path.join(directory, 'ca.pem');
-    fs.writeFileSync(caFile, suite.server.ca);
-    client = new Pricebook({ baseUrl: suite.server.baseUrl, token: suite.tenant.token, ca: suite.server.ca });
-  });
-  afterAll(() => {
-    client.close();
-    fs.rmSync(directory, { recursive: true, force: true });
-  });
-
-  const prices = (args: string[]) => runCli(['prices', ...args, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: suite.tenant.token });
-  const file = (name: string, text: string) => {
-    const where = path.join(directory, name);
-    fs.writeFileSync(where, text);
-    return where;
-  };
-  const tradeCustomer = async (email: string) => (await client.customers.create({ email, trade: true })).id;
+  const cli = pricesCli(suite, 'pricebook-hostile-cli-');
+  const { prices, file } = cli;
+  const tradeCustomer = async (email: string) => (await cli.client.customers.create({ email, trade: true })).id;
 
   it('exports formula SKUs neutralised, in both formats; export → import --replace (dry run, then real) → export is byte-equal', async () => {
-    const product = await client.products.create({ title: 'Formulas', price: 1, variations: FORMULA_SKUS.map((sku) => ({ sku })) });
+    const product = await cli.client.products.create({ title: 'Formulas', price: 1, variations: FORMULA_SKUS.map((sku) => ({ sku })) });
     const first = await tradeCustomer('formula-1@example.com');
     const second = await tradeCustomer('formula-2@example.com');
-    await client.tradePrices.bulkCreate([
+    await cli.client.tradePrices.bulkCreate([
       ...FORMULA_SKUS.map((sku, index) => ({ customerId: first, productId: product.id, sku, price: index + 0.5 })),
       ...FORMULA_SKUS.slice(0, 4).map((sku, index) => ({ customerId: second, productId: product.id, sku, price: 10 + index })),
     ]);
@@ -87,8 +67,8 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
 
   it('prints stored control characters written out in diff tables, import problems and errors: no ESC, OSC, BEL or C1 reaches the terminal', async () => {
     const customer = await tradeCustomer('escapes@example.com');
-    const product = await client.products.create({ title: 'Escapes', price: 1, variations: [{ sku: 'ESC-KEEP' }, { sku: 'ESC-OLD' }] });
-    await client.tradePrices.bulkCreate([
+    const product = await cli.client.products.create({ title: 'Escapes', price: 1, variations: [{ sku: 'ESC-KEEP' }, { sku: 'ESC-OLD' }] });
+    await cli.client.tradePrices.bulkCreate([
       { customerId: customer, productId: product.id, sku: 'ESC-KEEP', price: 2 },
       { customerId: customer, productId: product.id, sku: 'ESC-OLD', price: 3 },
       { customerId: customer, productId: product.id, sku: 'ESC-OLD', price: 2.5, minQuantity: 10 },
@@ -142,7 +122,7 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
     expect(imported.code).toBe(1);
     expect(RAW_CONTROL.test(imported.stdout) || RAW_CONTROL.test(imported.stderr)).toBe(false);
     expect(imported.stderr).toContain("row 2, price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got '1\\x1b[2J'");
-    const rejected = fs.readFileSync(path.join(directory, 'escapes-import.rejected.csv'), 'utf8');
+    const rejected = fs.readFileSync(path.join(cli.directory, 'escapes-import.rejected.csv'), 'utf8');
     expect(formulaCells(rejected)).toEqual([]);
     expect(parse(rejected)).toEqual([
       ['customer_id', 'sku', 'price', 'error'],
@@ -165,7 +145,7 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
     // Shown on a terminal, the same export is for reading: the control characters are written out.
     if (scriptAvailable()) {
       const env = { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: suite.tenant.token };
-      const shownExport = await runCliAtTerminal(['prices', 'export', '--customer', String(customer), '--cacert', caFile], env);
+      const shownExport = await runCliAtTerminal(['prices', 'export', '--customer', String(customer), '--cacert', cli.caFile], env);
       expect(shownExport.code).toBe(0);
       // eslint-disable-next-line no-control-regex -- as RAW_CONTROL, the terminal's line ends aside
       expect(shownExport.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pricebook } from '../../packages/client/src/index.js';
+import { describe, expect, it } from 'vitest';
+import { Pricebook } from '@pricebook/client';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
+import { pricesCli } from '../support/prices-cli.js';
 
 /**
  * What `pricebook prices …` says when a file is not what it takes, when an import fails, and
@@ -15,35 +15,16 @@ import { suiteServer } from '../support/suite-server.js';
  */
 describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
-  let directory: string;
-  let caFile: string;
-  let client: Pricebook;
-
-  beforeAll(() => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-prices-messages-'));
-    caFile = path.join(directory, 'ca.pem');
-    fs.writeFileSync(caFile, suite.server.ca);
-    client = new Pricebook({ baseUrl: suite.server.baseUrl, token: suite.tenant.token, ca: suite.server.ca });
-  });
-  afterAll(() => {
-    client.close();
-    fs.rmSync(directory, { recursive: true, force: true });
-  });
-
-  const prices = (args: string[]) => runCli(['prices', ...args, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: suite.tenant.token });
-  const file = (name: string, content: string | Buffer) => {
-    const where = path.join(directory, name);
-    fs.writeFileSync(where, content);
-    return where;
-  };
+  const cli = pricesCli(suite, 'pricebook-prices-messages-');
+  const { prices, file } = cli;
   /** What the store holds that an import could change: its trade prices and its imports. */
   const withoutProgress = (stderr: string) => stderr.replace(/^import \d+: .*\n/gm, '');
-  const stored = async () => ({ prices: await client.tradePrices.count(), imports: await client.imports.count() });
+  const stored = async () => ({ prices: await cli.client.tradePrices.count(), imports: await cli.client.imports.count() });
 
   async function catalog(name: string, skus: string[], customers = 2) {
     const customerIds: number[] = [];
-    for (let index = 0; index < customers; index++) customerIds.push((await client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
-    const product = await client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
+    for (let index = 0; index < customers; index++) customerIds.push((await cli.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
+    const product = await cli.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
     return { customerIds, productId: product.id };
   }
 
@@ -82,7 +63,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     const run = await prices(['import', semicolons, '--delimiter', ';']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^import \d+ \(add\) succeeded: 2 rows; 3 created, 0 deleted, 0 unchanged\n$/);
-    expect(await client.tradePrices.list({ customerId: second, fields: 'sku,price' })).toEqual([
+    expect(await cli.client.tradePrices.list({ customerId: second, fields: 'sku,price' })).toEqual([
       { sku: 'DLM-A', price: 2 },
       { sku: 'DLM-"B";1', price: 3.25 },
     ]);
@@ -112,7 +93,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     const run = await prices(['import', matrix]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^import \d+ \(add\) failed: 2 problems in 2 rows; nothing changed\n$/);
-    const rejectedFile = path.join(directory, 'matrix-problems.rejected.csv');
+    const rejectedFile = path.join(cli.directory, 'matrix-problems.rejected.csv');
     // Progress lines aside (`import 7: checking rows, …`).
     expect(withoutProgress(run.stderr)).toBe(
       [
@@ -128,7 +109,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       ['MPR-A', '1', 'x', expect.stringMatching(new RegExp(`^customer ${second} \\(column C\\): must be a price`))],
     ]);
     // The import's own record says the same, once a row.
-    const [failed] = await client.imports.list({ count: 1, offset: (await client.imports.count()) - 1 });
+    const [failed] = await cli.client.imports.list({ count: 1, offset: (await cli.client.imports.count()) - 1 });
     expect(failed!.errors.map((problem) => [problem.row, problem.field])).toEqual([
       [3, 'sku'],
       [4, String(second)],
@@ -151,11 +132,11 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     expect(one.code).toBe(1);
     expect(one.stdout).toMatch(/^import \d+ \(add\) failed: 1 problem in 1 row; nothing changed\n$/);
     expect(withoutProgress(one.stderr)).toBe(
-      `row 2, price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got '-1'\npricebook: rejected rows written to ${path.join(directory, 'one-problem.rejected.csv')}\n`,
+      `row 2, price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got '-1'\npricebook: rejected rows written to ${path.join(cli.directory, 'one-problem.rejected.csv')}\n`,
     );
     const oneDiff = await prices(['diff', file('one-problem.csv', `customer_id,sku,price\n${first},MPR-A,-1\n`)]);
     expect(oneDiff.stderr).toMatch(/has 1 problem in 1 row;/);
-    expect(await client.tradePrices.count()).toBe(before.prices);
+    expect(await cli.client.tradePrices.count()).toBe(before.prices);
   });
 
   it('uploads each import under an Idempotency-Key of its own, so a retried upload replays it', async () => {
@@ -174,27 +155,27 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     }
     // The key's answer is the upload's: sent again with it, the same import comes back and nothing more is stored.
     const first = JSON.parse(added[0]!.response_body) as { id: number };
-    const replayed = await client.imports.create(fs.readFileSync(csv), { idempotencyKey: added[0]!.key });
+    const replayed = await cli.client.imports.create(fs.readFileSync(csv), { idempotencyKey: added[0]!.key });
     expect(replayed.id).toBe(first.id);
-    expect(await client.tradePrices.count({ customerId: customer })).toBe(2);
+    expect(await cli.client.tradePrices.count({ customerId: customer })).toBe(2);
   });
 
   it('writes the rejected rows as the file was written: its byte-order mark and CRLF line ends, or neither', async () => {
     const { customerIds: [customer] } = await catalog('crl', ['CRL-A'], 1);
     await prices(['import', file('crlf.csv', `\uFEFFcustomer_id,sku,price\r\n${customer},CRL-A,1\r\n${customer},CRL-A,bad\r\n`)]);
-    expect(fs.readFileSync(path.join(directory, 'crlf.rejected.csv'), 'utf8')).toBe(
+    expect(fs.readFileSync(path.join(cli.directory, 'crlf.rejected.csv'), 'utf8')).toBe(
       `\uFEFFcustomer_id,sku,price,error\r\n${customer},CRL-A,bad,"price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got 'bad'"\r\n`,
     );
     await prices(['import', file('lf.csv', `customer_id,sku,price\n${customer},CRL-A,bad\n`)]);
-    expect(fs.readFileSync(path.join(directory, 'lf.rejected.csv'), 'utf8')).toBe(
+    expect(fs.readFileSync(path.join(cli.directory, 'lf.rejected.csv'), 'utf8')).toBe(
       `customer_id,sku,price,error\n${customer},CRL-A,bad,"price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got 'bad'"\n`,
     );
-    expect(await client.tradePrices.count({ customerId: customer })).toBe(0);
+    expect(await cli.client.tradePrices.count({ customerId: customer })).toBe(0);
   });
 
   it('diff shows a changed price as one line, old → new', async () => {
     const { customerIds: [customer], productId } = await catalog('chg', ['CHG-A', 'CHG-B', 'CHG-C'], 1);
-    await client.tradePrices.bulkCreate([
+    await cli.client.tradePrices.bulkCreate([
       { customerId: customer!, productId, sku: 'CHG-A', price: 6.46 },
       { customerId: customer!, productId, sku: 'CHG-B', price: 5, minQuantity: 10 },
       { customerId: customer!, productId, sku: 'CHG-C', price: 1 },
@@ -214,7 +195,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
         '',
       ].join('\n'),
     );
-    expect(await client.tradePrices.list({ customerId: customer, fields: 'sku,price' })).toEqual([
+    expect(await cli.client.tradePrices.list({ customerId: customer, fields: 'sku,price' })).toEqual([
       { sku: 'CHG-A', price: 6.46 },
       { sku: 'CHG-B', price: 5 },
       { sku: 'CHG-C', price: 1 },
@@ -224,7 +205,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   it('export --format matrix writes what a cell can hold and lists on stderr what it left out (exit 1); --customer takes a list and refuses a customer it cannot export', async () => {
     const tenant = await suite.server.createTenant();
     const owner = new Pricebook({ baseUrl: suite.server.baseUrl, token: tenant.token, ca: suite.server.ca });
-    const as = (args: string[]) => runCli(['prices', ...args, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: tenant.token });
+    const as = (args: string[]) => runCli(['prices', ...args, '--cacert', cli.caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: tenant.token });
     try {
       const ids: number[] = [];
       for (let index = 0; index < 3; index++) ids.push((await owner.customers.create({ email: `mx-${index}@example.com`, trade: true })).id);
@@ -267,7 +248,7 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       expect(malformed.stderr).toMatch(/--customer must be a positive integer, got 'x'/);
       // A token that may read prices but not customers cannot check them: the export goes on.
       const reader = await suite.server.services.credentials.issueKey(tenant.storeId, ['trade_prices:read']);
-      const unchecked = await runCli(['prices', 'export', '--customer', `${a},${retail}`, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: reader.token });
+      const unchecked = await runCli(['prices', 'export', '--customer', `${a},${retail}`, '--cacert', cli.caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: reader.token });
       expect(unchecked).toMatchObject({ code: 0, stdout: `customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n`, stderr: '' });
       expect(await owner.tradePrices.count()).toBe(7);
     } finally {

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Pricebook } from '@pricebook/client';
 import { priceText } from '../../src/csv/price-text.js';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
-import type { Tenant } from '../support/test-server.js';
+import { pricesCli } from '../support/prices-cli.js';
 
 /**
  * `pricebook prices …`, the built CLI (`dist/main/cli.js`) run as a user runs it, against a test
@@ -36,36 +35,14 @@ describe('pricebook prices without a server to talk to', () => {
 
 describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
-  let directory: string;
-  let caFile: string;
-  let client: Pricebook;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-prices-cli-'));
-    caFile = path.join(directory, 'ca.pem');
-    fs.writeFileSync(caFile, suite.server.ca);
-    client = new Pricebook({ baseUrl: suite.server.baseUrl, token: suite.tenant.token, ca: suite.server.ca });
-  });
-  afterAll(() => {
-    client.close();
-    fs.rmSync(directory, { recursive: true, force: true });
-  });
-
-  /** The CLI as the tenant (or another), the URL and token from the environment, the CA as a flag. */
-  const prices = (args: string[], tenant: Tenant = suite.tenant, timeoutMs?: number) =>
-    runCli(['prices', ...args, '--cacert', caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: tenant.token }, timeoutMs);
-
-  const file = (name: string, text: string) => {
-    const where = path.join(directory, name);
-    fs.writeFileSync(where, text);
-    return where;
-  };
+  const cli = pricesCli(suite, 'pricebook-prices-cli-');
+  const { prices, file } = cli;
 
   /** Trade customers and a product whose variations carry `skus`. */
   async function catalog(name: string, skus: string[], customers = 2) {
     const customerIds: number[] = [];
-    for (let index = 0; index < customers; index++) customerIds.push((await client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
-    const product = await client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
+    for (let index = 0; index < customers; index++) customerIds.push((await cli.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
+    const product = await cli.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
     return { customerIds, productId: product.id };
   }
 
@@ -77,7 +54,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(run.stdout).toMatch(/^import \d+ \(add\) succeeded: 3 rows; 3 created, 0 deleted, 0 unchanged\n$/);
     expect(run.stderr).toMatch(/^import \d+: (queued|checking rows|applying|succeeded), \d\/3 \(\d+%\)/m);
     expect(run.stderr).not.toContain('\u001b[');
-    expect(await client.tradePrices.list({ customerId: first, fields: 'sku,price,minQuantity' })).toEqual([
+    expect(await cli.client.tradePrices.list({ customerId: first, fields: 'sku,price,minQuantity' })).toEqual([
       { sku: 'IMP-A', price: 6.5, minQuantity: 1 },
       { sku: 'IMP-A', price: 5.95, minQuantity: 50 },
     ]);
@@ -96,7 +73,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     const run = await prices(['import', csv]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^import \d+ \(add\) failed: 5 problems in 4 rows; nothing changed\n$/);
-    const rejectedFile = path.join(directory, 'rejected.rejected.csv');
+    const rejectedFile = path.join(cli.directory, 'rejected.rejected.csv');
     expect(run.stderr).toContain(`rejected rows written to ${rejectedFile}`);
     expect(run.stderr).toMatch(/^row 3, price: must be a price/m);
     const rejected = parse(fs.readFileSync(rejectedFile, 'utf8')) as string[][];
@@ -107,7 +84,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
       [String(customer), 'NOPE', '2', '', "sku: SKU 'NOPE' does not exist in this store"],
       [String(customer), 'REJ-B', '1.23456', '0', expect.stringMatching(/^price: must be a price.*; min_quantity: must be a whole number from 1/)],
     ]);
-    expect(await client.tradePrices.count({ customerId: customer })).toBe(0);
+    expect(await cli.client.tradePrices.count({ customerId: customer })).toBe(0);
   });
 
   it('reads a file that stops being CSV as the server does: diff and import name the same problems, the rows before it kept', async () => {
@@ -117,7 +94,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(imported.code).toBe(1);
     expect(imported.stdout).toMatch(/^import \d+ \(add\) failed: 2 problems in 2 rows; nothing changed\n$/);
     expect(imported.stderr).toMatch(/^row 3, is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3$/m);
-    expect(parse(fs.readFileSync(path.join(directory, 'malformed.rejected.csv'), 'utf8'))).toEqual([
+    expect(parse(fs.readFileSync(path.join(cli.directory, 'malformed.rejected.csv'), 'utf8'))).toEqual([
       ['customer_id', 'sku', 'price', 'error'],
       [String(customer), 'MAL-A', 'abc', expect.stringMatching(/^price: must be a price/)],
       ['', '', '', 'row 3: is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
@@ -136,7 +113,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
 
   it('diff prints, per customer, what import --replace would create and delete, and changes nothing', async () => {
     const { customerIds: [first, second], productId } = await catalog('dif', ['DIF-A', 'DIF-B', 'DIF-C']);
-    await client.tradePrices.bulkCreate([
+    await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'DIF-A', price: 6.5 },
       { customerId: first!, productId, sku: 'DIF-B', price: 7 },
     ]);
@@ -159,8 +136,8 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
         '',
       ].join('\n'),
     );
-    expect(await client.tradePrices.count({ customerId: first })).toBe(2);
-    expect(await client.tradePrices.count({ customerId: second })).toBe(0);
+    expect(await cli.client.tradePrices.count({ customerId: first })).toBe(2);
+    expect(await cli.client.tradePrices.count({ customerId: second })).toBe(0);
     // The same as the server's own dry run of the import.
     const dryRun = await prices(['import', '--replace', '--dry-run', csv]);
     expect(dryRun.stdout).toMatch(/2 would be created, 1 would be deleted, 1 unchanged/);
@@ -184,7 +161,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   it('exports the long format, which import --replace takes back unchanged, byte for byte', async () => {
     const odd = 'ODD,"SKU" 1';
     const { customerIds: [first, second], productId } = await catalog('lng', ['LNG-A', 'LNG-B', odd]);
-    await client.tradePrices.bulkCreate([
+    await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'LNG-A', price: 12.5 },
       { customerId: first!, productId, sku: 'LNG-A', price: 11.0001, minQuantity: 10 },
       { customerId: first!, productId, sku: odd, price: 0.1, validFrom: '2026-12-01T01:00:00+01:00', validUntil: '2027-01-01T00:00:00Z' },
@@ -199,7 +176,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(lines).toContain(`${first},LNG-A,11.0001,10,,`);
     expect(lines.filter((line) => line === `${second},LNG-B,999999999.9999,1,,`)).toHaveLength(2);
     const rows = lines.length - 2;
-    expect(rows).toBe(await client.tradePrices.count());
+    expect(rows).toBe(await cli.client.tradePrices.count());
 
     const saved = file('export.csv', exported.stdout);
     const reimported = await prices(['import', '--replace', saved]);
@@ -213,7 +190,7 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
 
   it('leaves out of a matrix what a cell cannot say (a quantity break, a window, two prices for one SKU), names it on stderr and exits 1', async () => {
     const { customerIds: [first, second], productId } = await catalog('mtx', ['MTX-A', 'MTX-B']);
-    await client.tradePrices.bulkCreate([
+    await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'MTX-A', price: 5 },
       { customerId: first!, productId, sku: 'MTX-A', price: 4, minQuantity: 10 },
       { customerId: first!, productId, sku: 'MTX-B', price: 1.5 },

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
@@ -8,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../support/cli-process.js';
 import { markedBlocks } from '../support/doc-blocks.js';
 import { SCRIPT, toolAvailable } from '../support/external-tool.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * `pricebook serve` as a person starts it at a terminal (a pseudo-terminal from `script`) and as
@@ -17,16 +17,6 @@ import { SCRIPT, toolAvailable } from '../support/external-tool.js';
  */
 const START_TIMEOUT_MS = 30_000;
 const dataDirs: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function freshEnv(port: number): NodeJS.ProcessEnv {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-terminal-'));

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../support/cli-process.js';
 import { CURL, toolAvailable } from '../support/external-tool.js';
 import { markedBlocks, type MarkedBlock } from '../support/doc-blocks.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The README's walkthrough, run as a reader runs it (docs/ARCHITECTURE.md, "Docs that run"):
@@ -94,16 +94,6 @@ export function outputPattern(documented: string, shortened: boolean): RegExp {
     })
     .join('');
   return new RegExp(`^${source}$`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** One bash, fed one command at a time (so an alias defined by one works in the next), its stdout read up to a marker. */

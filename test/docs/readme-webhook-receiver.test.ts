@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markedBlocks, REPOSITORY } from '../support/doc-blocks.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The README's webhook receiver (the block after `<!-- webhook-receiver -->`), run as written
@@ -14,16 +15,6 @@ import { startTestServer, type Tenant, type TestServer } from '../support/test-s
  * the secret, `POST …/verify` (verified).
  */
 const RECEIVER_TIMEOUT_MS = 20_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the README’s webhook receiver and its two steps', () => {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-receiver-'));

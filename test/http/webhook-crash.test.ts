@@ -1,24 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, enginesUnderTest } from '../support/engines.js';
 import { startReceiver } from '../support/webhook-receiver.js';
+import { freePort } from '../support/free-port.js';
 
 const CLI = path.resolve('dist/main/cli.js');
 
 /** A port free right now on 127.0.0.1 (serve refuses port 0). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** `node dist/main/cli.js serve`, resolved once it logs that it listens. */
 async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/redis-server.js';
+import { freePort } from '../support/free-port.js';
 
 /*
  * Both packages as a user gets them: `npm pack` of @pricebook/client and of the server, installed

@@ -7,7 +7,8 @@ import { RedisRateLimiter } from '../../src/rate-limit/redis-rate-limiter.js';
 import type { LeakyBucketOptions, RateDecision } from '../../src/rate-limit/rate-limiter.js';
 import type { RateLimiterModeChange } from '../../src/rate-limit/rate-limiter-status.js';
 import { createRedisPrefix, redisAvailable, REDIS_TEST_URL } from '../support/engines.js';
-import { freePort, startPrivateRedis } from '../support/redis-server.js';
+import { freePort } from '../support/free-port.js';
+import { startPrivateRedis } from '../support/redis-server.js';
 
 const hasRedis = await redisAvailable();
 /** One place leaks every 1000 s: nothing leaks while a test runs. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { generateSelfSigned } from '../../src/app/tls.js';
-import { freePort } from './redis-server.js';
+import { freePort } from './free-port.js';
 import type { HttpResponse, RequestOptions } from './test-server.js';
 
 /** The built CLI (`npm run build`), run as an operator runs it. */

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from './free-port.js';
 
 /** A Redis server of the test's own on a free loopback port, which the test may kill and restart. */
 export interface PrivateRedis {
@@ -13,14 +13,6 @@ export interface PrivateRedis {
   /** SIGSTOP / SIGCONT: a server that accepts nothing and answers nothing, then answers again. */
   pause(): void;
   resume(): void;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
