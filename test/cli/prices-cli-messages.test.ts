@@ -16,17 +16,11 @@ import { pricesCli } from '../support/prices-cli.js';
 describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
   const cli = pricesCli(suite, 'pricebook-prices-messages-');
-  const { prices, file } = cli;
-  /** What the store holds that an import could change: its trade prices and its imports. */
+  const { prices, file, catalog } = cli;
+  /** stderr without the import's progress lines. */
   const withoutProgress = (stderr: string) => stderr.replace(/^import \d+: .*\n/gm, '');
+  /** What the store holds that an import could change: its trade prices and its imports. */
   const stored = async () => ({ prices: await cli.client.tradePrices.count(), imports: await cli.client.imports.count() });
-
-  async function catalog(name: string, skus: string[], customers = 2) {
-    const customerIds: number[] = [];
-    for (let index = 0; index < customers; index++) customerIds.push((await cli.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
-    const product = await cli.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
-    return { customerIds, productId: product.id };
-  }
 
   it('names a file that is not UTF-8 CSV before sending it, for import and diff alike: exit 1, nothing sent, nothing stored', async () => {
     const { customerIds: [customer] } = await catalog('enc', ['ENC-A'], 1);

@@ -36,15 +36,7 @@ describe('pricebook prices without a server to talk to', () => {
 describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
   const cli = pricesCli(suite, 'pricebook-prices-cli-');
-  const { prices, file } = cli;
-
-  /** Trade customers and a product whose variations carry `skus`. */
-  async function catalog(name: string, skus: string[], customers = 2) {
-    const customerIds: number[] = [];
-    for (let index = 0; index < customers; index++) customerIds.push((await cli.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
-    const product = await cli.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
-    return { customerIds, productId: product.id };
-  }
+  const { prices, file, catalog } = cli;
 
   it('imports a file, following it with progress lines on stderr, and prints what changed', async () => {
     const { customerIds: [first, second] } = await catalog('imp', ['IMP-A', 'IMP-B']);

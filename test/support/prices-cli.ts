@@ -19,6 +19,8 @@ export interface PricesCli {
   readonly prices: (args: string[], tenant?: Tenant, timeoutMs?: number) => Promise<CliRun>;
   /** Writes a file of the scratch directory and returns its path. */
   readonly file: (name: string, content: string | Buffer) => string;
+  /** Trade customers (`name-0@example.com`, …) and a product whose variations carry `skus`. */
+  readonly catalog: (name: string, skus: string[], customers?: number) => Promise<{ customerIds: number[]; productId: number }>;
 }
 
 /** Makes the directory and the client before the suite's tests, and removes both after them. */
@@ -34,7 +36,7 @@ export function pricesCli(suite: SuiteServer, directoryPrefix: string): PricesCl
     client?.close();
     if (directory !== '') fs.rmSync(directory, { recursive: true, force: true });
   });
-  return {
+  const fixture: PricesCli = {
     get client() {
       if (client === undefined) throw new Error('the prices CLI fixture is used before its suite started');
       return client;
@@ -52,5 +54,12 @@ export function pricesCli(suite: SuiteServer, directoryPrefix: string): PricesCl
       fs.writeFileSync(where, content);
       return where;
     },
+    catalog: async (name, skus, customers = 2) => {
+      const customerIds: number[] = [];
+      for (let index = 0; index < customers; index++) customerIds.push((await fixture.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
+      const product = await fixture.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
+      return { customerIds, productId: product.id };
+    },
   };
+  return fixture;
 }
