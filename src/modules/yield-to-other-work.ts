@@ -30,3 +30,27 @@ export function yieldToOtherWork(since: EventLoopUtilization): Promise<void> {
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
+
+/** `result` a turn of the event loop later: a long commit and the answer's serialising do not share one. */
+export async function onNextTurn<T>(result: T): Promise<T> {
+  await nextTurn();
+  return result;
+}
+
+/**
+ * For a job that writes item after item inside one transaction (a bulk create): `wrote(rows)`
+ * counts the rows an item wrote and, once `every` rows have been written since the last turn,
+ * takes a turn of the event loop (`nextTurn`). The turn comes between items, never inside one,
+ * so the transaction and its all-or-nothing answer are unchanged.
+ */
+export function turnsEvery(every: number): { wrote(rows: number): Promise<void> } {
+  let since = 0;
+  return {
+    async wrote(rows: number): Promise<void> {
+      since += rows;
+      if (since < every) return;
+      since = 0;
+      await nextTurn();
+    },
+  };
+}

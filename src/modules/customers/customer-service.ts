@@ -7,6 +7,10 @@ import { eventOf } from '../events/events.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
+import { nextTurn, onNextTurn, turnsEvery } from '../yield-to-other-work.js';
+
+/** Customers a bulk create writes between two turns of the event loop (on SQLite, 1000 held it about 40 ms in one piece). */
+const BULK_CUSTOMERS_PER_TURN = 100;
 
 export class CustomerService {
   constructor(
@@ -44,19 +48,28 @@ export class CustomerService {
    * write and `customer.created` event, in request order). `shapeProblems` are the schema's, an
    * item's with its `index`; every problem is reported together in one 422: an e-mail address
    * sent twice (ignoring case) or used in the store, a price list the store does not have.
-   * Work: one query for the addresses, one for the price lists, then a fixed few per customer.
+   * Work: one query for the addresses, one for the price lists, then a fixed few per customer,
+   * with a turn of the event loop every 100 customers, before the commit and before the answer.
    */
   bulkCreate(storeId: number, items: readonly CustomerInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Customer[]> {
     const refused = new Set(shapeProblems.map((problem) => problem.index));
     const drafts = items.map((item, index) => (refused.has(index) ? undefined : completeCustomer(item)));
-    return this.uow.transaction(async (repos) => {
-      const problems = [...shapeProblems, ...(await bulkCustomerProblems(repos, storeId, drafts))];
-      if (problems.length > 0) throw validationFailed(problems, items.length);
-      const createdAt = isoTimestamp(this.clock);
-      const created: Customer[] = [];
-      for (const [index, draft] of drafts.entries()) created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
-      return created;
-    });
+    return this.uow
+      .transaction(async (repos) => {
+        const problems = [...shapeProblems, ...(await bulkCustomerProblems(repos, storeId, drafts))];
+        if (problems.length > 0) throw validationFailed(problems, items.length);
+        const createdAt = isoTimestamp(this.clock);
+        const created: Customer[] = [];
+        const turns = turnsEvery(BULK_CUSTOMERS_PER_TURN);
+        for (const [index, draft] of drafts.entries()) {
+          created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
+          await turns.wrote(1);
+        }
+        // The commit gets a turn of its own, and so does the answer.
+        await nextTurn();
+        return created;
+      })
+      .then(onNextTurn);
   }
 
   update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer> {

@@ -20,8 +20,4 @@ export async function diffWithStored(repos: Repositories, storeId: number, custo
   return diffPrices(existing, desired);
 }
 
-/** `result` a turn of the event loop later: a long commit and the answer's serialising do not share one. */
-export async function onNextTurn<T>(result: T): Promise<T> {
-  await nextTurn();
-  return result;
-}
+export { onNextTurn } from '../yield-to-other-work.js';
