@@ -1,7 +1,11 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook } from '@pricebook/client';
+import { MAX_BULK_CUSTOMERS } from '../../src/contract/customers.js';
+import { MAX_BULK_PRODUCTS, MAX_BULK_VARIATIONS } from '../../src/contract/products.js';
+import { MAX_LOOKUP_SKUS } from '../../src/contract/skus.js';
 import { MAX_REPLACE_ITEMS } from '../../src/contract/trade-prices.js';
+import { MAX_BODY_BYTES } from '../../src/http/json-body-parser.js';
 import { exportPrices } from '../../src/main/prices/export-command.js';
 import { eventOf } from '../../src/modules/events/events.js';
 import type { NewTradePrice } from '../../src/modules/trade-prices/trade-price-repository.js';
@@ -18,7 +22,10 @@ import { figure, reportLine } from './support/report.js';
  * replacing one of the customer's 10 000: 10 000 deleted, 10 000 created, 20 000 events, one
  * transaction), then a full export of the store (50 000 prices) page by page as `pricebook
  * prices export` does it, with the typed client. B's GET p99 stays under 100 ms, the loop's own
- * work never takes 50 ms in one stretch, and resident memory grows by less than 256 MiB. The cascading delete of a
+ * work never takes 50 ms in one stretch, and resident memory grows by less than 256 MiB. Then the
+ * catalog's bulk endpoints at their maxima: a bulk create of 1000 products carrying 10 000
+ * variations (the largest body the bounds allow, within the 1 MiB body limit), a bulk create of
+ * 1000 customers, and a lookup of 1000 SKUs, half of them unknown. The cascading delete of a
  * product with many prices is the same check in cascade-delete.test.ts.
  */
 const REPLACED = MAX_REPLACE_ITEMS;
@@ -26,6 +33,28 @@ const STORE_PRICES = 50_000;
 const INSERT_CHUNK = 5000;
 /** Events waiting to be fanned out when the delivery worker starts. */
 const FAN_OUT_BACKLOG = 100_000;
+/** Variations of each product of the bulk create: the request's 10 000 spread over its 1000 products. */
+const VARIATIONS_EACH = MAX_BULK_VARIATIONS / MAX_BULK_PRODUCTS;
+/** SKUs of the lookup that the store has; the rest of the 1000 are unknown. */
+const LOOKUP_KNOWN = MAX_LOOKUP_SKUS / 2;
+
+/**
+ * A quick operation runs again and again for this long (within a bound on rounds), so that B
+ * makes enough requests meanwhile to measure; each round is the operation at its maximum.
+ */
+const AT_LEAST_SECONDS = 1.5;
+
+/** A SKU of the bulk create: `BULK-<engine>-<round>-<product>-<variation>`, 24 characters, padded. */
+const bulkSku = (engine: string, round: number, product: number, variation?: number) =>
+  `BULK-${engine}-${round}-${String(product).padStart(4, '0')}${variation === undefined ? '' : `-${String(variation).padStart(2, '0')}`}`.padEnd(24, 'X');
+
+/** Runs `round` again and again until `AT_LEAST_SECONDS` have passed or `maxRounds` are done; their results in order. */
+async function again<T>(maxRounds: number, round: (index: number) => Promise<T>): Promise<T[]> {
+  const started = performance.now();
+  const results: T[] = [];
+  for (let index = 0; index < maxRounds && (index === 0 || performance.now() - started < AT_LEAST_SECONDS * 1000); index++) results.push(await round(index));
+  return results;
+}
 
 describe.each(await enginesUnderTest())('store A’s catalog work beside store B on %s', (engine) => {
   let server: TestServer;
@@ -127,4 +156,110 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       await worker?.stop();
     }
   });
+
+  it(`bulk-creates ${figure(MAX_BULK_PRODUCTS)} products carrying ${figure(MAX_BULK_VARIATIONS)} variations (the maximum) without holding up another store`, async () => {
+    const itemsOf = (round: number) =>
+      Array.from({ length: MAX_BULK_PRODUCTS }, (_, product) => ({
+        title: `Bulk product ${product} of a store's full catalog import`,
+        sku: bulkSku(engine, round, product),
+        price: 1000 + product / 100,
+        categoryIds: [],
+        variations: Array.from({ length: VARIATIONS_EACH }, (_, variation) => ({ sku: bulkSku(engine, round, product, variation), price: 999_999.99, stock: 2_000_000_000 + variation })),
+      }));
+    const bodyBytes = Buffer.byteLength(JSON.stringify(itemsOf(0)));
+    // The largest body the bounds allow, with SKUs of 24 characters and every field filled, fits
+    // the 1 MiB body limit (docs/reliability.md: SKUs up to about 30 characters do).
+    expect(bodyBytes).toBeLessThan(MAX_BODY_BYTES);
+    const eventsBefore = await productEvents(server, storeA);
+    const productsBefore = (await server.request('GET', '/v1/products/count', { token: storeA.token })).body as { count: number };
+    const sent: Array<ReturnType<typeof itemsOf>> = [];
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      again(3, (round) => {
+        const items = itemsOf(round);
+        sent.push(items);
+        return server.request('POST', '/v1/products/bulk', { token: storeA.token, body: items });
+      }),
+    );
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/bulk-products/${engine}`,
+        `${result.length} bulk creates of ${figure(MAX_BULK_PRODUCTS)} products with ${figure(MAX_BULK_VARIATIONS)} variations (${(bodyBytes / 2 ** 10).toFixed(0)} KiB body each)`,
+        figures,
+      ),
+    );
+    for (const [round, response] of result.entries()) {
+      expect(response.status, response.text.slice(0, 300)).toBe(201);
+      const created = response.body as Array<{ sku: string; variations: Array<{ sku: string }> }>;
+      expect(created.map((product) => product.sku)).toEqual(sent[round]!.map((item) => item.sku));
+      expect(created.reduce((sum, product) => sum + product.variations.length, 0)).toBe(MAX_BULK_VARIATIONS);
+      expect(created.at(-1)!.variations.map((variation) => variation.sku)).toEqual(sent[round]!.at(-1)!.variations.map((variation) => variation.sku));
+    }
+    const productsAfter = (await server.request('GET', '/v1/products/count', { token: storeA.token })).body as { count: number };
+    expect(productsAfter.count).toBe(productsBefore.count + result.length * MAX_BULK_PRODUCTS);
+    expect(await productEvents(server, storeA)).toBe(eventsBefore + result.length * MAX_BULK_PRODUCTS);
+    expectGoodNeighbour(figures);
+  });
+
+  it(`bulk-creates ${figure(MAX_BULK_CUSTOMERS)} customers (the maximum) without holding up another store`, async () => {
+    const itemsOf = (round: number) =>
+      Array.from({ length: MAX_BULK_CUSTOMERS }, (_, index) => ({
+        email: `bulk-${engine}-${round}-${index}@customers.example`,
+        firstName: 'Bulk',
+        lastName: `Customer ${index}`,
+        companyName: `Trade account ${index} Ltd`,
+        trade: index % 2 === 0,
+      }));
+    const before = (await server.request('GET', '/v1/customers/count', { token: storeA.token })).body as { count: number };
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      again(20, (round) => server.request('POST', '/v1/customers/bulk', { token: storeA.token, body: itemsOf(round) })),
+    );
+    reportLine(describeNeighbour(`noisy-catalog/bulk-customers/${engine}`, `${result.length} bulk creates of ${figure(MAX_BULK_CUSTOMERS)} customers`, figures));
+    for (const [round, response] of result.entries()) {
+      expect(response.status, response.text.slice(0, 300)).toBe(201);
+      expect((response.body as Array<{ email: string }>).map((customer) => customer.email)).toEqual(itemsOf(round).map((item) => item.email));
+    }
+    const after = (await server.request('GET', '/v1/customers/count', { token: storeA.token })).body as { count: number };
+    expect(after.count).toBe(before.count + result.length * MAX_BULK_CUSTOMERS);
+    expectGoodNeighbour(figures);
+  });
+
+  it(`looks up ${figure(MAX_LOOKUP_SKUS)} SKUs (the maximum), ${figure(MAX_LOOKUP_SKUS - LOOKUP_KNOWN)} of them unknown, without holding up another store`, async () => {
+    // Known: variations' SKUs of the first bulk create's products, spread over them; unknown:
+    // SKUs of the same shape that no product holds.
+    const known = Array.from({ length: LOOKUP_KNOWN }, (_, index) => bulkSku(engine, 0, (index * 7) % MAX_BULK_PRODUCTS, index % VARIATIONS_EACH));
+    const unknown = Array.from({ length: MAX_LOOKUP_SKUS - LOOKUP_KNOWN }, (_, index) => bulkSku(engine, 9, index, index % VARIATIONS_EACH));
+    const skus = known.flatMap((sku, index) => [sku, unknown[index]!]);
+    expect(new Set(skus).size).toBe(MAX_LOOKUP_SKUS);
+    // The bulk create above made the known SKUs; this check needs them.
+    const holders = (await server.request('GET', `/v1/products?sku=${encodeURIComponent(known[0]!)}`, { token: storeA.token })).body as unknown[];
+    expect(holders, 'the bulk-created products exist').toHaveLength(1);
+    const { result, figures } = await besideNeighbour(server, storeB, () => again(500, () => server.request('POST', '/v1/skus/lookup', { token: storeA.token, body: { skus } })));
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/sku-lookup/${engine}`,
+        `${figure(result.length)} lookups of ${figure(MAX_LOOKUP_SKUS)} SKUs (${figure(LOOKUP_KNOWN)} found, ${figure(MAX_LOOKUP_SKUS - LOOKUP_KNOWN)} unknown)`,
+        figures,
+      ),
+    );
+    for (const response of result) {
+      expect(response.status, response.text.slice(0, 300)).toBe(200);
+      const body = response.body as { found: Array<{ sku: string; price: number }>; unknown: string[] };
+      expect(body.found.map((item) => item.sku)).toEqual(known);
+      expect(body.found.every((item) => item.price === 999_999.99)).toBe(true);
+      expect(body.unknown).toEqual(unknown);
+    }
+    expectGoodNeighbour(figures);
+  });
 });
+
+/** How many `product.created` events the store's feed holds, counted in the database. */
+async function productEvents(server: TestServer, tenant: Tenant): Promise<number> {
+  const db = server.services.database.db;
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('store_id', '=', tenant.storeId)
+    .where('topic', '=', 'product.created')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
