@@ -48,6 +48,9 @@ const AT_LEAST_SECONDS = 1.5;
 const bulkSku = (engine: string, round: number, product: number, variation?: number) =>
   `BULK-${engine}-${round}-${String(product).padStart(4, '0')}${variation === undefined ? '' : `-${String(variation).padStart(2, '0')}`}`.padEnd(24, 'X');
 
+/** `a lookup`, `3 lookups`. */
+const rounds = (count: number, what: string) => (count === 1 ? `a ${what}` : `${figure(count)} ${what}s`);
+
 /** Runs `round` again and again until `AT_LEAST_SECONDS` have passed or `maxRounds` are done; their results in order. */
 async function again<T>(maxRounds: number, round: (index: number) => Promise<T>): Promise<T[]> {
   const started = performance.now();
@@ -168,7 +171,8 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       }));
     const bodyBytes = Buffer.byteLength(JSON.stringify(itemsOf(0)));
     // The largest body the bounds allow, with SKUs of 24 characters and every field filled, fits
-    // the 1 MiB body limit (docs/reliability.md: SKUs up to about 30 characters do).
+    // the 1 MiB body limit (docs/reliability.md: with a price and a stock on each variation,
+    // SKUs of up to about 40 characters do).
     expect(bodyBytes).toBeLessThan(MAX_BODY_BYTES);
     const eventsBefore = await productEvents(server, storeA);
     const productsBefore = (await server.request('GET', '/v1/products/count', { token: storeA.token })).body as { count: number };
@@ -183,7 +187,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     reportLine(
       describeNeighbour(
         `noisy-catalog/bulk-products/${engine}`,
-        `${result.length} bulk creates of ${figure(MAX_BULK_PRODUCTS)} products with ${figure(MAX_BULK_VARIATIONS)} variations (${(bodyBytes / 2 ** 10).toFixed(0)} KiB body each)`,
+        `${rounds(result.length, 'bulk create')} of ${figure(MAX_BULK_PRODUCTS)} products with ${figure(MAX_BULK_VARIATIONS)} variations (${(bodyBytes / 2 ** 10).toFixed(0)} KiB body each)`,
         figures,
       ),
     );
@@ -213,7 +217,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     const { result, figures } = await besideNeighbour(server, storeB, () =>
       again(20, (round) => server.request('POST', '/v1/customers/bulk', { token: storeA.token, body: itemsOf(round) })),
     );
-    reportLine(describeNeighbour(`noisy-catalog/bulk-customers/${engine}`, `${result.length} bulk creates of ${figure(MAX_BULK_CUSTOMERS)} customers`, figures));
+    reportLine(describeNeighbour(`noisy-catalog/bulk-customers/${engine}`, `${rounds(result.length, 'bulk create')} of ${figure(MAX_BULK_CUSTOMERS)} customers`, figures));
     for (const [round, response] of result.entries()) {
       expect(response.status, response.text.slice(0, 300)).toBe(201);
       expect((response.body as Array<{ email: string }>).map((customer) => customer.email)).toEqual(itemsOf(round).map((item) => item.email));
@@ -237,7 +241,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     reportLine(
       describeNeighbour(
         `noisy-catalog/sku-lookup/${engine}`,
-        `${figure(result.length)} lookups of ${figure(MAX_LOOKUP_SKUS)} SKUs (${figure(LOOKUP_KNOWN)} found, ${figure(MAX_LOOKUP_SKUS - LOOKUP_KNOWN)} unknown)`,
+        `${rounds(result.length, 'lookup')} of ${figure(MAX_LOOKUP_SKUS)} SKUs (${figure(LOOKUP_KNOWN)} found, ${figure(MAX_LOOKUP_SKUS - LOOKUP_KNOWN)} unknown)`,
         figures,
       ),
     );
