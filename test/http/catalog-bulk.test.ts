@@ -168,6 +168,43 @@ describe.each(await enginesUnderTest())('catalog bulk creates on %s', (engine) =
       const other = await post('/v1/products/bulk', [{ ...body[0], price: 2 }], { headers: { 'idempotency-key': key } });
       expectError(other, 422, 13);
     });
+
+    it('stays all or nothing while other requests run between its batches: one of two writers of a SKU wins, whole', async () => {
+      // 300 products of 5 variations: 1800 rows, several turns of the event loop inside the
+      // transaction. A single create of the last product's SKU is sent meanwhile: on PostgreSQL it
+      // commits first (while the bulk create writes, or before its check), and the bulk create is
+      // refused at its last product; on SQLite it waits for the bulk create's transaction. Either
+      // way exactly one of them has the SKU, and the bulk create is all there or not at all.
+      const tag = unique();
+      const items = Array.from({ length: 300 }, (_, product) => ({
+        title: `Batch ${product}`,
+        sku: `B-${tag}-${product}`,
+        price: 1,
+        variations: Array.from({ length: 5 }, (_, variation) => ({ sku: `B-${tag}-${product}-${variation}` })),
+      }));
+      const lastSku = items.at(-1)!.sku;
+      const count = async () => ((await suite.server.request('GET', '/v1/products/count', { token: suite.tenant.token })).body as { count: number }).count;
+      const before = await count();
+      const bulk = post('/v1/products/bulk', items);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const [bulkAnswer, singleAnswer] = await Promise.all([bulk, post('/v1/products', { title: 'Meanwhile', sku: lastSku, price: 2 })]);
+      const holders = (await suite.server.request('GET', `/v1/products?sku=${encodeURIComponent(lastSku)}`, { token: suite.tenant.token })).body as Array<{ title: string }>;
+      const firstHolders = (await suite.server.request('GET', `/v1/products?sku=${encodeURIComponent(items[0]!.variations[0]!.sku)}`, { token: suite.tenant.token })).body as unknown[];
+      if (bulkAnswer.status === 201) {
+        expectError(singleAnswer, 422, 10);
+        expect(holders.map((product) => product.title)).toEqual(['Batch 299']);
+        expect(firstHolders).toHaveLength(1);
+        expect(await count()).toBe(before + items.length);
+      } else {
+        expect(singleAnswer.status, singleAnswer.text).toBe(201);
+        expectError(bulkAnswer, 422, 10);
+        expect(problemsOf(bulkAnswer.body)).toEqual([expect.objectContaining({ index: 299, field: 'sku' })]);
+        expect(holders.map((product) => product.title)).toEqual(['Meanwhile']);
+        // Nothing of the first 299 products remains: the whole transaction rolled back.
+        expect(firstHolders).toEqual([]);
+        expect(await count()).toBe(before + 1);
+      }
+    });
   });
 
   it.each(['/v1/products/bulk', '/v1/customers/bulk'])('answers other methods on %s with 405 Allow: POST, not as a record id', async (path) => {
