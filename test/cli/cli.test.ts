@@ -256,6 +256,10 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
       [['keys', 'list', '--store', '987654'], /Store 987654 not found/, 1],
       [['keys', 'create', '--store', String(store.id), '--name', '42'], /only digits/, 1],
       [['stores', 'create', '--name', '   '], /name/i, 1],
+      // stores list prints names to a terminal: none may hide or rewrite what is shown.
+      [['stores', 'create', '--name', 'Shop\u001b[2J'], /A store name must not contain control characters \(U\+001B at position 5\)/, 1],
+      [['stores', 'create', '--name', 'Shop\u202Eevil'], /A store name must not contain invisible formatting characters \(U\+202E at position 5\)/, 1],
+      [['keys', 'create', '--store', String(store.id), '--name', 'erp\u200B'], /invisible formatting characters \(U\+200B at position 4\)/, 1],
     ];
     for (const [args, message, code] of cases) {
       const run = await runCli(args, env);

@@ -72,8 +72,10 @@ export function encodingProblem(bytes: Buffer): string | undefined {
   const utf16 = utf16Of(head);
   if (utf16 !== undefined) return `is not UTF-8 text: it looks like ${utf16}; save it as "CSV UTF-8", or convert it (iconv -f ${utf16 === 'UTF-16 LE' ? 'UTF-16LE' : 'UTF-16BE'} -t UTF-8)`;
   if (isUtf8(bytes)) return undefined;
-  const at = firstInvalidUtf8(head) ?? firstInvalidUtf8(bytes) ?? 0;
-  const line = head.subarray(0, Math.min(at, head.length)).reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 1);
+  // The head may end inside a sequence the rest of the file completes; the file may not.
+  const at = firstInvalidUtf8(head, head.length < bytes.length) ?? firstInvalidUtf8(bytes, false) ?? 0;
+  let line = 1;
+  for (let newline = bytes.indexOf(0x0a); newline !== -1 && newline < at; newline = bytes.indexOf(0x0a, newline + 1)) line += 1;
   const windows1252 = head.some((byte) => byte >= 0x80 && byte <= 0x9f);
   const guess = windows1252 ? 'Windows-1252' : 'Windows-1252 or Latin-1 (ISO-8859-1)';
   const iconv = windows1252 ? 'WINDOWS-1252' : 'LATIN1';
@@ -96,14 +98,14 @@ function utf16Of(head: Buffer): 'UTF-16 LE' | 'UTF-16 BE' | undefined {
   return undefined;
 }
 
-/** Offset of the first byte that starts no valid UTF-8 sequence, or undefined (a sequence cut off at the end counts as valid). */
-function firstInvalidUtf8(bytes: Buffer): number | undefined {
+/** Offset of the first byte that starts no valid UTF-8 sequence, or undefined; a sequence cut off at the end counts as valid when `cutOffIsValid`. */
+function firstInvalidUtf8(bytes: Buffer, cutOffIsValid: boolean): number | undefined {
   for (let index = 0; index < bytes.length; ) {
     const byte = bytes[index]!;
     const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
     if (length === 0) return index;
     for (let next = 1; next < length; next++) {
-      if (index + next >= bytes.length) return undefined;
+      if (index + next >= bytes.length) return cutOffIsValid ? undefined : index;
       if ((bytes[index + next]! & 0xc0) !== 0x80) return index;
     }
     index += length;

@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Repositories } from '../unit-of-work.js';
-import { skuInUseMessage, type SkuSlot } from './sku-rules.js';
+import { skuInUseMessage, skuTwiceInProductMessage, type SkuSlot } from './sku-rules.js';
 
 /** Ids in one `IN (…)` of the category check: a request may name up to 100 per product. */
 const CATEGORY_CHECK_CHUNK = 1000;
@@ -28,7 +28,7 @@ export async function bulkProductProblems(repos: Repositories, storeId: number, 
       skus.add(slot.sku);
       const earlier = firstNamed.get(slot.sku);
       if (earlier === undefined) firstNamed.set(slot.sku, index);
-      else problems.push({ index, field: slot.field ?? null, message: earlier === index ? `SKU '${slot.sku}' appears more than once in this product` : `SKU '${slot.sku}' is also sent by item ${earlier}` });
+      else problems.push({ index, field: slot.field ?? null, message: earlier === index ? skuTwiceInProductMessage(slot.sku) : `SKU '${slot.sku}' is also sent by item ${earlier}` });
     }
     for (const categoryId of draft.categoryIds) categoryIds.add(categoryId);
   }

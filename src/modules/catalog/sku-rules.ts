@@ -16,6 +16,10 @@ export function skuInUseMessage(sku: string): string {
   return `SKU '${sku}' is already in use in this store`;
 }
 
+export function skuTwiceInProductMessage(sku: string): string {
+  return `SKU '${sku}' appears more than once in this product`;
+}
+
 /** A SKU named twice in one product: the later naming that the request sent is reported. */
 export function duplicateSkuProblems(slots: readonly SkuSlot[]): FieldProblem[] {
   const first = new Map<string, SkuSlot>();
@@ -26,7 +30,7 @@ export function duplicateSkuProblems(slots: readonly SkuSlot[]): FieldProblem[] 
       first.set(slot.sku, slot);
       continue;
     }
-    problems.push({ field: slot.field ?? earlier.field ?? null, message: `SKU '${slot.sku}' appears more than once in this product` });
+    problems.push({ field: slot.field ?? earlier.field ?? null, message: skuTwiceInProductMessage(slot.sku) });
   }
   return problems;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
+import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
 import { AppError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
@@ -31,6 +32,12 @@ const SECRET_PREFIX = 'sk_';
 const DUMMY_HASH = sha256(randomBytes(32).toString('hex'));
 /** A credential's name: 1 to 100 characters, no control characters, not only digits (those are ids). */
 const MAX_KEY_NAME = 100;
+/**
+ * Format characters (bidirectional overrides, zero-width spaces) and line or paragraph
+ * separators: a terminal shows a name carrying one as another name (`stores list` and
+ * `keys list` print names as they are), and `keys revoke NAME` could not be typed to match it.
+ */
+const INVISIBLE_FORMATTING = /[\p{Cf}\p{Zl}\p{Zp}]/u;
 /** Credentials sharing a name that a revocation by name lists when it refuses, at most. */
 const NAME_MATCHES_SHOWN = 20;
 
@@ -38,10 +45,23 @@ const NAME_MATCHES_SHOWN = 20;
 export function keyNameProblem(name: string): string | undefined {
   if (name.length === 0 || name.length > MAX_KEY_NAME) return `A credential name must have 1 to ${MAX_KEY_NAME} characters`;
   if (/^\d+$/.test(name)) return 'A credential name must not be only digits (those name a credential by its id)';
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'A credential name must not contain control characters';
+  const shown = shownNameProblem(name);
+  if (shown !== undefined) return `A credential name ${shown}`;
   if (name.trim() !== name) return 'A credential name must not start or end with white space';
   return undefined;
+}
+
+/**
+ * Why a store's or a credential's name would not show as itself in a terminal (`stores list`,
+ * `keys list`): a control character, or an invisible formatting one.
+ */
+function shownNameProblem(name: string): string | undefined {
+  const control = controlCharacterProblem(name);
+  if (control !== undefined) return control;
+  const invisible = INVISIBLE_FORMATTING.exec(name);
+  if (invisible === null) return undefined;
+  const position = [...name.slice(0, invisible.index)].length + 1;
+  return `must not contain invisible formatting characters (${codePointName(invisible[0].codePointAt(0)!)} at position ${position})`;
 }
 
 export class CredentialService {
@@ -59,6 +79,8 @@ export class CredentialService {
     if (trimmed === '' || trimmed.length > 255) {
       throw new AppError('validation_failed', 'A store name must have 1 to 255 characters');
     }
+    const shown = shownNameProblem(trimmed);
+    if (shown !== undefined) throw new AppError('validation_failed', `A store name ${shown}`);
     return this.uow.repos.stores.insert(trimmed, isoTimestamp(this.clock));
   }
 
