@@ -33,6 +33,10 @@ describe('the pages at / and /docs', () => {
     expect(page.text).toContain('href="/admin"');
     expect(page.text).toContain('href="/docs"');
     expect(page.text).not.toMatch(/<script|<style|\bstyle=/);
+    // A link from elsewhere may carry a query string: the page is the same.
+    const linked = await server.request('GET', '/?utm_source=newsletter&utm_source=x', { headers: { accept: BROWSER_ACCEPT } });
+    expect(linked.status).toBe(200);
+    expect(linked.text).toBe(page.text);
   });
 
   it('any other request to / keeps the JSON 404 (code 5) of a path outside /v1/, with or without a browser’s Accept', async () => {

@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { isWelcomePageRequest } from '../public-paths.js';
 import { invalidQuery, parseIdParams, parseQuery } from '../strict-params.js';
 import '../route-config.js';
 
@@ -24,7 +25,8 @@ export interface Projection {
 export function registerParamsAndProjection(app: FastifyInstance): void {
   app.decorateRequest('projection', undefined);
   app.addHook('preValidation', async (request) => {
-    if (request.is404) return;
+    // A browser's `GET /` may carry any query (a link's `?utm_source=…`): the page takes none.
+    if (request.is404 || isWelcomePageRequest(request)) return;
     request.params = parseIdParams(request.params as Record<string, unknown>);
     const schema = request.routeOptions.schema;
     const query = parseQuery(schema?.querystring as TObject | undefined, request.query as Record<string, unknown>);
