@@ -5,7 +5,7 @@ import type { StoredApiKey } from './store-repository.js';
 const TRUSTED_MS = 1000;
 
 function credential(revokedAt: string | null = null): StoredApiKey {
-  return { id: 1, storeId: 1, key: 'pk_a', secretHash: 'h', scopes: [], createdAt: '2026-01-01T00:00:00.000Z', revokedAt };
+  return { id: 1, storeId: 1, key: 'pk_a', secretHash: 'h', scopes: [], createdAt: '2026-01-01T00:00:00.000Z', revokedAt, name: null };
 }
 
 /** A cache on a clock the test moves, over a "database" whose reads the test answers. */

@@ -17,11 +17,22 @@ export interface IssuedCredential extends Omit<ApiKey, 'revokedAt' | 'createdAt'
   token: string;
 }
 
+/**
+ * Who made a change, as a price history records it: a credential (its id, and its name or,
+ * unnamed, its public key) or a staff member.
+ */
+export interface Actor {
+  type: 'key' | 'staff';
+  id: number;
+  name: string;
+}
+
 /** The caller behind an authenticated request. */
 export interface Principal {
   keyId: number;
   storeId: number;
   scopes: ReadonlySet<Scope>;
+  actor: Actor;
 }
 
 const KEY_PREFIX = 'pk_';
@@ -152,7 +163,7 @@ export class CredentialService {
     const presented = Buffer.from(sha256(secret), 'hex');
     const matches = timingSafeEqual(expected, presented);
     if (stored === undefined || !matches || stored.revokedAt !== null) return undefined;
-    return { keyId: stored.id, storeId: stored.storeId, scopes: new Set(stored.scopes) };
+    return { keyId: stored.id, storeId: stored.storeId, scopes: new Set(stored.scopes), actor: { type: 'key', id: stored.id, name: stored.name ?? stored.key } };
   }
 }
 

@@ -23,6 +23,7 @@ export interface ListedApiKey extends ApiKey {
 /** An api key row with the hash it is checked against. */
 export interface StoredApiKey extends ApiKey {
   secretHash: string;
+  name: string | null;
 }
 
 export interface StoreRepository {
@@ -35,7 +36,7 @@ export interface StoreRepository {
 }
 
 export interface ApiKeyRepository {
-  insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'> & { name?: string }): Promise<ApiKey>;
+  insert(key: Omit<StoredApiKey, 'id' | 'revokedAt' | 'name'> & { name?: string }): Promise<ApiKey>;
   /** Up to `limit` credentials of a store with ids above `afterId`, ascending, revoked ones too. */
   pageOfStore(storeId: number, afterId: number, limit: number): Promise<ListedApiKey[]>;
   /** Up to `limit` credentials not revoked that carry this name (in one store, or any), ascending. */

@@ -7,7 +7,7 @@ import type { ApiKeysTable, Tables, TradePricesTable } from '../tables.js';
  * Columns named, never `select *`: a PostgreSQL named statement keeps its result's shape, and
  * an instance still running while another one's migration adds a column must not fail.
  */
-const API_KEY_COLUMNS = ['id', 'store_id', 'key', 'secret_hash', 'scopes', 'created_at', 'revoked_at'] as const;
+const API_KEY_COLUMNS = ['id', 'store_id', 'key', 'secret_hash', 'scopes', 'created_at', 'revoked_at', 'name'] as const;
 const TRADE_PRICE_COLUMNS = ['id', 'store_id', 'customer_id', 'product_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until', 'created_at'] as const;
 
 /** What a count of trade prices binds: the store and the filters given. */
@@ -29,7 +29,7 @@ interface FilterShape {
  * list or count are compiled at first use; there are at most 16 of each.
  */
 export class HotReads {
-  readonly apiKeyByKey: PreparedQuery<Omit<Selectable<ApiKeysTable>, 'name'>, { key: string }>;
+  readonly apiKeyByKey: PreparedQuery<Selectable<ApiKeysTable>, { key: string }>;
   readonly tradePriceById: PreparedQuery<Selectable<TradePricesTable>, { storeId: number; id: number }>;
   private readonly pages = new Map<string, PreparedQuery<Selectable<TradePricesTable>, TradePricePageParams>>();
   private readonly counts = new Map<string, PreparedQuery<{ count: number | string }, TradePriceCountParams>>();

@@ -33,7 +33,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     private readonly hotReads: HotReads,
   ) {}
 
-  async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt'> & { name?: string }): Promise<ApiKey> {
+  async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt' | 'name'> & { name?: string }): Promise<ApiKey> {
     const row = await this.db
       .insertInto('api_keys')
       .values({ store_id: key.storeId, key: key.key, secret_hash: key.secretHash, scopes: key.scopes.join(','), created_at: key.createdAt, name: key.name ?? null })
@@ -76,7 +76,7 @@ function toListedApiKey(row: Selectable<ApiKeysTable>): ListedApiKey {
   return { id, storeId, name: row.name, key, scopes, createdAt, revokedAt };
 }
 
-function toStoredApiKey(row: Omit<Selectable<ApiKeysTable>, 'name'>): StoredApiKey {
+function toStoredApiKey(row: Selectable<ApiKeysTable>): StoredApiKey {
   return {
     id: row.id,
     storeId: row.store_id,
@@ -85,5 +85,6 @@ function toStoredApiKey(row: Omit<Selectable<ApiKeysTable>, 'name'>): StoredApiK
     scopes: row.scopes.split(',').filter(isScope),
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    name: row.name,
   };
 }
