@@ -19,6 +19,7 @@ import { HotReads } from './repositories/hot-reads.js';
 import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
+import { KyselyStaffRepository } from './repositories/staff-repository.js';
 import type { Tables } from './tables.js';
 
 function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads): Repositories {
@@ -38,6 +39,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),
     webhooks: new KyselyWebhookRepository(db),
+    staff: new KyselyStaffRepository(db),
   };
 }
 
