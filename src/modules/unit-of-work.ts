@@ -12,6 +12,7 @@ import type { WebhookRepository } from './webhooks/webhook-repository.js';
 import type { PriceListRepository } from './price-lists/price-list-repository.js';
 import type { PricingRepository } from './pricing/pricing-repository.js';
 import type { ImportRepository } from './imports/import-repository.js';
+import type { HistoryRepository } from './history/history-repository.js';
 import type { StaffRepository } from './staff/staff-repository.js';
 
 /** The repositories of one unit of work. */
@@ -33,6 +34,8 @@ export interface Repositories {
   /** The outbox: services append the events of their changes in the same transaction. */
   readonly events: EventRepository;
   readonly webhooks: WebhookRepository;
+  /** The price history: appended in the transaction of the change it records. */
+  readonly history: HistoryRepository;
   /** Staff accounts and their sessions. */
   readonly staff: StaffRepository;
 }

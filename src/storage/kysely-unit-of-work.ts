@@ -13,6 +13,7 @@ import { KyselyIdempotencyRepository } from './repositories/idempotency-reposito
 import { KyselyTradePriceRepository } from './repositories/trade-price-repository.js';
 import { KyselyOrderRepository } from './repositories/order-repository.js';
 import { KyselyEventRepository } from './repositories/event-repository.js';
+import { KyselyHistoryRepository } from './repositories/history-repository.js';
 import { KyselyWebhookRepository } from './repositories/webhook-repository.js';
 import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/store-repository.js';
 import { HotReads } from './repositories/hot-reads.js';
@@ -39,6 +40,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),
     webhooks: new KyselyWebhookRepository(db),
+    history: new KyselyHistoryRepository(db, engine),
     staff: new KyselyStaffRepository(db),
   };
 }

@@ -26,6 +26,10 @@ export interface Tables {
   webhooks: WebhooksTable;
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  price_history: PriceHistoryTable;
+  price_history_heads: PriceHistoryHeadsTable;
+  trade_prices_deleted: TradePricesDeletedTable;
+  price_list_prices_deleted: PriceListPricesDeletedTable;
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
 }
@@ -333,6 +337,74 @@ export interface WebhookDeliveriesTable {
   /** Milliseconds since the epoch. */
   created_at: number;
   finished_at: number | null;
+}
+
+/** One change to what a customer would pay (migration 015; docs/history.md). Append-only. */
+export interface PriceHistoryTable {
+  id: Generated<number>;
+  store_id: number;
+  /** The entry's place in its store's chain: 1, 2, 3… without gaps. */
+  seq: number;
+  at: string;
+  /** `trade_price`, `price_list_entry`, `price_list`, `customer`, `product` or `variation`. */
+  resource: string;
+  resource_id: number;
+  /** `created`, `updated` or `deleted`. */
+  change: string;
+  /** The record before and after the change as the API shows it, JSON; null when there was none. */
+  before: string | null;
+  after: string | null;
+  customer_id: number | null;
+  product_id: number | null;
+  price_list_id: number | null;
+  sku: string | null;
+  /** `key` or `staff`. */
+  actor_type: string;
+  actor_id: number;
+  actor_name: string;
+  /** `api`, `admin`, `import` or `changeset`; `source_id` the import's or change set's id. */
+  source: string;
+  source_id: number | null;
+  request_id: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** Each store's chain head: its last entry's `seq` and `hash`. Its row lock orders appends. */
+export interface PriceHistoryHeadsTable {
+  store_id: number;
+  seq: number;
+  hash: string;
+}
+
+/** A trade price deleted: its row as it was, with when it went. */
+export interface TradePricesDeletedTable {
+  id: number;
+  store_id: number;
+  customer_id: number;
+  product_id: number;
+  sku: string;
+  price: number;
+  min_quantity: number;
+  valid_from: string | null;
+  valid_until: string | null;
+  created_at: string;
+  deleted_at: string;
+}
+
+/** A price list entry deleted, with when it went. */
+export interface PriceListPricesDeletedTable {
+  id: number;
+  store_id: number;
+  price_list_id: number;
+  product_id: number;
+  sku: string;
+  price: number;
+  min_quantity: number;
+  valid_from: string | null;
+  valid_until: string | null;
+  created_at: string;
+  deleted_at: string;
 }
 
 export interface StaffAccountsTable {

@@ -28,7 +28,7 @@ export class PriceListEntryWrites {
 
   /** Deletes one entry of a list with its event; undefined when the list has no entry `id`. */
   async removeById(priceListId: number, id: number): Promise<PriceListPrice | undefined> {
-    const deleted = await this.repos.priceLists.deletePrice(this.storeId, priceListId, id);
+    const deleted = await this.repos.priceLists.deletePrice(this.storeId, priceListId, id, this.changedAt);
     if (deleted !== undefined) await this.repos.events.append([eventOf(this.storeId, 'price_list_price.deleted', deleted)], this.changedAt);
     return deleted;
   }
@@ -36,7 +36,7 @@ export class PriceListEntryWrites {
   /** Deletes every entry of a list, a product or one SKU of a product (a cascade), in id order, in bounded batches with their events. */
   removeAllOf(owner: PriceListPriceOwner): Promise<void> {
     return deleteInBatches(
-      (afterId, limit) => this.repos.priceLists.deletePriceBatchOf(this.storeId, owner, afterId, limit),
+      (afterId, limit) => this.repos.priceLists.deletePriceBatchOf(this.storeId, owner, afterId, limit, this.changedAt),
       (batch) => this.repos.events.append(eventsOf(this.storeId, 'price_list_price.deleted', batch), this.changedAt),
     );
   }

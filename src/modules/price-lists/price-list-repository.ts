@@ -40,9 +40,9 @@ export interface PriceListRepository {
   countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number>;
   findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
   /** The deleted entry, or undefined when there was none. */
-  deletePrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
+  deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined>;
   /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */
-  deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]>;
+  deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number, deletedAt: string): Promise<PriceListPrice[]>;
   /** The entries, of any list, recorded for this product and SKU: a count and at most `shown` lowest ids with their lists. */
   entriesOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number; priceListId: number }>>;
 }

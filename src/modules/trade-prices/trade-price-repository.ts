@@ -48,11 +48,11 @@ export interface TradePriceRepository {
   count(storeId: number, filter: TradePriceFilter): Promise<number>;
   find(storeId: number, id: number): Promise<TradePrice | undefined>;
   /** The deleted record, or undefined when there was none. */
-  delete(storeId: number, id: number): Promise<TradePrice | undefined>;
+  delete(storeId: number, id: number, deletedAt: string): Promise<TradePrice | undefined>;
   /** Every record of the customer (of these SKUs only, when given), by id. */
   allOf(storeId: number, customerId: number, skus?: readonly string[]): Promise<TradePrice[]>;
   /** Deletes these records of the store. */
-  deleteMany(storeId: number, ids: readonly number[]): Promise<void>;
+  deleteMany(storeId: number, ids: readonly number[], deletedAt: string): Promise<void>;
   /** Up to `limit` records of the customer in the SKU range, by SKU (an import's replace walks a customer's records this way). */
   customerRange(storeId: number, customerId: number, range: SkuRange, limit: number): Promise<TradePrice[]>;
   /** How many records of the customer the SKU range holds. */
@@ -62,7 +62,7 @@ export interface TradePriceRepository {
    * `afterId` (all of them when fewer) and returns them in id order: a large cascade goes in
    * bounded batches, each starting where the last ended.
    */
-  deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]>;
+  deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number, deletedAt: string): Promise<TradePrice[]>;
   /** The records recorded for this product and SKU: a count and at most `shown` lowest ids, never every row. */
   recordsOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number }>>;
   /**

@@ -68,6 +68,7 @@ export class TradePriceWrites {
       await this.repos.tradePrices.deleteMany(
         this.storeId,
         batch.map((record) => record.id),
+        this.changedAt,
       );
       await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt);
       await this.pace();
@@ -82,7 +83,7 @@ export class TradePriceWrites {
 
   /** Deletes one record with its event; undefined when the store has no record `id`. */
   async removeById(id: number): Promise<TradePrice | undefined> {
-    const deleted = await this.repos.tradePrices.delete(this.storeId, id);
+    const deleted = await this.repos.tradePrices.delete(this.storeId, id, this.changedAt);
     if (deleted !== undefined) await this.repos.events.append([eventOf(this.storeId, 'trade_customer_product_price.deleted', deleted)], this.changedAt);
     return deleted;
   }
@@ -90,7 +91,7 @@ export class TradePriceWrites {
   /** Deletes every record of a customer, a product or one SKU of a product (a cascade), in id order, in bounded batches with their events. */
   removeAllOf(owner: TradePriceOwner): Promise<void> {
     return deleteInBatches(
-      (afterId, limit) => this.repos.tradePrices.deleteBatchOf(this.storeId, owner, afterId, limit),
+      (afterId, limit) => this.repos.tradePrices.deleteBatchOf(this.storeId, owner, afterId, limit, this.changedAt),
       (batch) => this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt),
     );
   }

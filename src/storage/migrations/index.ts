@@ -13,6 +13,7 @@ import { pricesOfLostSkusSchema } from './011-prices-of-lost-skus.js';
 import { ownerRulesIndexesSchema } from './012-owner-rules-indexes.js';
 import { importFileChunksSchema } from './013-import-file-chunks.js';
 import { apiKeyNamesSchema } from './014-api-key-names.js';
+import { priceHistorySchema } from './015-price-history.js';
 import { staffSchema } from './016-staff.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['012-owner-rules-indexes', ownerRulesIndexesSchema],
   ['013-import-file-chunks', importFileChunksSchema],
   ['014-api-key-names', apiKeyNamesSchema],
+  ['015-price-history', priceHistorySchema],
   ['016-staff', staffSchema],
 ];
 

@@ -13,6 +13,7 @@ import type {
 import type { RecordsOfSku } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
+import { keepDeletedListEntries } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
 
 export class KyselyPriceListRepository implements PriceListRepository {
@@ -91,7 +92,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return row && toPriceListPrice(row);
   }
 
-  async deletePrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined> {
+  async deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined> {
     const row = await this.db
       .deleteFrom('price_list_prices')
       .where('store_id', '=', storeId)
@@ -99,10 +100,11 @@ export class KyselyPriceListRepository implements PriceListRepository {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    if (row !== undefined) await keepDeletedListEntries(this.db, this.engine, [row], deletedAt);
     return row && toPriceListPrice(row);
   }
 
-  async deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number): Promise<PriceListPrice[]> {
+  async deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number, deletedAt: string): Promise<PriceListPrice[]> {
     // Ids first along the list's or product's index, then a delete by primary key (as for trade prices).
     let batch = this.db.selectFrom('price_list_prices').select('id').where('store_id', '=', storeId).where('id', '>', afterId);
     if ('priceListId' in owner) batch = batch.where('price_list_id', '=', owner.priceListId);
@@ -113,6 +115,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
     const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     const rows = await this.db.deleteFrom('price_list_prices').where('id', 'in', ids).returningAll().execute();
+    await keepDeletedListEntries(this.db, this.engine, rows, deletedAt);
     return rows.map(toPriceListPrice).sort((a, b) => a.id - b.id);
   }
 

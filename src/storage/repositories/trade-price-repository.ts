@@ -13,6 +13,7 @@ import type {
 } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
+import { keepDeletedTradePrices } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
 import type { HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
@@ -57,8 +58,9 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     return row && toTradePrice(row);
   }
 
-  async delete(storeId: number, id: number): Promise<TradePrice | undefined> {
+  async delete(storeId: number, id: number, deletedAt: string): Promise<TradePrice | undefined> {
     const row = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst();
+    if (row !== undefined) await keepDeletedTradePrices(this.db, this.engine, [row], deletedAt);
     return row && toTradePrice(row);
   }
 
@@ -92,13 +94,14 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     return query;
   }
 
-  async deleteMany(storeId: number, ids: readonly number[]): Promise<void> {
+  async deleteMany(storeId: number, ids: readonly number[], deletedAt: string): Promise<void> {
     for (let start = 0; start < ids.length; start += IDS_PER_DELETE) {
-      await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', 'in', ids.slice(start, start + IDS_PER_DELETE)).execute();
+      const rows = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', 'in', ids.slice(start, start + IDS_PER_DELETE)).returningAll().execute();
+      await keepDeletedTradePrices(this.db, this.engine, rows, deletedAt);
     }
   }
 
-  async deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number): Promise<TradePrice[]> {
+  async deleteBatchOf(storeId: number, owner: TradePriceOwner, afterId: number, limit: number, deletedAt: string): Promise<TradePrice[]> {
     // The lowest ids first, along the customer's or product's index; RETURNING's order is not
     // promised. Starting after the last batch matters on PostgreSQL: rows this transaction
     // deleted stay in the index until it ends, and would be walked again by every batch.
@@ -113,6 +116,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     const ids = (await batch.orderBy('id').limit(limit).execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     const rows = await this.db.deleteFrom('trade_prices').where('id', 'in', ids).returningAll().execute();
+    await keepDeletedTradePrices(this.db, this.engine, rows, deletedAt);
     return rows.map(toTradePrice).sort((a, b) => a.id - b.id);
   }
 
