@@ -42,6 +42,7 @@ import { registerTradePriceRoutes } from '../http/routes/trade-prices/index.js';
 import { registerOrderRoutes } from '../http/routes/orders/index.js';
 import { registerWebhookRoutes } from '../http/routes/webhooks/index.js';
 import { registerEventRoutes } from '../http/routes/events/index.js';
+import { registerPriceHistoryRoutes } from '../http/routes/price-history/index.js';
 import { registerIdempotentCreate } from '../http/idempotent-create.js';
 import { health } from '../http/routes/system/health.js';
 import type { Services } from './services.js';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);
+  registerPriceHistoryRoutes(app, services.history);
   await app.ready();
   return app;
 }
