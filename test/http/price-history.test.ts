@@ -159,7 +159,7 @@ describe.each(await enginesUnderTest())('GET /v1/price-history on %s', (engine) 
       previous = entry.hash;
     }
     // The first entry's hash is SHA-256 of the genesis hash and the canonical entry.
-    const stored = await suite.server.services.uow.repos.history.chain(suite.tenant.storeId, 0, 1);
+    const stored = await suite.server.services.uow.repos.history.chain(suite.tenant.storeId, { seq: 0, id: 0 }, 1);
     const { prevHash, hash, ...entry } = stored[0]!;
     expect(chainHash(prevHash, entry)).toBe(hash);
     expect(hash).toBe(entries[0]!.hash);
