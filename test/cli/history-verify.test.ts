@@ -1,52 +1,12 @@
-import path from 'node:path';
-import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainHash } from '../../src/modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryEntry, HistoryRecord } from '../../src/modules/history/history-entry.js';
-import { SQLITE_FILE_NAME } from '../../src/storage/database.js';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
+import { type Tamperer, tampererOf } from '../support/history-tamper.js';
 import { suiteServer } from '../support/suite-server.js';
 
 const ORIGIN: ChangeOrigin = { actor: { type: 'key', id: 3, name: 'erp' }, source: 'api', sourceId: null, requestId: 'req-9' };
-export const HISTORY_KEY = 'k'.repeat(16) + '0123456789abcdef0123';
-
-/** Runs SQL against the test server's database directly, as someone with `sqlite3` or `psql` would. */
-export interface Tamperer {
-  run(sql: string, values?: unknown[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function tampererOf(engine: string, dataDir: string, databaseUrl: string | undefined): Promise<Tamperer> {
-  if (engine === 'postgres') {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    return {
-      run: async (sql, values = []) => {
-        let index = 0;
-        await client.query(
-          sql.replace(/\?/g, () => `$${++index}`),
-          values,
-        );
-      },
-      close: () => client.end(),
-    };
-  }
-  const db = new Sqlite(path.join(dataDir, SQLITE_FILE_NAME));
-  db.pragma('busy_timeout = 5000');
-  return {
-    run: (sql, values = []) => {
-      db.prepare(sql).run(...values);
-      return Promise.resolve();
-    },
-    close: () => {
-      db.close();
-      return Promise.resolve();
-    },
-  };
-}
-
 const priceRecord = (id: number, price: number): HistoryRecord => ({
   resource: 'trade_price',
   resourceId: id,
