@@ -83,6 +83,28 @@ describe.each(await enginesUnderTest())('pricebook history verify on %s', (engin
     expect((await runCli(['history', 'verify', '--store', 'x'], env)).code).toBe(2);
   });
 
+  it('verifies a history the API wrote, and names the row edited in it', async () => {
+    const tenant = await suite.server.createTenant();
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await suite.server.request(method, path, { token: tenant.token, body });
+      expect(response.status, response.text).toBeLessThan(300);
+      return response.body as { id: number } & Array<{ id: number }>;
+    };
+    const customer = await call('POST', '/v1/customers', { email: 'c@example.com', trade: true });
+    const product = await call('POST', '/v1/products', { title: 'Tee', sku: 'TEE', price: 10 });
+    const prices = await call('POST', '/v1/trade-customer-product-prices/bulk', [1, 2, 3].map((price) => ({ customerId: customer.id, productId: product.id, sku: 'TEE', price })));
+    await call('DELETE', `/v1/trade-customer-product-prices/${prices[1]!.id}`);
+    const held = await verify(tenant.storeId);
+    expect(held.code, held.stderr).toBe(0);
+    expect(held.lines[0]).toMatchObject({ storeId: tenant.storeId, entries: 6, head: { seq: 6 }, ok: true });
+
+    // The deleted price's record said 2: someone makes it say 1.5.
+    await tamper.run(`update price_history set before = replace(before, '"price":2', '"price":1.5') where store_id = ? and seq = 6`, [tenant.storeId]);
+    const run = await verify(tenant.storeId);
+    expect(run.code).toBe(1);
+    expect(run.lines[0]!.broken).toEqual({ seq: 6, problem: 'edited', detail: 'its hash does not match its content' });
+  });
+
   it('names an entry edited behind the API’s back', async () => {
     const storeId = await storeWithHistory(3);
     await tamper.run(`update price_history set after = replace(after, '"price":2', '"price":0.5') where store_id = ? and seq = 2`, [storeId]);
