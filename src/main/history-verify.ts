@@ -12,6 +12,8 @@ export interface VerifyOutput {
   stdout: { write(text: string): boolean };
   /** Progress of a long walk. */
   stderr: ProgressStream;
+  /** Milliseconds a walk goes on before its progress shows. Default 2000. */
+  quietMs?: number;
 }
 
 /** A chain broke: the command exits 1 with this message, after every store's line. */
@@ -31,7 +33,7 @@ export async function verifyHistory(services: Services, key: string | undefined,
   });
   const reports: ChainReport[] = [];
   const verifyOne = async (id: number) => {
-    progress = new ProgressReporter(output.stderr, `history verify: store ${id}`, Date.now, QUIET_MS);
+    progress = new ProgressReporter(output.stderr, `history verify: store ${id}`, Date.now, output.quietMs ?? QUIET_MS);
     try {
       const report = await verifier.verify(id);
       progress.finish();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokenHistory, verifyHistory } from '../../src/main/history-verify.js';
 import { chainHash } from '../../src/modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryEntry, HistoryRecord } from '../../src/modules/history/history-entry.js';
 import { runCli } from '../support/cli-process.js';
@@ -103,6 +104,19 @@ describe.each(await enginesUnderTest())('pricebook history verify on %s', (engin
     const run = await verify(tenant.storeId);
     expect(run.code).toBe(1);
     expect(run.lines[0]!.broken).toEqual({ seq: 6, problem: 'edited', detail: 'its hash does not match its content' });
+  });
+
+  it('shows its progress on stderr, as the prices commands do', async () => {
+    const storeId = await storeWithHistory(3);
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const output = { stdout: { write: (text: string) => stdout.push(text) > 0 }, stderr: { write: (text: string) => stderr.push(text) > 0 }, quietMs: 0 };
+    await verifyHistory(suite.server.services, undefined, storeId, output);
+    expect(stderr).toEqual([`history verify: store ${storeId}: checking entries, 3/3 (100%)\n`]);
+    expect(JSON.parse(stdout.join(''))).toMatchObject({ storeId, entries: 3, ok: true });
+
+    await tamper.run('delete from price_history where store_id = ? and seq = 3', [storeId]);
+    await expect(verifyHistory(suite.server.services, undefined, storeId, output)).rejects.toThrow(BrokenHistory);
   });
 
   it('names an entry edited behind the API’s back', async () => {
