@@ -76,6 +76,9 @@ export const OPERATIONS = {
 
   'events.list': { method: 'GET', path: '/v1/events' },
 
+  'priceHistory.list': { method: 'GET', path: '/v1/price-history' },
+  'priceHistory.count': { method: 'GET', path: '/v1/price-history/count' },
+
   'imports.list': { method: 'GET', path: '/v1/imports' },
   'imports.count': { method: 'GET', path: '/v1/imports/count' },
   'imports.get': { method: 'GET', path: '/v1/imports/{id}' },

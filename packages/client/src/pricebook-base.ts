@@ -3,6 +3,7 @@ import { CategoriesResource, CustomersResource, ProductsResource, VariationsReso
 import { ImportsResource } from './imports-resource.js';
 import { OrdersResource, QuotesResource } from './orders-resource.js';
 import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
+import { PriceHistoryResource } from './price-history-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
 import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
@@ -48,6 +49,7 @@ export class PricebookBase {
   readonly webhooks: WebhooksResource;
   readonly events: EventsResource;
   readonly imports: ImportsResource;
+  readonly priceHistory: PriceHistoryResource;
   private readonly transport: Transport;
   private readonly pacer: Pacer;
 
@@ -70,6 +72,7 @@ export class PricebookBase {
     this.webhooks = new WebhooksResource(api);
     this.events = new EventsResource(api);
     this.imports = new ImportsResource(api);
+    this.priceHistory = new PriceHistoryResource(api);
   }
 
   /**
