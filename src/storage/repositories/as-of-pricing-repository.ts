@@ -4,50 +4,43 @@ import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } fr
 import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
 import type { Tables } from '../tables.js';
 
-/** Resources whose states one statement reads (two index probes each). */
-const STATES_PER_STATEMENT = 100;
-
 /** The reads of an as-of price: a handful of statements whatever the number of SKUs, lists or lines. */
 export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async statesAt(storeId: number, resource: StatefulResource, ids: readonly number[], at: string): Promise<Map<number, Record<string, unknown> | null>> {
     const states = new Map<number, Record<string, unknown> | null>();
-    const distinct = [...new Set(ids)];
-    for (let start = 0; start < distinct.length; start += STATES_PER_STATEMENT) {
-      const part = distinct.slice(start, start + STATES_PER_STATEMENT);
-      // Per resource, the latest entry at or before `at` and the earliest after it: two probes
-      // of `price_history_resource` (store, resource, id, at), each one row.
-      const probes = part.flatMap((id) => [this.probe(storeId, resource, id, at, 'at or before'), this.probe(storeId, resource, id, at, 'after')]);
-      const [first, ...rest] = probes;
-      const rows = await rest.reduce((union, probe) => union.unionAll(probe), first!).execute();
-      const before = new Map<number, string | null>();
-      for (const row of rows) {
-        const id = Number(row.resource_id);
-        if (Number(row.later) === 0) states.set(id, parse(row.record));
-        else before.set(id, row.record);
-      }
-      for (const [id, record] of before) if (!states.has(id)) states.set(id, parse(record));
+    if (ids.length === 0) return states;
+    // One statement whatever the number of resources: of each, the last entry (by `seq`, the
+    // chain's order) at or before `at` gives its `after`, and the first after `at` its `before`.
+    // Both read the resource's entries along `price_history_resource` (store, resource, id, at).
+    const nearest = (side: 'at or before' | 'after') => {
+      const later = side === 'after';
+      const picked = this.db
+        .selectFrom('price_history')
+        .select('resource_id')
+        .select((eb) => (later ? eb.fn.min<number>('seq') : eb.fn.max<number>('seq')).as('seq'))
+        .where('store_id', '=', storeId)
+        .where('resource', '=', resource)
+        .where('resource_id', 'in', [...new Set(ids)])
+        .where('at', later ? '>' : '<=', at)
+        .groupBy('resource_id')
+        .as('picked');
+      return this.db
+        .selectFrom(picked)
+        .innerJoin('price_history as h', (join) => join.on('h.store_id', '=', storeId).onRef('h.seq', '=', 'picked.seq'))
+        .select(['h.resource_id', later ? 'h.before as record' : 'h.after as record'])
+        .select(sql.lit(later ? 1 : 0).as('later'));
+    };
+    const rows = await nearest('at or before').unionAll(nearest('after')).execute();
+    const before = new Map<number, string | null>();
+    for (const row of rows) {
+      const id = Number(row.resource_id);
+      if (Number(row.later) === 0) states.set(id, parse(row.record));
+      else before.set(id, row.record);
     }
+    for (const [id, record] of before) if (!states.has(id)) states.set(id, parse(record));
     return states;
-  }
-
-  /** One resource's entry nearest `at` on one side, with the record it gives for `at`. */
-  private probe(storeId: number, resource: StatefulResource, id: number, at: string, side: 'at or before' | 'after') {
-    const later = side === 'after';
-    const nearest = this.db
-      .selectFrom('price_history')
-      .select(['resource_id', later ? 'before as record' : 'after as record'])
-      .select(sql.lit(later ? 1 : 0).as('later'))
-      .where('store_id', '=', storeId)
-      .where('resource', '=', resource)
-      .where('resource_id', '=', id)
-      .where('at', later ? '>' : '<=', at)
-      .orderBy('at', later ? 'asc' : 'desc')
-      .orderBy('seq', later ? 'asc' : 'desc')
-      .limit(1)
-      .as('nearest');
-    return this.db.selectFrom(nearest).select(['nearest.resource_id', 'nearest.record', 'nearest.later']);
   }
 
   async skuHolders(storeId: number, skus: readonly string[]): Promise<Array<{ resource: 'product' | 'variation'; id: number }>> {
