@@ -45,14 +45,14 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
   };
   const topics = (events: FeedEvent[]) => events.map((event) => `${event.topic}:${event.subjectId}`);
 
-  it('announces customers created, updated and deleted, with the record as the API returns it', async () => {
+  it('announces customers created, updated (with the record as it was) and deleted, with the record as the API returns it', async () => {
     const created = await call('POST', '/v1/customers', { email: 'c@example.com', trade: true }, 201);
     const updated = await call('PUT', `/v1/customers/${created.id}`, { lastName: 'Lovelace' }, 200);
     await call('DELETE', `/v1/customers/${created.id}`, undefined, 204);
     const events = await newEvents();
     expect(events).toEqual([
       { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.created', subjectId: created.id, data: created },
-      { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.updated', subjectId: created.id, data: updated },
+      { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.updated', subjectId: created.id, data: updated, previous: created },
       { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.deleted', subjectId: created.id, data: updated },
     ]);
     expect(events[0]!.id).toBeLessThan(events[1]!.id);

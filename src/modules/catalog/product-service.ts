@@ -22,6 +22,8 @@ import { nextTurn, onNextTurn, turnsEvery } from '../yield-to-other-work.js';
  * with 10 000 variations held the loop 300 ms in one piece; 250 rows keep a stretch at a few ms.
  */
 const BULK_ROWS_PER_TURN = 250;
+/** History records a bulk create appends at once, about (a product's records are never split). */
+const HISTORY_PER_APPEND = 250;
 
 export class ProductService {
   constructor(
@@ -52,7 +54,10 @@ export class ProductService {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       await checkCatalogRules(repos, storeId, draft.slots, draft.categoryIds);
-      return insertProduct(repos, storeId, origin, draft, isoTimestamp(this.clock));
+      const createdAt = isoTimestamp(this.clock);
+      const { product, records } = await insertProduct(repos, storeId, draft, createdAt);
+      await repos.history.append(storeId, createdAt, origin, records);
+      return product;
     });
   }
 
@@ -81,11 +86,20 @@ export class ProductService {
         await nextTurn();
         const createdAt = isoTimestamp(this.clock);
         const created: Product[] = [];
+        // History records go in appends of about HISTORY_PER_APPEND: a few statements each, not a few per product, and never hashing 11 000 at once.
+        let records: HistoryRecord[] = [];
         const turns = turnsEvery(BULK_ROWS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
-          created.push(await asBulkItem(index, items.length, insertProduct(repos, storeId, origin, draft!, createdAt)));
+          const inserted = await asBulkItem(index, items.length, insertProduct(repos, storeId, draft!, createdAt));
+          created.push(inserted.product);
+          records.push(...inserted.records);
+          if (records.length >= HISTORY_PER_APPEND) {
+            await repos.history.append(storeId, createdAt, origin, records);
+            records = [];
+          }
           await turns.wrote(1 + draft!.variations.length);
         }
+        await repos.history.append(storeId, createdAt, origin, records);
         // The commit gets a turn of its own.
         await nextTurn();
         return created;
@@ -293,18 +307,17 @@ function productDraft(input: ProductInput): ProductDraft {
 
 /**
  * The writes of one checked product, in the caller's transaction: the product, its variations,
- * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event, and
- * the history of the product's and each variation's creation.
+ * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event; and
+ * the history records of the product's and each variation's creation, for the caller to append.
  */
-async function insertProduct(repos: Repositories, storeId: number, origin: ChangeOrigin, draft: ProductDraft, createdAt: string): Promise<Product> {
+async function insertProduct(repos: Repositories, storeId: number, draft: ProductDraft, createdAt: string): Promise<{ product: Product; records: HistoryRecord[] }> {
   const id = await repos.products.insert(storeId, draft.fields, createdAt);
   const created = await repos.variations.insertMany(storeId, id, draft.variations, createdAt);
   await claimSkus(repos, storeId, skuEntries(id, draft.fields.sku, created), draft.slots);
   await repos.products.replaceCategories(storeId, id, draft.categoryIds);
   const product = await mustFind(repos, storeId, id);
   await repos.events.append([eventOf(storeId, 'product.created', product)], createdAt);
-  await repos.history.append(storeId, createdAt, origin, [productRecord(null, product), ...created.map((variation) => variationRecord(null, variation))]);
-  return product;
+  return { product, records: [productRecord(null, product), ...created.map((variation) => variationRecord(null, variation))] };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -42,7 +42,10 @@ export class CustomerService {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       await assertPriceListsExist(repos, storeId, complete.priceListIds);
-      return insertCustomer(repos, storeId, origin, complete, isoTimestamp(this.clock));
+      const createdAt = isoTimestamp(this.clock);
+      const created = await insertCustomer(repos, storeId, complete, createdAt);
+      await repos.history.append(storeId, createdAt, origin, [customerRecord(null, created)]);
+      return created;
     });
   }
 
@@ -66,9 +69,16 @@ export class CustomerService {
         const created: Customer[] = [];
         const turns = turnsEvery(BULK_CUSTOMERS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
-          created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, origin, draft!, createdAt)));
+          created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
           await turns.wrote(1);
         }
+        // The history of the whole request in one append.
+        await repos.history.append(
+          storeId,
+          createdAt,
+          origin,
+          created.map((customer) => customerRecord(null, customer)),
+        );
         // The commit gets a turn of its own, and so does the answer.
         await nextTurn();
         return created;
@@ -123,11 +133,10 @@ function completeCustomer(input: CustomerInput): NewCustomer {
   };
 }
 
-/** The write of one checked customer, its event and its history entry, in the caller's transaction. */
-async function insertCustomer(repos: Repositories, storeId: number, origin: ChangeOrigin, customer: NewCustomer, createdAt: string): Promise<Customer> {
+/** The write of one checked customer and its event, in the caller's transaction (the caller appends its history). */
+async function insertCustomer(repos: Repositories, storeId: number, customer: NewCustomer, createdAt: string): Promise<Customer> {
   const created = await withEmailRule(repos.customers.insert(storeId, customer, createdAt));
   await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
-  await repos.history.append(storeId, createdAt, origin, [customerRecord(null, created)]);
   return created;
 }
 

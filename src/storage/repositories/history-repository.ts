@@ -36,18 +36,25 @@ const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof typeof COLUMN_TYPES>;
 type HistoryRow = Required<Omit<Insertable<PriceHistoryTable>, 'id'>>;
 
 export class KyselyHistoryRepository implements HistoryRepository {
+  /**
+   * Chain heads this transaction holds locked, as it last left them: once locked, no other
+   * transaction moves a store's head until this one ends, so appends after the lock need not
+   * read it again (a transaction's repositories are its own, made when it begins).
+   */
+  private readonly locked = new Map<number, { seq: number; hash: string }>();
+
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: Engine,
   ) {}
 
   async lockChain(storeId: number): Promise<void> {
-    await this.head(storeId);
+    if (!this.locked.has(storeId)) this.locked.set(storeId, await this.head(storeId));
   }
 
   async append(storeId: number, at: string, origin: ChangeOrigin, records: readonly HistoryRecord[]): Promise<void> {
     if (records.length === 0) return;
-    let { seq, hash } = await this.head(storeId);
+    let { seq, hash } = this.locked.get(storeId) ?? (await this.head(storeId));
     const rows: HistoryRow[] = [];
     for (const record of records) {
       seq += 1;
@@ -75,18 +82,21 @@ export class KyselyHistoryRepository implements HistoryRepository {
     }
     await this.insert(rows);
     await this.db.updateTable('price_history_heads').set({ seq, hash }).where('store_id', '=', storeId).execute();
+    this.locked.set(storeId, { seq, hash });
   }
 
-  /** The store's chain head, made on first use, locked to the end of the transaction where the engine locks rows. */
+  /**
+   * The store's chain head, made on first use, in one statement that also locks it to the end
+   * of the transaction: an upsert whose update changes nothing takes the row's lock where the
+   * engine locks rows (SQLite's write transaction holds the whole database already).
+   */
   private async head(storeId: number): Promise<{ seq: number; hash: string }> {
-    await this.db
+    const head = await this.db
       .insertInto('price_history_heads')
       .values({ store_id: storeId, seq: 0, hash: GENESIS_HASH })
-      .onConflict((conflict) => conflict.column('store_id').doNothing())
-      .execute();
-    let query = this.db.selectFrom('price_history_heads').select(['seq', 'hash']).where('store_id', '=', storeId);
-    if (this.engine.locksRows) query = query.forUpdate();
-    const head = await query.executeTakeFirstOrThrow();
+      .onConflict((conflict) => conflict.column('store_id').doUpdateSet((eb) => ({ seq: eb.ref('price_history_heads.seq') })))
+      .returning(['seq', 'hash'])
+      .executeTakeFirstOrThrow();
     return { seq: Number(head.seq), hash: head.hash };
   }
 
