@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     const quoteFile = path.join(workDir, `quote-${size}.json`);
     fs.writeFileSync(quoteFile, await seedQuote(opened, catalog));
     const replaceCustomers = await seedReplaceCustomers(opened, catalog);
-    const asOfAt = index === profile.storedSizes.length - 1 ? await seedAsOfHistory(opened, catalog) : undefined;
+    const asOfAt = index === profile.storedSizes.length - 1 ? await seedAsOfHistory(opened, catalog, AS_OF_SKUS) : undefined;
     await opened.close();
     const bodyFile = path.join(workDir, `bulk-${size}.json`);
     fs.writeFileSync(bodyFile, JSON.stringify(bulkItems(catalog)));
@@ -357,7 +357,7 @@ async function asOfOnly(tls: TlsFiles): Promise<void> {
   const seeded = await seedPrices(opened, catalog, size);
   const ids = await priceIdRange(opened, catalog.storeId);
   await seedQuote(opened, catalog);
-  const asOfAt = await seedAsOfHistory(opened, catalog);
+  const asOfAt = await seedAsOfHistory(opened, catalog, AS_OF_SKUS);
   await opened.close();
   const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
   progress(`seeded ${seeded} trade prices and their history; server ${server.pid} up`);
@@ -429,7 +429,7 @@ function asOfScenario(ours: Tally, bare: Tally): Scenario {
 function asOfDetail(target: GrowthTarget, bare: Tally): string {
   return (
     `as of effective price: GET …/effective?customerId=C&sku=S&at=T, ${target.catalog.customerIds.length} customers × the first ${AS_OF_SKUS} SKUs in turn, ${AS_OF_CONNECTIONS} connections, ` +
-    `at ${target.seeded} stored with their history (an entry each, the customers' and products' changes around T, ${AS_OF_SKUS} prices a customer deleted since T); ` +
+    `at ${target.seeded} stored with their history (an entry for each price of the SKUs read, the customers' and products' changes around T, ${AS_OF_SKUS} prices a customer deleted since T); ` +
     `bare server ${bare.perSecond().toFixed(0)} req/s p99 ${bare.p99Ms()} ms`
   );
 }
