@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { fromPriceUnits } from '../src/modules/money.js';
 import type { HistoryRecord } from '../src/modules/history/history-entry.js';
 import type { Database } from '../src/storage/database.js';
@@ -128,6 +129,10 @@ export async function seedAsOfHistory(database: Database, catalog: Catalog, reco
     moment(1000),
     products.map((row) => scalar('product', Number(row.id), productRecord(row, Number(row.price) - 1), productRecord(row, Number(row.price)), row.sku)),
   );
+  // As seedPrices does: what autovacuum would do after bulk changes (the local server runs without it).
+  if (engine.name === 'postgres') {
+    for (const table of ['price_history', 'trade_prices_deleted', 'trade_prices']) await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+  }
   return moment(500);
 }
 
