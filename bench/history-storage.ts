@@ -31,11 +31,14 @@ async function main(): Promise<void> {
       const tables = await sql<{ table: string; bytes: number }>`
         select m.tbl_name as "table", sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name
         where m.tbl_name in ('price_history', 'trade_prices', 'trade_prices_deleted', 'events') group by m.tbl_name`.execute(db);
+      const history = await sql<{ name: string; bytes: number }>`
+        select d.name as name, sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name where m.tbl_name = 'price_history' group by d.name`.execute(db);
       const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db);
       const pageSize = await sql<{ page_size: number }>`pragma page_size`.execute(db);
       return {
         file: Number(pages.rows[0]!.page_count) * Number(pageSize.rows[0]!.page_size),
         ...Object.fromEntries(tables.rows.map((row) => [row.table, Number(row.bytes)])),
+        ...Object.fromEntries(history.rows.map((row) => [`history:${row.name}`, Number(row.bytes)])),
       } as Record<string, number>;
     };
     const report = (step: string, before: Record<string, number>, after: Record<string, number>, entries: number) => {
@@ -44,6 +47,8 @@ async function main(): Promise<void> {
         `${step}: ${entries} changes; per change: history ${per('price_history')} bytes (table and its 7 indexes), ` +
           `trade prices ${per('trade_prices')}, deleted prices kept ${per('trade_prices_deleted')}, events ${per('events')}; whole file ${per('file')} bytes`,
       );
+      const parts = Object.keys(after).filter((name) => name.startsWith('history:'));
+      console.log(`  history by part: ${parts.map((name) => `${name.slice('history:'.length)} ${per(name)}`).join(', ')}`);
     };
 
     const start = await measure();

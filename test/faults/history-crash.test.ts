@@ -74,12 +74,13 @@ describe('kill -9: history and data commit together', () => {
       const percentList = (await must(first.request('POST', '/v1/price-lists', { token, body: { name: 'Off', kind: 'percentage', percentage: 5 } }))).id;
 
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-      const prices = (count: number) => Array.from({ length: count }, () => ({ productId, sku: pick(skus), price: 1 + Math.round(random() * 900) / 100 }));
+      const prices = (count: number) => Array.from({ length: count }, () => ({ productId, sku: pick(skus), price: (100 + Math.round(random() * 900)) / 100 }));
       let answered = 0;
       let failedConnections = 0;
       const seenTradeIds: number[] = [];
       const seenEntryIds: number[] = [];
       const otherStatuses: Record<string, number> = {};
+      const refusals: string[] = [];
 
       /** One random write; its answer, or a dead connection (killed mid-request). */
       const write = async (target: Instance): Promise<void> => {
@@ -105,7 +106,10 @@ describe('kill -9: history and data commit together', () => {
         try {
           const response = await request;
           answered += 1;
-          if (response.status >= 300) otherStatuses[response.status] = (otherStatuses[response.status] ?? 0) + 1;
+          if (response.status >= 300) {
+            otherStatuses[response.status] = (otherStatuses[response.status] ?? 0) + 1;
+            if (refusals.length < 3) refusals.push(`${response.status} ${response.text.slice(0, 200)}`);
+          }
           else if (Array.isArray(response.body)) {
             const ids = (response.body as Array<{ id: number; customerId?: number }>).map((record) => record.id);
             if (roll < 0.3) seenTradeIds.push(...ids);
@@ -140,12 +144,14 @@ describe('kill -9: history and data commit together', () => {
         reportLine(
           `history-crash/${engine}: ${CYCLES[engine]} SIGKILL cycles, ${figure(answered)} writes answered, ${failedConnections} cut by a kill, ${figure(entries)} history entries; ` +
             `${check.createdWithoutEntry + check.deletedWithoutEntry} changes without history, ${check.entriesWithoutRecord + check.deletedEntriesWithoutDeletion} history without a change, ` +
-            `${check.listMismatches} list mismatches, ${check.seqGaps} seq gaps, ${check.badHashes} bad hashes (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+            `${check.listMismatches} list mismatches, ${check.seqGaps} seq gaps, ${check.badHashes} bad hashes; refused ${JSON.stringify(otherStatuses)} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
         );
+        if (refusals.length > 0) reportLine(`history-crash/${engine}: first refusals: ${refusals.join(' | ')}`);
         expect(answered, 'writes answered').toBeGreaterThan(CYCLES[engine]);
-        // 5xx would be defects; 404s are deletes of a record a kill left uncommitted, 409/422 a SKU or list gone meanwhile.
-        expect(Object.keys(otherStatuses).filter((status) => Number(status) >= 500)).toEqual([]);
-        expect(entries).toBeGreaterThan(1000);
+        // Every write is valid; only a delete of a price a replace removed first may find nothing (404).
+        expect(Object.keys(otherStatuses).filter((status) => status !== '404')).toEqual([]);
+        // Every cycle commits some writes: bulk creates of 100 and 200 among them.
+        expect(entries).toBeGreaterThan(200);
         expect(check).toEqual({
           createdWithoutEntry: 0,
           entriesWithoutRecord: 0,

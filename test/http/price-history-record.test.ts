@@ -187,11 +187,32 @@ describe.each(await enginesUnderTest())('the price history records every change 
       { ...entryOf('price_list', 'deleted', renamedList, null, { priceListId: list.id }), ...byRequest(removedList) },
     ]);
     expect(unchanged.status).toBe(200);
+    // The list's deletion took it from the customer: that event carries the customer as it was.
+    const feed: Array<{ topic: string; subjectId: number; data: Body; previous?: Body }> = [];
+    for (let after = 0; ; ) {
+      const page = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Array<{ id: number; topic: string; subjectId: number; data: Body; previous?: Body }>;
+      if (page.length === 0) break;
+      feed.push(...page);
+      after = page.at(-1)!.id;
+    }
+    const last = feed.filter((event) => event.topic === 'customer.updated' && event.subjectId === customer.id).at(-1)!;
+    expect([last.previous?.priceListIds, last.data.priceListIds]).toEqual([[list.id, percent.id], [percent.id]]);
 
     expectError(await call('GET', `/v1/price-lists/${list.id}/prices/${teeEntry!.id}`), 404, 5);
+    expect((await call('GET', `/v1/price-lists/${list.id}/prices`)).status).toBe(404);
+    // An entry deleted from a list that stays: gone from its list and count, kept aside.
+    const stays = (await ok('POST', '/v1/price-lists', { name: 'Stays', kind: 'fixed' }, 201)).body as Body;
+    const [kept1, gone] = (await ok('POST', `/v1/price-lists/${stays.id}/prices/bulk`, [
+      { productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
+      { productId: catalog.tee, sku: catalog.skus.tee, price: 3 },
+    ], 201)).body as Body[];
+    await ok('DELETE', `/v1/price-lists/${stays.id}/prices/${gone!.id}`, undefined, 204);
+    expectError(await call('GET', `/v1/price-lists/${stays.id}/prices/${gone!.id}`), 404, 5);
+    expect(((await call('GET', `/v1/price-lists/${stays.id}/prices`)).body as Body[]).map((entry) => entry.id)).toEqual([kept1!.id]);
+    expect((await call('GET', `/v1/price-lists/${stays.id}/prices/count`)).body).toEqual({ count: 1 });
     const { db } = suite.server.services.database;
-    const kept = await db.selectFrom('price_list_prices_deleted').select(['id', 'deleted_at']).where('price_list_id', '=', list.id).orderBy('id').execute();
-    expect(kept.map((row) => Number(row.id))).toEqual([teeEntry!.id, mugEntry!.id]);
+    const kept = await db.selectFrom('price_list_prices_deleted').select(['id', 'deleted_at']).where('price_list_id', 'in', [list.id, stays.id]).orderBy('id').execute();
+    expect(kept.map((row) => [Number(row.id), row.deleted_at])).toEqual([teeEntry!.id, mugEntry!.id, gone!.id].map((id) => [id, expect.stringMatching(/^\d{4}-/)]));
   });
 
   it('customers: created, changed in what they pay (not in their name), deleted with their prices', async () => {
