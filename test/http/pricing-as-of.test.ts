@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { enginesUnderTest } from '../support/engines.js';
 import { ensureRecorded, StepClock } from '../support/history-record.js';
@@ -141,6 +142,18 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     expect(before.status, before.text).toBe(404);
     const quote = await request('POST', '/v1/quotes', { customerId: gone.id, at: world.moments.catalogOnly, lines: [{ sku, quantity: 1 }] });
     expect(quote.status).toBe(422);
+  });
+
+  it('takes a customer without history (made before the history began) as its row, from the moment it was created', async () => {
+    const before = clock.step(HOUR);
+    const made = await change<{ id: number; createdAt: string }>('customer', 'POST', '/v1/customers', { email: `old-${engine}@example.com`, trade: true, priceListIds: [world.fixed] }, null);
+    // As data from before the history: the row, and no entry.
+    await sql`delete from price_history where store_id = ${suite.tenant.storeId} and resource = 'customer' and resource_id = ${made.id}`.execute(suite.server.services.database.db);
+    clock.step(HOUR);
+    expect((await effective(before, made.id)).status).toBe(404);
+    const since = await effective(made.createdAt, made.id);
+    expect(since.status, since.text).toBe(200);
+    expect(since.body).toMatchObject({ customerId: made.id, source: 'product' });
   });
 
   it('refuses a SKU that no product had at the moment', async () => {

@@ -9,7 +9,8 @@ import type { PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js
  * reads"), so an effective price or a quote asked `at` T answers what the server answered then.
  * A scalar resource (customer, list, product, variation) is as its history says (design rule 4):
  * the latest entry at or before T gives its record, else the earliest after T its `before`; one
- * with no entries at all is as its current row (it has not changed since history began). Trade
+ * with no entries at all is as its current row (it has not changed since history began), if
+ * that row was created by T. Trade
  * prices and list entries are the live ones created by T and the deleted ones created by T and
  * deleted after it. The rule itself (`price-resolution.ts`) is the live one.
  */
@@ -26,7 +27,7 @@ export async function customerAsOf(repos: Repositories, storeId: number, custome
   const states = await repos.pricingAsOf.statesAt(storeId, 'customer', [customerId], at);
   if (!states.has(customerId)) {
     const current = await repos.customers.find(storeId, customerId);
-    return current === undefined ? undefined : { id: current.id, trade: current.trade, priceListIds: current.priceListIds };
+    return current === undefined || current.createdAt > at ? undefined : { id: current.id, trade: current.trade, priceListIds: current.priceListIds };
   }
   const record = states.get(customerId);
   if (record === null || record === undefined) return undefined;
@@ -79,7 +80,7 @@ async function listsAsOf(repos: Repositories, storeId: number, ids: readonly num
   return ids.flatMap((id): PriceListTerms[] => {
     if (!states.has(id)) {
       const list = current.get(id);
-      return list === undefined ? [] : [list];
+      return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits }];
     }
     const record = states.get(id);
     if (record === null || record === undefined) return [];
@@ -129,7 +130,7 @@ async function catalogRowsAt(repos: Repositories, storeId: number, resource: Sta
   const states = await repos.pricingAsOf.statesAt(storeId, resource, ids, at);
   const withoutHistory = ids.filter((id) => !states.has(id));
   const current = resource === 'product' ? await repos.pricingAsOf.currentProducts(storeId, withoutHistory) : await repos.pricingAsOf.currentVariations(storeId, withoutHistory);
-  for (const row of current) rows.set(row.id, row);
+  for (const row of current) if (row.createdAt <= at) rows.set(row.id, row);
   for (const [id, record] of states) {
     if (record === null) continue;
     rows.set(id, {
@@ -137,6 +138,7 @@ async function catalogRowsAt(repos: Repositories, storeId: number, resource: Sta
       productId: resource === 'product' ? id : Number(record.productId),
       sku: typeof record.sku === 'string' ? record.sku : null,
       priceUnits: typeof record.price === 'number' ? toPriceUnits(record.price) : null,
+      createdAt: typeof record.createdAt === 'string' ? record.createdAt : at,
     });
   }
   return rows;

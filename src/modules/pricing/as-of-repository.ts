@@ -13,6 +13,7 @@ export interface CatalogRow {
   productId: number;
   sku: string | null;
   priceUnits: number | null;
+  createdAt: string;
 }
 
 /**
@@ -34,8 +35,8 @@ export interface PricingAsOfRepository {
   tradeRulesAt(storeId: number, customerId: number, skus: readonly string[], at: string, validOnly: boolean): Promise<RuleAsOf[]>;
   /** The entries of these lists for these SKUs that existed at `at`; `validOnly` as for trade prices. */
   listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>>;
-  /** The lists' current terms (for lists without history); missing ids are absent. */
-  currentLists(storeId: number, ids: readonly number[]): Promise<PriceListTerms[]>;
+  /** The lists' current terms and creation moment (for lists without history); missing ids are absent. */
+  currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>>;
   /** Current products (`productId` = `id`) and variations; missing ids are absent. */
   currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]>;
   currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]>;

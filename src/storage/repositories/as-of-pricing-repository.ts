@@ -95,22 +95,22 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
     return (await live.unionAll(gone).execute()).map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
   }
 
-  async currentLists(storeId: number, ids: readonly number[]): Promise<PriceListTerms[]> {
+  async currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage) }));
+    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage), createdAt: row.created_at }));
   }
 
   async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price) }));
+    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price), createdAt: row.created_at }));
   }
 
   async currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('product_variations').select(['id', 'product_id', 'sku', 'price']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price) }));
+    const rows = await this.db.selectFrom('product_variations').select(['id', 'product_id', 'sku', 'price', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price), createdAt: row.created_at }));
   }
 }
 
