@@ -17,10 +17,13 @@ export interface BareServerSpec {
   listBody: string;
   /** Body of `POST /v1/quotes`. */
   quoteBody: string;
+  /** Body of `GET /v1/trade-customer-product-prices/effective` (the as-of scenario). */
+  asOfBody: string;
 }
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as BareServerSpec;
 const app = Fastify({ https: { cert: fs.readFileSync(spec.certFile), key: fs.readFileSync(spec.keyFile) }, logger: false });
+app.get('/v1/trade-customer-product-prices/effective', (_request, reply) => reply.type('application/json; charset=utf-8').send(spec.asOfBody));
 app.get('/v1/trade-customer-product-prices/:id', (_request, reply) => reply.type('application/json; charset=utf-8').send(spec.oneBody));
 app.get('/v1/trade-customer-product-prices', (_request, reply) => reply.type('application/json; charset=utf-8').send(spec.listBody));
 // The request body is parsed, as any JSON POST is, and not looked at.

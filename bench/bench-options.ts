@@ -26,6 +26,8 @@ export const READ_CONNECTIONS = 50;
  * create, and a closed loop of 50 would measure the queue in front of it, not the quote.
  */
 export const QUOTE_CONNECTIONS = 4;
+/** Connections of the as-of effective price: a request's worth of reads (a dozen statements), like a quote. */
+export const AS_OF_CONNECTIONS = 4;
 
 export interface BenchOptions {
   profile: BenchProfile;
@@ -33,17 +35,21 @@ export interface BenchOptions {
   adminUrl: string | undefined;
   /** Extra node flags for the server process, e.g. `--cpu-prof`. */
   serverNodeArgs: string[];
+  /** `--only=as-of`: only the as-of effective-price scenario, on the largest stored size (and its ceiling). */
+  only: 'as-of' | undefined;
 }
 
-/** `--quick`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
+/** `--quick`, `--only=as-of`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
 export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   let profile = PROFILES.full;
   const serverNodeArgs: string[] = [];
+  let only: BenchOptions['only'];
   for (const arg of argv) {
     if (arg === '--quick') profile = PROFILES.quick;
+    else if (arg === '--only=as-of') only = 'as-of';
     else if (arg.startsWith('--server-node-arg=')) serverNodeArgs.push(arg.slice('--server-node-arg='.length));
-    else throw new Error(`unknown argument '${arg}': use --quick or --server-node-arg=FLAG`);
+    else throw new Error(`unknown argument '${arg}': use --quick, --only=as-of or --server-node-arg=FLAG`);
   }
   const adminUrl = env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? undefined : env.DATABASE_URL;
-  return { profile, adminUrl, serverNodeArgs };
+  return { profile, adminUrl, serverNodeArgs, only };
 }

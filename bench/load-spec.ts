@@ -29,10 +29,12 @@ export interface LoadSpec {
  * - `pages`: the pages of `pageSize` of `<prefix>?customerId=C&count=…&offset=…`, customers in
  *   turn, each on every one of its `pages` pages once per `customerIds.length × pages`
  *   requests, in an order that jumps across them.
+ * - `paths`: each of `paths` once per `paths.length` requests, in an order that jumps across them.
  * `start` lets the walk go on where the previous slice stopped.
  */
 export type PathWalk =
   | { kind: 'fixed'; path: string }
+  | { kind: 'paths'; paths: string[]; start: number }
   | { kind: 'ids'; prefix: string; min: number; max: number; start: number }
   | { kind: 'pages'; prefix: string; customerIds: number[]; pages: number; pageSize: number; start: number };
 
@@ -48,6 +50,8 @@ export function pathAt(walk: PathWalk, n: number): string {
   switch (walk.kind) {
     case 'fixed':
       return walk.path;
+    case 'paths':
+      return walk.paths[spread(walk.start + n, walk.paths.length)]!;
     case 'ids':
       return `${walk.prefix}${walk.min + spread(walk.start + n, walk.max - walk.min + 1)}`;
     case 'pages': {
