@@ -82,6 +82,7 @@ export const OPERATIONS = {
   'imports.create': { method: 'POST', path: '/v1/imports' },
 
   'priceHistory.list': { method: 'GET', path: '/v1/price-history' },
+  'priceHistory.count': { method: 'GET', path: '/v1/price-history/count' },
 
   'session.create': { method: 'POST', path: '/v1/session' },
   'session.get': { method: 'GET', path: '/v1/session' },

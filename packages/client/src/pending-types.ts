@@ -18,10 +18,13 @@ export type StaffMember = {
   createdAt: string;
 };
 
-export type PriceHistoryQuery = {
+export type PriceHistoryListQuery = PriceHistoryCountQuery & {
   count?: number;
   offset?: number;
   fields?: string;
+};
+
+export type PriceHistoryCountQuery = {
   customerId?: number;
   productId?: number;
   priceListId?: number;
