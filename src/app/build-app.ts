@@ -42,6 +42,8 @@ import { registerTradePriceRoutes } from '../http/routes/trade-prices/index.js';
 import { registerOrderRoutes } from '../http/routes/orders/index.js';
 import { registerWebhookRoutes } from '../http/routes/webhooks/index.js';
 import { registerEventRoutes } from '../http/routes/events/index.js';
+import { registerSessionRoutes } from '../http/routes/session/index.js';
+import { SignInThrottle } from '../http/sign-in-throttle.js';
 import { registerIdempotentCreate } from '../http/idempotent-create.js';
 import { health } from '../http/routes/system/health.js';
 import type { Services } from './services.js';
@@ -92,7 +94,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   };
   const app = Fastify({
     serverFactory,
-    logger: options.logger === false ? false : { ...loggerOptions(config, options.logger), redact: ['req.headers.authorization', '*.secret', '*.token'] },
+    logger: options.logger === false ? false : { ...loggerOptions(config, options.logger), redact: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token', '*.password', '*.currentPassword', '*.newPassword'] },
     // Our own single line per request (http/request-log.ts) replaces Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -120,7 +122,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   // Every request passes these in this order: the contract's order of checks.
   registerProtocolCheck(app, proxies);
   registerVersionCheck(app);
-  registerAuthentication(app, services.credentials, services.authFailures);
+  registerAuthentication(app, services.credentials, services.staffSessions, services.authFailures);
   registerRateLimit(app, services.rateLimiter, services.rateLimiterStatus);
   registerNotFound(app);
   registerRouteGuard(app);
@@ -144,6 +146,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);
+  registerSessionRoutes(app, services.staffSessions, services.staff, new SignInThrottle(services.signInFailures, services.authFailures));
   await app.ready();
   return app;
 }

@@ -9,8 +9,10 @@ import { memoryStatus, type RateLimiterStatus } from '../rate-limit/rate-limiter
 export interface RateLimiters {
   /** Per-credential buckets. */
   rateLimiter: RateLimiter;
-  /** Per-client-address buckets of failed authentications. */
+  /** Per-client-address buckets of failed authentications (staff sign-ins among them). */
   authFailures: RateLimiter;
+  /** Per-account buckets of failed staff sign-ins (keyed by e-mail, known or not). */
+  signInFailures: RateLimiter;
   status: RateLimiterStatus;
   close(): Promise<void>;
 }
@@ -22,14 +24,17 @@ export interface RateLimiters {
 export async function buildRateLimiters(config: Config, clock: Clock, redisOptions: RedisConnectionOptions = {}): Promise<RateLimiters> {
   const perCredential: LeakyBucketOptions = { bucketSize: config.rateLimitBucket, leakPerSecond: config.rateLimitLeakPerSecond };
   const perAddress: LeakyBucketOptions = { bucketSize: config.authFailureBucket, leakPerSecond: config.authFailureLeakPerSecond };
+  const perAccount: LeakyBucketOptions = { bucketSize: config.signInFailureBucket, leakPerSecond: config.signInFailureLeakPerSecond };
   if (config.redisUrl === undefined) {
     const rateLimiter = new MemoryRateLimiter(perCredential, clock);
     const authFailures = new MemoryRateLimiter(perAddress, clock);
+    const signInFailures = new MemoryRateLimiter(perAccount, clock);
     return {
       rateLimiter,
       authFailures,
+      signInFailures,
       status: memoryStatus,
-      close: async () => void (await Promise.allSettled([rateLimiter.close(), authFailures.close()])),
+      close: async () => void (await Promise.allSettled([rateLimiter.close(), authFailures.close(), signInFailures.close()])),
     };
   }
   // Loaded only when used: the Redis client costs a process without Redis some 6 MB of memory.
@@ -40,12 +45,14 @@ export async function buildRateLimiters(config: Config, clock: Clock, redisOptio
     new FallbackRateLimiter(new RedisRateLimiter(connection.client, options, `${config.redisPrefix}${namespace}`), new MemoryRateLimiter(options, clock), gate);
   const rateLimiter = shared(perCredential, 'rate:');
   const authFailures = shared(perAddress, 'auth-failures:');
+  const signInFailures = shared(perAccount, 'sign-in-failures:');
   return {
     rateLimiter,
     authFailures,
+    signInFailures,
     status: connection,
     close: async () => {
-      await Promise.allSettled([rateLimiter.close(), authFailures.close()]);
+      await Promise.allSettled([rateLimiter.close(), authFailures.close(), signInFailures.close()]);
       await connection.close();
     },
   };

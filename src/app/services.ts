@@ -8,6 +8,8 @@ import { VariationService } from '../modules/catalog/variation-service.js';
 import { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { OrderService } from '../modules/orders/order-service.js';
 import { CredentialService } from '../modules/stores/credential-service.js';
+import { StaffSessionService } from '../modules/staff/session-service.js';
+import { StaffService } from '../modules/staff/staff-service.js';
 import { PricingService } from '../modules/pricing/pricing-service.js';
 import { PriceListService } from '../modules/price-lists/price-list-service.js';
 import { ImportService } from '../modules/imports/import-service.js';
@@ -36,11 +38,17 @@ export interface Services {
   readonly clock: Clock;
   /** Per-credential buckets. */
   readonly rateLimiter: RateLimiter;
-  /** Per-client-address buckets of failed authentications. */
+  /** Per-client-address buckets of failed authentications (staff sign-ins among them). */
   readonly authFailures: RateLimiter;
+  /** Per-account buckets of failed staff sign-ins. */
+  readonly signInFailures: RateLimiter;
   /** Where the buckets live now (`redis`, `local-fallback`, `memory`), for /healthz and the log. */
   readonly rateLimiterStatus: RateLimiterStatus;
   readonly credentials: CredentialService;
+  /** Staff accounts (the CLI manages them; members change their own password). */
+  readonly staff: StaffService;
+  /** Staff sign-in and sessions. */
+  readonly staffSessions: StaffSessionService;
   readonly customers: CustomerService;
   readonly products: ProductService;
   /** SKUs to product and variation ids, for integrators that know only SKUs. */
@@ -89,7 +97,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   const uow = options.unitOfWork?.(database) ?? new KyselyUnitOfWork(database);
   // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
   const limiters = await buildRateLimiters(config, clock);
-  const { rateLimiter, authFailures } = limiters;
+  const { rateLimiter, authFailures, signInFailures } = limiters;
   const pricing = new PricingService(uow, clock);
   const guard = new ReceiverGuard(options.webhookResolver ?? systemResolver, { allowPrivate: config.webhookAllowPrivate });
   const webhookSender = new WebhookSender(guard, options.webhookTransport ?? new NodeHttpTransport(), clock);
@@ -99,8 +107,11 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     clock,
     rateLimiter,
     authFailures,
+    signInFailures,
     rateLimiterStatus: limiters.status,
     credentials: new CredentialService(uow, clock),
+    staff: new StaffService(uow, clock),
+    staffSessions: new StaffSessionService(uow, clock, { idleMs: config.sessionIdleSeconds * 1000, absoluteMs: config.sessionLifetimeSeconds * 1000 }),
     customers: new CustomerService(uow, clock),
     products: new ProductService(uow, clock),
     skus: new SkuLookupService(uow),

@@ -3,7 +3,7 @@ import pinoPretty from 'pino-pretty';
 import type { DestinationStream } from 'pino';
 
 /** Fields of the request log line (http/request-log.ts) that its readable form puts in the message. */
-const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'storeId', 'keyId', 'ip'] as const;
+const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'storeId', 'keyId', 'staffId', 'ip'] as const;
 
 /**
  * The log as a person at a terminal reads it (pino-pretty): a time, the level, the message and
@@ -20,7 +20,7 @@ export function readableLogStream(out: NodeJS.WritableStream): DestinationStream
     messageFormat: (log, messageKey) => {
       const message = String(log[messageKey] ?? '');
       if (message !== 'request' || typeof log.method !== 'string') return message;
-      const who = [log.storeId === undefined ? '' : ` store ${String(log.storeId)}`, log.keyId === undefined ? '' : ` key ${String(log.keyId)}`].join('');
+      const who = [log.storeId === undefined ? '' : ` store ${String(log.storeId)}`, log.keyId === undefined ? '' : ` key ${String(log.keyId)}`, log.staffId === undefined ? '' : ` staff ${String(log.staffId)}`].join('');
       return `${log.method} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${who} from ${String(log.ip)}`;
     },
   });

@@ -26,6 +26,14 @@ export interface Config {
   readonly authFailureBucket: number;
   /** Failed authentications forgiven per second and client address. */
   readonly authFailureLeakPerSecond: number;
+  /** Failed staff sign-ins tolerated per account (e-mail, known or not) before it is throttled. */
+  readonly signInFailureBucket: number;
+  /** Failed staff sign-ins forgiven per second and account. */
+  readonly signInFailureLeakPerSecond: number;
+  /** Seconds a staff session may go unused before it ends. */
+  readonly sessionIdleSeconds: number;
+  /** Seconds a staff session lasts from its sign-in, however busy. */
+  readonly sessionLifetimeSeconds: number;
   /**
    * Create the demo store on an empty data directory and print its token: `true` always,
    * `false` never, `undefined` (not set) only when the output is a terminal, so a token is
@@ -92,6 +100,10 @@ export const CONFIG_VARIABLES = {
   rateLimitLeakPerSecond: 'PRICEBOOK_RATE_LIMIT_LEAK',
   authFailureBucket: 'PRICEBOOK_AUTH_FAILURE_BUCKET',
   authFailureLeakPerSecond: 'PRICEBOOK_AUTH_FAILURE_LEAK',
+  signInFailureBucket: 'PRICEBOOK_SIGN_IN_FAILURE_BUCKET',
+  signInFailureLeakPerSecond: 'PRICEBOOK_SIGN_IN_FAILURE_LEAK',
+  sessionIdleSeconds: 'PRICEBOOK_SESSION_IDLE',
+  sessionLifetimeSeconds: 'PRICEBOOK_SESSION_LIFETIME',
   demo: 'PRICEBOOK_DEMO',
   maxConnections: 'PRICEBOOK_MAX_CONNECTIONS',
   maxConnectionsPerAddress: 'PRICEBOOK_MAX_CONNECTIONS_PER_ADDRESS',
@@ -150,6 +162,12 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     rateLimitLeakPerSecond: parsePositive(name('rateLimitLeakPerSecond'), raw('rateLimitLeakPerSecond'), 2, false),
     authFailureBucket: parsePositive(name('authFailureBucket'), raw('authFailureBucket'), 100, true),
     authFailureLeakPerSecond: parsePositive(name('authFailureLeakPerSecond'), raw('authFailureLeakPerSecond'), 1, false),
+    // Ten wrong passwords, then about one more a minute: a slow online guess, a quick typo.
+    signInFailureBucket: parsePositive(name('signInFailureBucket'), raw('signInFailureBucket'), 10, true),
+    signInFailureLeakPerSecond: parsePositive(name('signInFailureLeakPerSecond'), raw('signInFailureLeakPerSecond'), 0.017, false),
+    // 30 minutes idle, 12 hours in all (a working day), at most 30 days.
+    sessionIdleSeconds: parseBounded(name('sessionIdleSeconds'), raw('sessionIdleSeconds'), 1800, 2_592_000),
+    sessionLifetimeSeconds: parseBounded(name('sessionLifetimeSeconds'), raw('sessionLifetimeSeconds'), 43_200, 2_592_000),
     demo: parseSwitch(name('demo'), raw('demo'), undefined),
     maxConnections: parsePositive(name('maxConnections'), raw('maxConnections'), DEFAULT_MAX_CONNECTIONS, true),
     maxConnectionsPerAddress: parsePositive(name('maxConnectionsPerAddress'), raw('maxConnectionsPerAddress'), DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, true),

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { Page } from '../modules/page.js';
-import type { Principal } from '../modules/stores/credential-service.js';
+import type { Principal, StaffSessionState } from '../modules/stores/credential-service.js';
 import type { Scope } from '../modules/stores/scopes.js';
 
 /** The Fastify instance routes are registered on: TypeBox schemas give the handlers their types. */
@@ -12,6 +12,13 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === undefined) throw new AppError('unauthenticated', 'Missing or invalid credentials');
   return request.principal;
+}
+
+/** The staff session the request was made with; a request with an API key has none (401). */
+export function staffSessionOf(request: FastifyRequest): { principal: Principal; session: StaffSessionState } {
+  const principal = principalOf(request);
+  if (principal.session === undefined) throw new AppError('unauthenticated', 'No staff session: this request carries an API key; staff sign in with POST /v1/session');
+  return { principal, session: principal.session };
 }
 
 /**

@@ -46,8 +46,8 @@ export function registerIdempotentCreate(app: FastifyInstance, idempotency: Idem
   app.decorateReply('hasIdempotentAnswer', async function hasIdempotentAnswer(this: FastifyReply) {
     const key = idempotencyKeyOf(this.request);
     if (key === undefined) return false;
-    const { storeId, keyId } = principalOf(this.request);
-    return idempotency.hasAnswer({ storeId, keyId }, key);
+    const { storeId, idempotencyOwnerId } = principalOf(this.request);
+    return idempotency.hasAnswer({ storeId, keyId: idempotencyOwnerId }, key);
   });
   app.decorateReply('sendCreated', function sendCreated(this: FastifyReply, create: (prepared: unknown) => Promise<unknown>, prepare?: () => Promise<unknown>) {
     return sendUnderKey(this, idempotency, 201, create, prepare, 'whole');
@@ -76,9 +76,9 @@ async function sendUnderKey(
   }
   const fingerprint = request.bodyFingerprint ?? startFingerprint(request).update(request.rawBody ?? Buffer.alloc(0)).digest('hex');
   let prepared: unknown;
-  const { storeId, keyId } = principalOf(request);
+  const { storeId, idempotencyOwnerId } = principalOf(request);
   const outcome = await idempotency.run(
-    { storeId, keyId },
+    { storeId, keyId: idempotencyOwnerId },
     key,
     fingerprint,
     async () => {

@@ -1,6 +1,7 @@
 /**
  * Served over HTTPS without version segment or credentials: health checks, the API reference
  * and the admin page's static files (the page itself calls the API with a token).
+ * Staff sign-in (`POST /v1/session`) needs no credential either: `isSignInRequest`.
  */
 export function isPublicPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
@@ -18,4 +19,13 @@ function isUnder(path: string, prefix: string): boolean {
  */
 export function isWelcomePageRequest(request: { method: string; url: string; headers: { accept?: string | undefined } }): boolean {
   return request.method === 'GET' && (request.url.split('?', 1)[0] ?? '') === '/' && /\btext\/html\b/i.test(request.headers.accept ?? '');
+}
+
+/**
+ * A staff sign-in, `POST /v1/session`: the one `/v1/` request without a credential. Its own
+ * throttle counts its failures (http/sign-in-throttle.ts); the session's other operations
+ * (`GET`, `DELETE`, `/password`) need the session.
+ */
+export function isSignInRequest(request: { method: string; url: string }): boolean {
+  return request.method === 'POST' && (request.url.split('?', 1)[0] ?? '') === '/v1/session';
 }

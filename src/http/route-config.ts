@@ -15,6 +15,11 @@ declare module 'fastify' {
     embeds?: Readonly<Record<string, Scope>>;
     /** What POST or PUT bodies are: JSON (the default) or CSV text (`text/csv`, imports). */
     bodyType?: 'json' | 'csv';
+    /**
+     * An operation of the staff session itself (`/v1/session`): it needs no scope, and stays
+     * allowed while the member must change the password (every other answers 403 until then).
+     */
+    staffSession?: true;
   }
 }
 

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
 import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
+import { isStaffRole, STAFF_ROLES, type StaffRole } from '../modules/staff/roles.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
 import { DetailedError } from './prices/remote-client.js';
@@ -34,6 +35,10 @@ const FLAG_HELP: Record<keyof Config, string> = {
   rateLimitLeakPerSecond: 'requests leaked per second; default 2',
   authFailureBucket: 'failed authentications tolerated per client address; default 100',
   authFailureLeakPerSecond: 'failed authentications forgiven per second; default 1',
+  signInFailureBucket: 'failed staff sign-ins tolerated per account before it gets 429; default 10',
+  signInFailureLeakPerSecond: 'failed staff sign-ins forgiven per second and account; default 0.017 (about one a minute)',
+  sessionIdleSeconds: 'seconds a staff session may go unused before it ends; default 1800',
+  sessionLifetimeSeconds: 'seconds a staff session lasts from its sign-in; default 43200 (12 h)',
   demo: '1 or 0: create the demo store on an empty data dir and print its token; default: only when stdout is a terminal',
   maxConnections: 'open connections per listener; beyond it a new one closes the oldest idle one, or is refused; default 4096',
   maxConnectionsPerAddress: 'the same per client address (trusted proxies exempt); default 256',
@@ -108,6 +113,11 @@ function parseScopes(value: string | undefined): Scope[] {
     throw new UsageError(`unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; known: ${SCOPES.join(', ')}`);
   }
   return scopes.filter(isScope);
+}
+
+function parseRole(value: string): StaffRole {
+  if (!isStaffRole(value)) throw new UsageError(`unknown role '${value}'; known: ${STAFF_ROLES.join(', ')}`);
+  return value;
 }
 
 /** Records a list command reads per query: the work of one query is bounded, the output is not. */
@@ -204,8 +214,69 @@ export function buildCli(): Command {
       return { id: keyId, revoked: true };
     }),
   );
+  registerStaffCommands(program);
   registerPricesCommands(program);
   return program;
+}
+
+/** `pricebook staff …`: staff accounts of a store (docs/staff.md). */
+function registerStaffCommands(program: Command): void {
+  const staff = program.command('staff').description('manage staff accounts (the admin page\'s sign-in)');
+  addConfigFlags(
+    staff
+      .command('create')
+      .description('create a staff account; prints {"id","storeId","email","name","role","mustChangePassword","createdAt","initialPassword"}: a one-time password, shown only here, to be changed at the first sign-in')
+      .requiredOption('--store <id>', 'store id')
+      .requiredOption('--email <email>', 'the sign-in e-mail; one account per e-mail on the whole server')
+      .requiredOption('--name <name>', 'display name (1-100 characters), shown as who changed what')
+      .requiredOption('--role <role>', `one of ${STAFF_ROLES.join(', ')}`),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string; email: string; name: string; role: string }) =>
+    withServices(options, async (services) => {
+      const storeId = parseId(options.store, '--store');
+      const role = parseRole(options.role);
+      const account = await services.staff.create(storeId, { email: options.email, name: options.name, role });
+      return { id: account.id, storeId: account.storeId, email: account.email, name: account.name, role: account.role, mustChangePassword: account.mustChangePassword, createdAt: account.createdAt, initialPassword: account.initialPassword };
+    }),
+  );
+  addConfigFlags(
+    staff
+      .command('list')
+      .description('list a store\'s staff accounts, one JSON object {"id","storeId","email","name","role","mustChangePassword","createdAt","disabledAt"} a line, by id')
+      .requiredOption('--store <id>', 'store id'),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string }) =>
+    withServices(options, (services) => {
+      const storeId = parseId(options.store, '--store');
+      return writeJsonLines((afterId) => services.staff.accountsOfStore(storeId, afterId, LIST_PAGE));
+    }),
+  );
+  addConfigFlags(
+    staff
+      .command('disable')
+      .description('disable a staff account and end all its sessions at once; prints {"id","email","disabled"}')
+      .argument('<id-or-email>', 'the account\'s id or e-mail')
+      .requiredOption('--store <id>', 'store id'),
+    DATABASE_FLAGS,
+  ).action((idOrEmail: string, options: Record<string, string | undefined> & { store: string }) =>
+    withServices(options, async (services) => {
+      const account = await services.staff.disable(parseId(options.store, '--store'), idOrEmail);
+      return { id: account.id, email: account.email, disabled: true };
+    }),
+  );
+  addConfigFlags(
+    staff
+      .command('reset')
+      .description('give a staff account a new one-time password (to be changed at the next sign-in) and end all its sessions; prints {"id","email","initialPassword"}')
+      .argument('<id-or-email>', 'the account\'s id or e-mail')
+      .requiredOption('--store <id>', 'store id'),
+    DATABASE_FLAGS,
+  ).action((idOrEmail: string, options: Record<string, string | undefined> & { store: string }) =>
+    withServices(options, async (services) => {
+      const account = await services.staff.reset(parseId(options.store, '--store'), idOrEmail);
+      return { id: account.id, email: account.email, initialPassword: account.initialPassword };
+    }),
+  );
 }
 
 export async function runCli(argv: readonly string[]): Promise<number> {

@@ -13,6 +13,7 @@ import type { PriceListRepository } from './price-lists/price-list-repository.js
 import type { PricingRepository } from './pricing/pricing-repository.js';
 import type { ImportRepository } from './imports/import-repository.js';
 import type { HistoryRepository } from './history/history-repository.js';
+import type { StaffRepository } from './staff/staff-repository.js';
 
 /** The repositories of one unit of work. */
 export interface Repositories {
@@ -35,6 +36,8 @@ export interface Repositories {
   readonly webhooks: WebhookRepository;
   /** The price history: appended in the transaction of the change it records. */
   readonly history: HistoryRepository;
+  /** Staff accounts and their sessions. */
+  readonly staff: StaffRepository;
 }
 
 /** The storage port: domain services see repositories and transactions, never SQL. */

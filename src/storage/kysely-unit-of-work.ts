@@ -20,6 +20,7 @@ import { HotReads } from './repositories/hot-reads.js';
 import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
+import { KyselyStaffRepository } from './repositories/staff-repository.js';
 import type { Tables } from './tables.js';
 
 function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads): Repositories {
@@ -40,6 +41,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     events: new KyselyEventRepository(db, engine),
     webhooks: new KyselyWebhookRepository(db),
     history: new KyselyHistoryRepository(db, engine),
+    staff: new KyselyStaffRepository(db),
   };
 }
 

@@ -30,6 +30,8 @@ export interface Tables {
   price_history_heads: PriceHistoryHeadsTable;
   trade_prices_deleted: TradePricesDeletedTable;
   price_list_prices_deleted: PriceListPricesDeletedTable;
+  staff_accounts: StaffAccountsTable;
+  staff_sessions: StaffSessionsTable;
 }
 
 export interface StoresTable {
@@ -403,4 +405,33 @@ export interface PriceListPricesDeletedTable {
   valid_until: string | null;
   created_at: string;
   deleted_at: string;
+}
+
+export interface StaffAccountsTable {
+  id: Generated<number>;
+  store_id: number;
+  email: string;
+  /** Lower-cased e-mail: unique over the whole server (one account per e-mail). */
+  email_key: string;
+  display_name: string;
+  /** `viewer`, `editor`, `approver` or `owner`. */
+  role: string;
+  /** Self-describing scrypt hash: `scrypt$ln=15,r=8,p=1$<salt>$<key>` (base64). */
+  password_hash: string;
+  /** 1 until the member replaces the initial (or reset) password. */
+  must_change_password: number;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface StaffSessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the session token, hex; the token itself is never stored. */
+  token_hash: string;
+  staff_id: number;
+  store_id: number;
+  created_at: string;
+  /** Refreshed at most every minute (or tenth of the idle expiry): the idle expiry counts from it. */
+  last_seen_at: string;
+  ended_at: string | null;
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../modules/errors.js';
 import { type CredentialService, type Principal, parseToken } from '../../modules/stores/credential-service.js';
+import type { StaffSessionService } from '../../modules/staff/session-service.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import { sendError } from '../error-handler.js';
-import { isPublicPath, isWelcomePageRequest } from '../public-paths.js';
+import { isPublicPath, isSignInRequest, isWelcomePageRequest } from '../public-paths.js';
+import { changesState, isSameOrigin } from '../same-origin.js';
+import { clearSessionCookie, sessionTokenOf } from '../session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,29 +19,42 @@ const CHALLENGE = 'Bearer realm="pricebook", Basic realm="pricebook", charset="U
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
- * Bearer `<key>.<secret>` or Basic `key:secret`. Every failure looks the same (401, code 3),
- * and each counts against the client address; an address with too many failures is refused
- * (429) before its credentials are even looked at.
+ * Bearer `<key>.<secret>` or Basic `key:secret`; without an `Authorization` header, a staff
+ * session's cookie (`pricebook_session`). A request with both is a credential's: the cookie is
+ * not looked at. Every failure looks the same (401, code 3), and each counts against the client
+ * address; an address with too many failures is refused (429) before its credentials are even
+ * looked at. A request made with the cookie that changes something must come from this
+ * server's own origin (`Origin`), or it is refused (403).
  */
-export function registerAuthentication(app: FastifyInstance, credentials: CredentialService, failures: RateLimiter): void {
+export function registerAuthentication(app: FastifyInstance, credentials: CredentialService, sessions: StaffSessionService, failures: RateLimiter): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request, reply) => {
-    if (isPublicPath(request.url) || isWelcomePageRequest(request)) return;
+    if (isPublicPath(request.url) || isWelcomePageRequest(request) || isSignInRequest(request)) return;
     const throttleKey = `authfail:${request.ip}`;
     const throttled = await failures.peek(throttleKey);
     if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
 
-    const presented = readCredentials(request);
-    const principal = presented && (await credentials.authenticate(presented.key, presented.secret));
+    const cookieToken = request.headers.authorization === undefined ? sessionTokenOf(request) : undefined;
+    const principal = cookieToken === undefined ? await keyPrincipal(request, credentials) : cookieToken === null ? undefined : await sessions.authenticate(cookieToken);
     if (principal) {
+      if (principal.session !== undefined && changesState(request.method) && !isSameOrigin(request)) {
+        return sendError(reply, new AppError('forbidden', 'Cross-origin request refused: a request signed in with the session cookie that changes something must send this server\'s own Origin'));
+      }
       request.principal = principal;
       return;
     }
     const after = await failures.take(throttleKey);
     if (!after.allowed) return refuseThrottled(reply, after.retryAfterSeconds);
     reply.header('www-authenticate', CHALLENGE);
-    return sendError(reply, new AppError('unauthenticated', 'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret'));
+    // A cookie that no longer opens a session is of no use to the browser: it may drop it.
+    if (cookieToken !== undefined) clearSessionCookie(reply);
+    return sendError(reply, new AppError('unauthenticated', 'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret, or sign in (POST /v1/session)'));
   });
+}
+
+async function keyPrincipal(request: FastifyRequest, credentials: CredentialService): Promise<Principal | undefined> {
+  const presented = readCredentials(request);
+  return presented && (await credentials.authenticate(presented.key, presented.secret));
 }
 
 function refuseThrottled(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {

@@ -5,7 +5,7 @@ import type { RateLimiterStatus } from '../../rate-limit/rate-limiter-status.js'
 import { sendError } from '../error-handler.js';
 
 /**
- * The leaky bucket of the credential. Every authenticated response carries its headers,
+ * The leaky bucket of the credential, or of the staff member. Every authenticated response carries its headers,
  * the 429 too; a refused request takes no place. A change of the buckets' store is logged
  * once: a warning when Redis stops answering, an info when it answers again.
  */
@@ -21,7 +21,7 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter, st
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.principal === undefined) return;
-    const decision = await limiter.take(`key:${request.principal.keyId}`);
+    const decision = await limiter.take(request.principal.rateLimitBucket);
     reply.header('x-rate-limit-limit', String(decision.limit));
     reply.header('x-rate-limit-remaining', String(decision.remaining));
     if (decision.allowed) return;

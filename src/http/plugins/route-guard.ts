@@ -5,7 +5,8 @@ import { sendError } from '../error-handler.js';
 import '../route-config.js';
 
 /**
- * Checks that need the matched route, in the contract's order: the credential's scopes (403),
+ * Checks that need the matched route, in the contract's order: a staff member who must change
+ * the password first may only do that (403), the credential's scopes (403),
  * those of the route and those of the objects `embed=` asks for, then the content type of POST
  * and PUT (415). Unknown routes skip both: they answer 404/405.
  */
@@ -14,6 +15,9 @@ export function registerRouteGuard(app: FastifyInstance): void {
     if (request.is404) return;
     const { scope, embeds } = request.routeOptions.config;
     const principal = request.principal;
+    if (principal?.session?.mustChangePassword === true && request.routeOptions.config.staffSession !== true) {
+      return sendError(reply, new AppError('forbidden', 'The password must be changed first: POST /v1/session/password with currentPassword and newPassword'));
+    }
     if (principal !== undefined) {
       const missing = (scope === undefined ? [] : typeof scope === 'string' ? [scope] : scope).find((needed) => !principal.scopes.has(needed));
       if (missing !== undefined) return sendError(reply, new AppError('forbidden', `This credential lacks the scope '${missing}'`));

@@ -8,6 +8,7 @@ export interface StoredResponse {
 /** Whose key: the store and the credential that sent it. */
 export interface KeyOwner {
   storeId: number;
+  /** The credential's id, or a staff member's id negated (`Principal.idempotencyOwnerId`). */
   keyId: number;
 }
 

@@ -27,12 +27,31 @@ export interface Actor {
   name: string;
 }
 
-/** The caller behind an authenticated request. */
+/** The caller behind an authenticated request: a credential, or a staff member's session. */
 export interface Principal {
-  keyId: number;
   storeId: number;
   scopes: ReadonlySet<Scope>;
   actor: Actor;
+  /**
+   * The leaky bucket the caller's requests fill: `key:<id>` for a credential, `staff:<id>` for
+   * a staff member (shared by the member's sessions, apart from every credential's).
+   */
+  rateLimitBucket: string;
+  /**
+   * Whose `Idempotency-Key`s these are: a credential's id, or a staff member's id negated.
+   * Credential ids are positive (0 marks records from before keys were per credential), so the
+   * two never meet.
+   */
+  idempotencyOwnerId: number;
+  /** Set for a staff member's session. */
+  session?: StaffSessionState;
+}
+
+/** What a request made with a staff session knows of it. */
+export interface StaffSessionState {
+  id: number;
+  /** Until the member sets a password, only the session's own operations are allowed. */
+  mustChangePassword: boolean;
 }
 
 const KEY_PREFIX = 'pk_';
@@ -163,7 +182,13 @@ export class CredentialService {
     const presented = Buffer.from(sha256(secret), 'hex');
     const matches = timingSafeEqual(expected, presented);
     if (stored === undefined || !matches || stored.revokedAt !== null) return undefined;
-    return { keyId: stored.id, storeId: stored.storeId, scopes: new Set(stored.scopes), actor: { type: 'key', id: stored.id, name: stored.name ?? stored.key } };
+    return {
+      storeId: stored.storeId,
+      scopes: new Set(stored.scopes),
+      actor: { type: 'key', id: stored.id, name: stored.name ?? stored.key },
+      rateLimitBucket: `key:${stored.id}`,
+      idempotencyOwnerId: stored.id,
+    };
   }
 }
 

@@ -14,6 +14,7 @@ import { ownerRulesIndexesSchema } from './012-owner-rules-indexes.js';
 import { importFileChunksSchema } from './013-import-file-chunks.js';
 import { apiKeyNamesSchema } from './014-api-key-names.js';
 import { priceHistorySchema } from './015-price-history.js';
+import { staffSchema } from './016-staff.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -31,6 +32,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['013-import-file-chunks', importFileChunksSchema],
   ['014-api-key-names', apiKeyNamesSchema],
   ['015-price-history', priceHistorySchema],
+  ['016-staff', staffSchema],
 ];
 
 /**

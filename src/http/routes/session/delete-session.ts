@@ -1,0 +1,25 @@
+import type { StaffSessionService } from '../../../modules/staff/session-service.js';
+import { type App, staffSessionOf } from '../../app-types.js';
+import { clearSessionCookie } from '../../session-cookie.js';
+import { NoContent, readErrors } from '../docs.js';
+import { NO_SCOPE } from './staff-member.js';
+
+export function deleteSession(app: App, sessions: StaffSessionService): void {
+  app.delete(
+    '/v1/session',
+    {
+      schema: {
+        tags: ['staff'],
+        summary: 'Sign out: end this session',
+        description: `Ends the session the cookie names, on every instance at once, and clears the cookie. ${NO_SCOPE}`,
+        response: { 204: NoContent, ...readErrors },
+      },
+      config: { staffSession: true },
+    },
+    async (request, reply) => {
+      await sessions.signOut(staffSessionOf(request).session.id);
+      clearSessionCookie(reply);
+      return reply.code(204).send(null);
+    },
+  );
+}
