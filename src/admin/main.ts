@@ -64,6 +64,8 @@ function showRateLimitWait(seconds: number): void {
 
 /** Forgets the member and shows the sign-in form (the session itself is over, or being ended). */
 function signOut(message?: string): void {
+  // A session that ended under a page comes back to that page once signed in again.
+  if (message !== undefined && location.hash !== SIGN_IN && location.hash !== PASSWORD && location.hash !== '') afterSignIn = location.hash;
   setSignedInMember(undefined);
   sessionAsked = true;
   signInMessage = message;
