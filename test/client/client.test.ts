@@ -252,7 +252,9 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     );
     const called = Object.values(OPERATIONS).map(({ method, path: template }) => `${method} ${template}`);
     expect(called.filter((operation) => !served.includes(operation))).toEqual([]);
-    expect(served.filter((operation) => operation.split(' ')[1]!.startsWith('/v1/') && !called.includes(operation))).toEqual([]);
+    // The staff session's operations (`/v1/session`) are a browser's, made with its cookie: not an integrator's, who holds a key.
+    const forIntegrators = (operation: string) => operation.split(' ')[1]!.startsWith('/v1/') && !/^\/v1\/session(\/|$)/.test(operation.split(' ')[1]!);
+    expect(served.filter((operation) => forIntegrators(operation) && !called.includes(operation))).toEqual([]);
     expect(new Set(called).size).toBe(called.length);
     // Each name of the table is a method of the client.
     for (const name of Object.keys(OPERATIONS) as OperationName[]) {
