@@ -44,6 +44,7 @@ import { registerWebhookRoutes } from '../http/routes/webhooks/index.js';
 import { registerEventRoutes } from '../http/routes/events/index.js';
 import { registerSessionRoutes } from '../http/routes/session/index.js';
 import { SignInThrottle } from '../http/sign-in-throttle.js';
+import { registerPriceHistoryRoutes } from '../http/routes/price-history/index.js';
 import { registerIdempotentCreate } from '../http/idempotent-create.js';
 import { health } from '../http/routes/system/health.js';
 import type { Services } from './services.js';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);
   registerSessionRoutes(app, services.staffSessions, services.staff, new SignInThrottle(services.signInFailures, services.authFailures));
+  registerPriceHistoryRoutes(app, services.history);
   await app.ready();
   return app;
 }

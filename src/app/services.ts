@@ -21,6 +21,7 @@ import { type Database, openDatabase } from '../storage/database.js';
 import { KyselyUnitOfWork } from '../storage/kysely-unit-of-work.js';
 import { buildRateLimiters } from './rate-limiters.js';
 import { EventFeedService } from '../modules/events/event-feed-service.js';
+import { HistoryService } from '../modules/history/history-service.js';
 import { WebhookService } from '../modules/webhooks/webhook-service.js';
 import { KyselyDeliveryQueue } from '../storage/kysely-delivery-queue.js';
 import type { DeliveryQueue } from '../webhooks/delivery-queue.js';
@@ -65,6 +66,8 @@ export interface Services {
   readonly orders: OrderService;
   readonly webhooks: WebhookService;
   readonly events: EventFeedService;
+  /** The price history's reads (`GET /v1/price-history`). */
+  readonly history: HistoryService;
   /** Signed requests to receivers, behind the SSRF guard (the delivery worker sends with it). */
   readonly webhookSender: WebhookSender;
   readonly deliveryQueue: DeliveryQueue;
@@ -129,6 +132,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     orders: new OrderService(uow, clock, pricing),
     webhooks: new WebhookService(uow, clock, guard, webhookSender),
     events: new EventFeedService(uow),
+    history: new HistoryService(uow),
     webhookSender,
     deliveryQueue: new KyselyDeliveryQueue(database),
     outboxStats: new KyselyOutboxStats(database),

@@ -28,6 +28,7 @@ export interface Tables {
   webhook_deliveries: WebhookDeliveriesTable;
   price_history: PriceHistoryTable;
   price_history_heads: PriceHistoryHeadsTable;
+  price_history_checkpoints: PriceHistoryCheckpointsTable;
   trade_prices_deleted: TradePricesDeletedTable;
   price_list_prices_deleted: PriceListPricesDeletedTable;
   staff_accounts: StaffAccountsTable;
@@ -375,6 +376,18 @@ export interface PriceHistoryHeadsTable {
   store_id: number;
   seq: number;
   hash: string;
+}
+
+/** Where a store's chain starts after a retention cut (migration 018): the last entry cut, signed. */
+export interface PriceHistoryCheckpointsTable {
+  store_id: number;
+  seq: number;
+  hash: string;
+  /** The `at` of the last entry cut. */
+  last_cut_at: string;
+  cut_at: string;
+  /** HMAC-SHA256 under the history key, hex (modules/history/checkpoint-signature.ts). */
+  signature: string;
 }
 
 /** A trade price deleted: its row as it was, with when it went. */

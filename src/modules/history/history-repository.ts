@@ -1,8 +1,46 @@
-import type { ChangeOrigin, HistoryRecord } from './history-entry.js';
+import type { Page } from '../page.js';
+import type { Actor } from '../stores/credential-service.js';
+import type { ChangeOrigin, HistoryEntry, HistoryRecord, HistoryResource } from './history-entry.js';
+
+/** What `GET /v1/price-history` narrows by; every field left out matches all. */
+export interface HistoryFilter {
+  customerId?: number;
+  sku?: string;
+  productId?: number;
+  priceListId?: number;
+  actorType?: Actor['type'];
+  actorId?: number;
+  resource?: HistoryResource;
+  /** `from ≤ at < until`, ISO 8601 UTC. */
+  from?: string;
+  until?: string;
+}
+
+/** A store's last entry: what the head row holds. */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
 
 /**
- * The price history's storage. Append-only: nothing here changes or removes an entry (a
- * retention cut, later, removes whole old stretches and leaves a signed checkpoint).
+ * Where a store's chain starts once retention has cut its oldest entries: the `seq` and `hash`
+ * of the last entry cut, when, and an HMAC-SHA256 under the server's history key over those
+ * (modules/history/checkpoint-signature.ts), so what remains still verifies.
+ */
+export interface HistoryCheckpoint {
+  storeId: number;
+  seq: number;
+  hash: string;
+  /** When the cut was made. */
+  cutAt: string;
+  /** The `at` of the last entry cut: as-of reads before it answer with what is left. */
+  lastCutAt: string;
+  signature: string;
+}
+
+/**
+ * The price history's storage. Append-only: nothing here changes or removes an entry, but for
+ * a retention cut, which removes the oldest stretch of a chain and leaves a signed checkpoint.
  */
 export interface HistoryRepository {
   /**
@@ -14,4 +52,15 @@ export interface HistoryRepository {
   lockChain(storeId: number): Promise<void>;
   /** Appends the records, in order, at the store's chain head: each gets the next `seq` and its `hash`. */
   append(storeId: number, at: string, origin: ChangeOrigin, records: readonly HistoryRecord[]): Promise<void>;
+
+  /** A page of the store's entries matching the filter, newest (highest seq) first. */
+  list(storeId: number, filter: HistoryFilter, page: Page): Promise<HistoryEntry[]>;
+  count(storeId: number, filter: HistoryFilter): Promise<number>;
+  /** Up to `limit` of the store's entries with seq above `afterSeq`, in seq order (then by row id): the chain's walk. */
+  chain(storeId: number, afterSeq: number, limit: number): Promise<HistoryEntry[]>;
+  /** The store's head row as stored; undefined when it has none (it never appended). Takes no lock. */
+  readHead(storeId: number): Promise<ChainHead | undefined>;
+  checkpoint(storeId: number): Promise<HistoryCheckpoint | undefined>;
+  /** Deletes the store's entries up to `checkpoint.seq` and makes `checkpoint` the store's one checkpoint; answers how many went. */
+  cut(checkpoint: HistoryCheckpoint): Promise<number>;
 }

@@ -1,8 +1,9 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { GENESIS_HASH, canonicalJson, chainHash } from '../../modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryEntry, HistoryRecord } from '../../modules/history/history-entry.js';
-import type { HistoryRepository } from '../../modules/history/history-repository.js';
+import type { ChainHead, HistoryCheckpoint, HistoryFilter, HistoryRepository } from '../../modules/history/history-repository.js';
+import type { Page } from '../../modules/page.js';
 import type { Engine } from '../engine.js';
 import type { PriceHistoryTable, Tables } from '../tables.js';
 import { type ArrayColumn, insertFromArrays } from './array-insert.js';
@@ -77,6 +78,81 @@ export class KyselyHistoryRepository implements HistoryRepository {
     await this.db.updateTable('price_history_heads').set({ seq, hash }).where('store_id', '=', storeId).execute();
   }
 
+  async list(storeId: number, filter: HistoryFilter, page: Page): Promise<HistoryEntry[]> {
+    const rows = await this.filtered(storeId, filter).selectAll().orderBy('seq', 'desc').limit(page.count).offset(page.offset).execute();
+    return rows.map(toEntry);
+  }
+
+  async count(storeId: number, filter: HistoryFilter): Promise<number> {
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async chain(storeId: number, afterSeq: number, limit: number): Promise<HistoryEntry[]> {
+    // By seq along `price_history_seq`; by id after it, so a duplicate seq (the index dropped
+    // and a row inserted behind the API's back) comes out in a fixed order.
+    const rows = await this.db.selectFrom('price_history').selectAll().where('store_id', '=', storeId).where('seq', '>', afterSeq).orderBy('seq').orderBy('id').limit(limit).execute();
+    return rows.map(toEntry);
+  }
+
+  async readHead(storeId: number): Promise<ChainHead | undefined> {
+    const row = await this.db.selectFrom('price_history_heads').select(['seq', 'hash']).where('store_id', '=', storeId).executeTakeFirst();
+    return row && { seq: Number(row.seq), hash: row.hash };
+  }
+
+  async checkpoint(storeId: number): Promise<HistoryCheckpoint | undefined> {
+    const row = await this.db.selectFrom('price_history_checkpoints').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+    return (
+      row && {
+        storeId: Number(row.store_id),
+        seq: Number(row.seq),
+        hash: row.hash,
+        cutAt: row.cut_at,
+        lastCutAt: row.last_cut_at,
+        signature: row.signature,
+      }
+    );
+  }
+
+  async cut(checkpoint: HistoryCheckpoint): Promise<number> {
+    const deleted = await this.db.deleteFrom('price_history').where('store_id', '=', checkpoint.storeId).where('seq', '<=', checkpoint.seq).executeTakeFirst();
+    const row = {
+      store_id: checkpoint.storeId,
+      seq: checkpoint.seq,
+      hash: checkpoint.hash,
+      last_cut_at: checkpoint.lastCutAt,
+      cut_at: checkpoint.cutAt,
+      signature: checkpoint.signature,
+    };
+    await this.db
+      .insertInto('price_history_checkpoints')
+      .values(row)
+      .onConflict((conflict) => conflict.column('store_id').doUpdateSet({ seq: row.seq, hash: row.hash, last_cut_at: row.last_cut_at, cut_at: row.cut_at, signature: row.signature }))
+      .execute();
+    return Number(deleted.numDeletedRows);
+  }
+
+  /**
+   * The store's entries matching the filter. Each filter has its index (migration 015:
+   * customer, product, list, SKU, actor, each with seq; 018: moment), so a page of one
+   * customer's history reads that customer's entries, never the store's.
+   */
+  private filtered(storeId: number, filter: HistoryFilter) {
+    let query = this.db.selectFrom('price_history').where('store_id', '=', storeId);
+    if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+    if (filter.productId !== undefined) query = query.where('product_id', '=', filter.productId);
+    if (filter.priceListId !== undefined) query = query.where('price_list_id', '=', filter.priceListId);
+    if (filter.sku !== undefined) query = query.where('sku', '=', filter.sku);
+    if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+    if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
+    if (filter.resource !== undefined) query = query.where('resource', '=', filter.resource);
+    if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+    if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+    return query;
+  }
+
   /** The store's chain head, made on first use, locked to the end of the transaction where the engine locks rows. */
   private async head(storeId: number): Promise<{ seq: number; hash: string }> {
     await this.db
@@ -101,6 +177,35 @@ export class KyselyHistoryRepository implements HistoryRepository {
       await this.db.insertInto('price_history').values(rows.slice(start, start + perStatement)).execute();
     }
   }
+}
+
+function toEntry(row: Selectable<PriceHistoryTable>): HistoryEntry {
+  return {
+    id: Number(row.id),
+    storeId: Number(row.store_id),
+    seq: Number(row.seq),
+    at: row.at,
+    resource: row.resource as HistoryEntry['resource'],
+    resourceId: Number(row.resource_id),
+    change: row.change as HistoryEntry['change'],
+    before: row.before,
+    after: row.after,
+    customerId: nullableNumber(row.customer_id),
+    productId: nullableNumber(row.product_id),
+    priceListId: nullableNumber(row.price_list_id),
+    sku: row.sku,
+    actor: { type: row.actor_type as HistoryEntry['actor']['type'], id: Number(row.actor_id), name: row.actor_name },
+    source: row.source as HistoryEntry['source'],
+    sourceId: nullableNumber(row.source_id),
+    requestId: row.request_id,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+/** PostgreSQL answers bigint columns as strings. */
+function nullableNumber(value: number | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 function toRow(entry: Omit<HistoryEntry, 'id' | 'prevHash' | 'hash'>, prevHash: string, hash: string): HistoryRow {
