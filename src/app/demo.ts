@@ -1,5 +1,6 @@
 import type { Customer } from '../contract/customers.js';
 import type { Product } from '../contract/products.js';
+import { CLI_ORIGIN } from '../modules/history/change-records.js';
 import type { Services } from './services.js';
 
 export interface DemoStore {
@@ -7,7 +8,10 @@ export interface DemoStore {
   token: string;
 }
 
-/** A demo store with trade and regular customers, so a first `curl` has something to show. */
+/**
+ * A demo store with trade and regular customers, so a first `curl` has something to show. No
+ * request makes it: its price history names the fallback actor (`CLI_ORIGIN`, docs/history.md).
+ */
 export async function seedDemoStore(services: Services): Promise<DemoStore> {
   const store = await services.credentials.createStore('Demo store');
   const { token } = await services.credentials.issueKey(store.id);
@@ -17,7 +21,7 @@ export async function seedDemoStore(services: Services): Promise<DemoStore> {
     { email: 'jo@example.com', firstName: 'Jo', lastName: 'Public', trade: false },
   ];
   const created = [];
-  for (const customer of customers) created.push(await services.customers.create(store.id, customer));
+  for (const customer of customers) created.push(await services.customers.create(store.id, CLI_ORIGIN, customer));
   const products = await seedDemoCatalog(services, store.id);
   await seedDemoTradePrices(services, store.id, created, products);
   return { storeId: store.id, token };
@@ -54,7 +58,7 @@ async function seedDemoCatalog(services: Services, storeId: number): Promise<Pro
     { title: 'Nitrile gloves, box of 100', sku: 'GLOVE-NIT-100', price: 6.4, categoryIds: [safety.id] },
   ];
   const created = [];
-  for (const product of products) created.push(await services.products.create(storeId, product));
+  for (const product of products) created.push(await services.products.create(storeId, CLI_ORIGIN, product));
   return created;
 }
 
@@ -63,7 +67,7 @@ async function seedDemoTradePrices(services: Services, storeId: number, customer
   const [ada, nils] = customers;
   const [tee, , , gloves] = products;
   if (ada === undefined || nils === undefined || tee === undefined || gloves === undefined) return;
-  await services.tradePrices.bulkCreate(storeId, [
+  await services.tradePrices.bulkCreate(storeId, CLI_ORIGIN, [
     { customerId: ada.id, productId: tee.id, sku: 'TEE-RED-M', price: 6.5 },
     { customerId: ada.id, productId: tee.id, sku: 'TEE-BLUE-XL', price: 7.75 },
     { customerId: nils.id, productId: tee.id, sku: 'TEE-RED-M', price: 6.8 },

@@ -40,6 +40,9 @@ export const Event = Type.Object(
     topic: EventTopicSchema,
     subjectId: Annotated(Id, { description: 'Id of the record that changed' }),
     data: Type.Object({}, { additionalProperties: true, description: 'The record as the API returns it (for deletions: as it was)' }),
+    previous: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'Updates only (`….updated`): the record as it was before the change, in the shape of `data`' }),
+    ),
   },
   { $id: 'Event', additionalProperties: false },
 );

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { AppError } from '../modules/errors.js';
+import type { ChangeOrigin } from '../modules/history/history-entry.js';
+import type { ImportUploader } from '../modules/imports/import-repository.js';
 import type { Page } from '../modules/page.js';
 import type { Principal, StaffSessionState } from '../modules/stores/credential-service.js';
 import type { Scope } from '../modules/stores/scopes.js';
@@ -42,6 +44,20 @@ export function requireScopeForField(request: FastifyRequest, field: string, sco
 /** The store of the authenticated caller. */
 export function storeIdOf(request: FastifyRequest): number {
   return principalOf(request).storeId;
+}
+
+/**
+ * Who makes the request's changes and how, for the price history: a key's request is `api`,
+ * a staff member's (signed in on the admin page) `admin`; the request id is Fastify's.
+ */
+export function originOf(request: FastifyRequest): ChangeOrigin {
+  const { actor } = principalOf(request);
+  return { actor, source: actor.type === 'staff' ? 'admin' : 'api', sourceId: null, requestId: request.id };
+}
+
+/** The uploader of an import, kept with it: its apply, later, is recorded as theirs. */
+export function uploaderOf(request: FastifyRequest): ImportUploader {
+  return { actor: principalOf(request).actor, requestId: request.id };
 }
 
 /** `count` and `offset` (defaults already applied by the query parser). */

@@ -5,10 +5,14 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * Every change of a trade price or a price list entry goes through one place
- * (`TradePriceWrites`, `PriceListEntryWrites`), so that a record of changes kept there (a
+ * (`TradePriceWrites`, `PriceListEntryWrites`), so that a record of changes kept there (the
  * price history, a change set's rollback) cannot be bypassed. This reads the sources: a call
  * of a repository's write method, or an event of a price's creation or deletion, anywhere
  * else in `src/` fails here, with the file and the line.
+ *
+ * The price history has the same rule: only the writers below append to it, and every other
+ * change it records (price lists, customers, products, variations) is written only by the
+ * service that records it.
  */
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,6 +21,25 @@ const WRITERS: Record<string, RegExp[]> = {
   'modules/trade-prices/trade-price-writes.ts': [/\.tradePrices\.(insertMany|deleteMany|delete|deleteBatchOf)\(/, /'trade_customer_product_price\.(created|deleted)'/],
   'modules/price-lists/price-list-entry-writes.ts': [/\.priceLists\.(insertPrices|deletePrice|deletePriceBatchOf)\(/, /'price_list_price\.(created|deleted)'/],
 };
+
+/** The files that append to the price history: the two price writers and the services of the other recorded changes. */
+const HISTORY_WRITERS = [
+  'modules/trade-prices/trade-price-writes.ts',
+  'modules/price-lists/price-list-entry-writes.ts',
+  'modules/price-lists/price-list-service.ts',
+  'modules/customers/customer-service.ts',
+  'modules/catalog/product-service.ts',
+  'modules/catalog/variation-service.ts',
+];
+const HISTORY_APPEND = /\.history\.append\(/;
+
+/** The writes of the other recorded resources, and the one service each may stand in (it records them). */
+const RECORDED_WRITES: Array<[RegExp, string]> = [
+  [/\.priceLists\.(insert|update|delete)\(/, 'modules/price-lists/price-list-service.ts'],
+  [/\.customers\.(insert|update|delete)\(/, 'modules/customers/customer-service.ts'],
+  [/\.products\.(insert|update|delete)\(/, 'modules/catalog/product-service.ts'],
+  [/\.variations\.(insertMany|update|deleteMany)\(/, 'modules/catalog/(product|variation)-service.ts'],
+];
 
 /** Where a price's event names may stand without being written: the list of topics, their scopes, the admin page's topic picker, and migration 011 (it ran once, before these writers existed). */
 const NAMES_ONLY = ['contract/events.ts', 'modules/events/topic-scopes.ts', 'admin/views/webhooks.ts', 'storage/migrations/011-prices-of-lost-skus.ts'];
@@ -51,6 +74,34 @@ describe('one write path for prices', () => {
           const [write, topic] = patterns as [RegExp, RegExp];
           const announces = topic.test(line) && !NAMES_ONLY.includes(file) && !/^\s*(\*|\/\/)/.test(line);
           if (write.test(line) || announces) found.push(`${file}:${at + 1} (only ${writer} may): ${line.trim()}`);
+        }
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('only the designated writers append to the price history', () => {
+    for (const writer of HISTORY_WRITERS) expect(HISTORY_APPEND.test(readFileSync(path.join(SRC, writer), 'utf8')), writer).toBe(true);
+    const found: string[] = [];
+    for (const file of files) {
+      if (HISTORY_WRITERS.includes(file) || file.startsWith('storage/repositories/')) continue;
+      readFileSync(path.join(SRC, file), 'utf8')
+        .split('\n')
+        .forEach((line, at) => {
+          if (HISTORY_APPEND.test(line)) found.push(`${file}:${at + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('lists, customers, products and variations are written only by the services that record them', () => {
+    const found: string[] = [];
+    for (const file of files) {
+      if (file.startsWith('storage/') || file.startsWith('client/') || file.startsWith('admin/')) continue;
+      const lines = readFileSync(path.join(SRC, file), 'utf8').split('\n');
+      lines.forEach((line, at) => {
+        for (const [write, owner] of RECORDED_WRITES) {
+          if (write.test(line) && !new RegExp(`^${owner}$`).test(file)) found.push(`${file}:${at + 1} (only ${owner} may): ${line.trim()}`);
         }
       });
     }

@@ -97,7 +97,7 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
           .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
           .innerJoin('events as e', 'e.id', 'd.event_id')
           .select(['d.id', 'd.attempts', 'd.created_at as delivery_created_at', 'w.url', 'w.secret'])
-          .select(['e.id as event_id', 'e.store_id', 'e.created_at', 'e.topic', 'e.subject_id', 'e.data'])
+          .select(['e.id as event_id', 'e.store_id', 'e.created_at', 'e.topic', 'e.subject_id', 'e.data', 'e.previous'])
           .where('d.webhook_id', '=', webhookId)
           .where('d.status', '=', sql.lit('pending'))
           .where('d.next_attempt_at', '<=', now)

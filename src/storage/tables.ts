@@ -203,6 +203,12 @@ export interface ImportsTable {
   claimed_at: number | null;
   /** 1 while slices or staged rows of the ended (or discarded) import are still to be deleted. */
   cleanup: Generated<number>;
+  /** Who uploaded it (migration 017): its apply's history entries name them. Null on imports uploaded before. */
+  actor_type: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  /** The upload's request id, for the same entries. */
+  request_id: string | null;
 }
 
 /** An import's file, in slices of 256 KiB, kept until the import ends. */
@@ -313,6 +319,8 @@ export interface EventsTable {
   subject_id: number;
   /** The record as the API returns it, JSON. */
   data: string;
+  /** An update's record as it was before, JSON (migration 017); null for other events. */
+  previous: string | null;
   created_at: string;
   /** 1 once its deliveries have been created. */
   fanned_out: Generated<number>;

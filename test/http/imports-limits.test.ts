@@ -13,6 +13,7 @@ import { snapshotStore } from '../support/store-snapshot.js';
 import { type SuiteServer, suiteServer } from '../support/suite-server.js';
 import type { HttpResponse, Tenant, TestServer } from '../support/test-server.js';
 import type { Import } from '../../src/contract/imports.js';
+import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 
 /**
  * Regression tests of the import limits (issue 21, problems 2, 3, 4, 5 and 8; docs/imports.md,
@@ -397,7 +398,7 @@ describe.each(await enginesUnderTest())('import retention on %s', (engine) => {
     expect(done.status).toBe('succeeded');
     // An upload that never ended (its process died), with a slice stored.
     const { services } = suite.server;
-    const abandoned = await services.uow.repos.imports.beginUpload(tenant.storeId, { mode: 'add', dryRun: false }, new Date(clock.now()).toISOString());
+    const abandoned = await services.uow.repos.imports.beginUpload(tenant.storeId, { mode: 'add', dryRun: false }, CLI_ORIGIN, new Date(clock.now()).toISOString());
     await services.uow.transaction((repos) => repos.imports.appendChunk(abandoned, tenant.storeId, 0, Buffer.from('customer_id,sku,price\n')));
 
     clock.advance(29 * DAY);

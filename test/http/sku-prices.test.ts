@@ -5,6 +5,7 @@ import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
 import type { Import } from '../../src/contract/imports.js';
+import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 
 interface FeedEvent {
   id: number;
@@ -191,7 +192,7 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     let rename: Promise<HttpResponse> | undefined;
     let price: { id: number } | undefined;
     await suite.server.services.uow.transaction(async () => {
-      [price] = await suite.server.services.tradePrices.bulkCreate(suite.tenant.storeId, [{ customerId: c.id, productId: p.id, sku: x, price: 2 }]);
+      [price] = await suite.server.services.tradePrices.bulkCreate(suite.tenant.storeId, CLI_ORIGIN, [{ customerId: c.id, productId: p.id, sku: x, price: 2 }]);
       rename = call('PUT', `/v1/products/${p.id}`, { sku: y });
       expect(await Promise.race([rename.then(() => 'answered'), sleep(300).then(() => 'waiting')])).toBe('waiting');
     });
@@ -206,7 +207,7 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     const c = await customer();
     let write: Promise<HttpResponse> | undefined;
     await suite.server.services.uow.transaction(async () => {
-      await suite.server.services.products.update(suite.tenant.storeId, p.id, { sku: y });
+      await suite.server.services.products.update(suite.tenant.storeId, CLI_ORIGIN, p.id, { sku: y });
       write = call('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: c.id, productId: p.id, sku: x, price: 2 }]);
       expect(await Promise.race([write.then(() => 'answered'), sleep(300).then(() => 'waiting')])).toBe('waiting');
     });

@@ -76,9 +76,10 @@ describe("the client package's generated types", () => {
     expectTypeOf<Generated.CustomerListQuery>().toEqualTypeOf<Customers.CustomerListQuery>();
     expectTypeOf<Generated.CustomerCountQuery>().toEqualTypeOf<Static<typeof Customers.CustomerCountQuery>>();
     expectTypeOf<Generated.EventTopic>().toEqualTypeOf<Events.EventTopic>();
-    // An event's `data` is any JSON object: `{ [key: string]: unknown }` rather than TypeBox's `{}`.
-    expectTypeOf<Omit<Generated.Event, 'data'>>().toEqualTypeOf<Omit<Events.Event, 'data'>>();
+    // An event's `data` (and an update's `previous`) is any JSON object: `{ [key: string]: unknown }` rather than TypeBox's `{}`.
+    expectTypeOf<Omit<Generated.Event, 'data' | 'previous'>>().toEqualTypeOf<Omit<Events.Event, 'data' | 'previous'>>();
     expectTypeOf<Generated.Event['data']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<Generated.Event['previous']>().toEqualTypeOf<Record<string, unknown> | undefined>();
     expectTypeOf<Generated.EventFeedQuery>().toEqualTypeOf<Events.EventFeedQuery>();
     expectTypeOf<Generated.ImportMode>().toEqualTypeOf<Imports.ImportMode>();
     expectTypeOf<Generated.ImportStatus>().toEqualTypeOf<Imports.ImportStatus>();

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KyselyProductRepository } from '../../src/storage/repositories/product-repository.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
+import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 
 describe.each(await enginesUnderTest())('product reads on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
@@ -10,7 +11,7 @@ describe.each(await enginesUnderTest())('product reads on %s', (engine) => {
   beforeAll(async () => {
     const category = await suite.server.services.categories.create(suite.tenant.storeId, { title: 'Apparel' });
     for (let index = 0; index < 50; index++) {
-      await suite.server.services.products.create(suite.tenant.storeId, {
+      await suite.server.services.products.create(suite.tenant.storeId, CLI_ORIGIN, {
         title: `Tee ${index}`,
         price: 10,
         categoryIds: [category.id],

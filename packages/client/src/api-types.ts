@@ -169,6 +169,10 @@ export type Event = {
   data: {
     [key: string]: unknown;
   };
+  /** Updates only (`….updated`): the record as it was before the change, in the shape of `data` */
+  previous?: {
+    [key: string]: unknown;
+  };
 };
 
 export type EventFeedQuery = {

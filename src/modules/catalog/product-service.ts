@@ -1,10 +1,12 @@
 import { MAX_BULK_VARIATIONS, type Product, type ProductInput, type ProductUpdate } from '../../contract/products.js';
-import type { ProductVariation, VariationInput } from '../../contract/variations.js';
+import type { ProductVariation, Variation, VariationInput } from '../../contract/variations.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { AppError, asBulkItem, found, notFound, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
-import { eventOf } from '../events/events.js';
+import { eventOf, updateEventOf } from '../events/events.js';
+import { productPricingChanged, productRecord, variationPricingChanged, variationRecord } from '../history/change-records.js';
+import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
 import { bulkProductProblems } from './bulk-product-checks.js';
@@ -45,11 +47,12 @@ export class ProductService {
   }
 
   /** Creates the product with its variations, SKUs and category links in one transaction. */
-  create(storeId: number, input: ProductInput): Promise<Product> {
+  create(storeId: number, origin: ChangeOrigin, input: ProductInput): Promise<Product> {
     const draft = productDraft(input);
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       await checkCatalogRules(repos, storeId, draft.slots, draft.categoryIds);
-      return insertProduct(repos, storeId, draft, isoTimestamp(this.clock));
+      return insertProduct(repos, storeId, origin, draft, isoTimestamp(this.clock));
     });
   }
 
@@ -60,7 +63,7 @@ export class ProductService {
    * every SKU of the request, one per 1000 categories, then a fixed few per product, with a turn
    * of the event loop every 250 rows written, before the commit and before the answer.
    */
-  bulkCreate(storeId: number, items: readonly ProductInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Product[]> {
+  bulkCreate(storeId: number, origin: ChangeOrigin, items: readonly ProductInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Product[]> {
     const variationCount = items.reduce((sum, item) => sum + (isRecord(item) && Array.isArray(item.variations) ? item.variations.length : 0), 0);
     if (variationCount > MAX_BULK_VARIATIONS) {
       const message = `the products carry ${variationCount} variations, at most ${MAX_BULK_VARIATIONS} in one request`;
@@ -70,6 +73,7 @@ export class ProductService {
     const drafts = items.map((item, index) => (refused.has(index) ? undefined : productDraft(item)));
     return this.uow
       .transaction(async (repos) => {
+        await repos.history.lockChain(storeId);
         // The schema's validation and the drafts came before: the checks get a turn of their own.
         await nextTurn();
         const problems = [...shapeProblems, ...(await bulkProductProblems(repos, storeId, drafts))];
@@ -79,7 +83,7 @@ export class ProductService {
         const created: Product[] = [];
         const turns = turnsEvery(BULK_ROWS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
-          created.push(await asBulkItem(index, items.length, insertProduct(repos, storeId, draft!, createdAt)));
+          created.push(await asBulkItem(index, items.length, insertProduct(repos, storeId, origin, draft!, createdAt)));
           await turns.wrote(1 + draft!.variations.length);
         }
         // The commit gets a turn of its own.
@@ -93,10 +97,13 @@ export class ProductService {
    * Changes the fields sent. `variations` replaces the list, matched by SKU: a kept SKU keeps
    * its variation (id) and takes the new price and stock, a new SKU is a new variation, a
    * missing one is deleted with its prices. `categoryIds` replaces the set. The product's own
-   * SKU may not leave it (renamed, or set to null) while prices of it remain (409).
+   * SKU may not leave it (renamed, or set to null) while prices of it remain (409). The event
+   * carries the product as it was (`previous`); the history records its own price, SKU or
+   * active flag changed, and each variation created, deleted, or with a new price.
    */
-  update(storeId: number, id: number, patch: ProductUpdate): Promise<Product> {
+  update(storeId: number, origin: ChangeOrigin, id: number, patch: ProductUpdate): Promise<Product> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const current = await mustFind(repos, storeId, id);
       const sku = patch.sku !== undefined ? patch.sku : current.sku;
       const variations = patch.variations?.map(toVariationFields);
@@ -109,11 +116,12 @@ export class ProductService {
       const changedAt = isoTimestamp(this.clock);
       const reshaped = sku !== current.sku || variations !== undefined;
       const held = new Map(skuEntries(id, current.sku, current.variations).map((holder) => [holder.sku, holder.variationId]));
-      if (reshaped) await releaseLeavingSkus(repos, storeId, current, held, new Set(slots.map((slot) => slot.sku)), sku, changedAt);
+      if (reshaped) await releaseLeavingSkus(repos, storeId, origin, current, held, new Set(slots.map((slot) => slot.sku)), sku, changedAt);
+      const records: HistoryRecord[] = [];
       const own = ownFields(patch);
       if (Object.keys(own).length > 0 && !(await repos.products.update(storeId, id, own))) throw notFound(`Product ${id}`);
       if (reshaped) {
-        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations);
+        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations, changedAt, records);
         const entries = skuEntries(id, sku, now);
         // A SKU the product held moves to its new variation; the others are new to the product.
         for (const entry of entries) {
@@ -123,7 +131,9 @@ export class ProductService {
       }
       if (patch.categoryIds !== undefined) await repos.products.replaceCategories(storeId, id, patch.categoryIds);
       const product = await mustFind(repos, storeId, id);
-      await repos.events.append([eventOf(storeId, 'product.updated', product)], changedAt);
+      await repos.events.append([updateEventOf(storeId, 'product.updated', current, product)], changedAt);
+      if (productPricingChanged(current, product)) records.push(productRecord(current, product));
+      await repos.history.append(storeId, changedAt, origin, records);
       return product;
     });
   }
@@ -131,39 +141,60 @@ export class ProductService {
   /**
    * Deletes the product with its variations, SKUs, category links, trade prices and price list
    * entries, in one transaction; each deletion is an event, the prices' first. The prices go in
-   * batches.
+   * batches. The history records the prices', the variations' and the product's deletion.
    */
-  remove(storeId: number, id: number): Promise<void> {
+  remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const product = await mustFind(repos, storeId, id);
+      const variations = await variationsOf(repos, storeId, product);
       const deletedAt = isoTimestamp(this.clock);
-      await deletePricesOf(repos, storeId, { productId: id }, deletedAt);
+      await deletePricesOf(repos, storeId, origin, { productId: id }, deletedAt);
       if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
       await repos.events.append([eventOf(storeId, 'product.deleted', product)], deletedAt);
+      await repos.history.append(storeId, deletedAt, origin, [...variations.map((variation) => variationRecord(variation, null)), productRecord(product, null)]);
     });
   }
 
-  private async replaceVariations(repos: Repositories, storeId: number, current: Product, desired: readonly VariationFields[]): Promise<ProductVariation[]> {
-    const existing = new Map(current.variations.map((variation) => [variation.sku, variation]));
+  /** The product's variations made `desired` (matched by SKU); the history records of the changes go to `records`. */
+  private async replaceVariations(
+    repos: Repositories,
+    storeId: number,
+    current: Product,
+    desired: readonly VariationFields[],
+    changedAt: string,
+    records: HistoryRecord[],
+  ): Promise<ProductVariation[]> {
+    const existing = new Map((await variationsOf(repos, storeId, current)).map((variation) => [variation.sku, variation]));
     const keptSkus = new Set(desired.map((variation) => variation.sku));
-    const removed = current.variations.filter((variation) => !keptSkus.has(variation.sku)).map((variation) => variation.id);
-    if (removed.length > 0) await repos.variations.deleteMany(storeId, current.id, removed);
+    const removed = [...existing.values()].filter((variation) => !keptSkus.has(variation.sku));
+    if (removed.length > 0) {
+      await repos.variations.deleteMany(
+        storeId,
+        current.id,
+        removed.map((variation) => variation.id),
+      );
+      for (const variation of removed) records.push(variationRecord(variation, null));
+    }
     const kept: ProductVariation[] = [];
     for (const wanted of desired) {
       const before = existing.get(wanted.sku);
       if (before === undefined) continue;
       if (before.price !== wanted.price || before.stock !== wanted.stock) {
         await repos.variations.update(storeId, current.id, before.id, { price: wanted.price, stock: wanted.stock });
+        const after = { ...before, price: wanted.price, stock: wanted.stock };
+        if (variationPricingChanged(before, after)) records.push(variationRecord(before, after));
       }
-      kept.push({ ...before, price: wanted.price, stock: wanted.stock });
+      kept.push({ id: before.id, sku: before.sku, price: wanted.price, stock: wanted.stock });
     }
     const added = await repos.variations.insertMany(
       storeId,
       current.id,
       desired.filter((variation) => !existing.has(variation.sku)),
-      isoTimestamp(this.clock),
+      changedAt,
     );
-    return [...kept, ...added];
+    for (const variation of added) records.push(variationRecord(null, variation));
+    return [...kept, ...added.map(({ id, sku, price, stock }) => ({ id, sku, price, stock }))];
   }
 }
 
@@ -176,6 +207,7 @@ export class ProductService {
 async function releaseLeavingSkus(
   repos: Repositories,
   storeId: number,
+  origin: ChangeOrigin,
   current: Product,
   held: ReadonlyMap<string, number | null>,
   kept: ReadonlySet<string>,
@@ -186,10 +218,18 @@ async function releaseLeavingSkus(
   await repos.skus.release(storeId, current.id, leaving);
   if (current.sku !== null && leaving.includes(current.sku)) await refuseWhilePriced(repos, storeId, current.id, current.sku, ownSku === null ? 'removing' : 'renaming');
   for (const sku of leaving) {
-    if (sku !== current.sku) await deletePricesOf(repos, storeId, { productId: current.id, sku }, deletedAt);
+    if (sku !== current.sku) await deletePricesOf(repos, storeId, origin, { productId: current.id, sku }, deletedAt);
   }
   const ownSkuHolder = ownSku === null ? undefined : held.get(ownSku);
   if (ownSku !== null && typeof ownSkuHolder === 'number') await repos.skus.reassign(storeId, current.id, ownSku, null);
+}
+
+/** The product's variations as the API shows each on its own (with `productId` and `createdAt`): what the history records. */
+async function variationsOf(repos: Repositories, storeId: number, product: Product): Promise<Variation[]> {
+  if (product.variations.length === 0) return [];
+  // Read in the writer's transaction, which holds the store's history lock: every writer of
+  // variations takes it first, so none was added since `product` was read and one page holds them all.
+  return repos.variations.list(storeId, product.id, { count: product.variations.length, offset: 0 });
 }
 
 async function mustFind(repos: Repositories, storeId: number, id: number): Promise<Product> {
@@ -253,15 +293,17 @@ function productDraft(input: ProductInput): ProductDraft {
 
 /**
  * The writes of one checked product, in the caller's transaction: the product, its variations,
- * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event.
+ * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event, and
+ * the history of the product's and each variation's creation.
  */
-async function insertProduct(repos: Repositories, storeId: number, draft: ProductDraft, createdAt: string): Promise<Product> {
+async function insertProduct(repos: Repositories, storeId: number, origin: ChangeOrigin, draft: ProductDraft, createdAt: string): Promise<Product> {
   const id = await repos.products.insert(storeId, draft.fields, createdAt);
   const created = await repos.variations.insertMany(storeId, id, draft.variations, createdAt);
   await claimSkus(repos, storeId, skuEntries(id, draft.fields.sku, created), draft.slots);
   await repos.products.replaceCategories(storeId, id, draft.categoryIds);
   const product = await mustFind(repos, storeId, id);
   await repos.events.append([eventOf(storeId, 'product.created', product)], createdAt);
+  await repos.history.append(storeId, createdAt, origin, [productRecord(null, product), ...created.map((variation) => variationRecord(null, variation))]);
   return product;
 }
 

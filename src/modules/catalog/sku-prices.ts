@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
 import { PriceListEntryWrites } from '../price-lists/price-list-entry-writes.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories } from '../unit-of-work.js';
@@ -39,9 +40,9 @@ export async function refuseWhilePriced(repos: Repositories, storeId: number, pr
  * variation's deletion): in bounded batches, each record with its `…deleted` event, trade
  * prices first.
  */
-export async function deletePricesOf(repos: Repositories, storeId: number, owner: { productId: number; sku?: string }, deletedAt: string): Promise<void> {
-  await new TradePriceWrites(repos, storeId, deletedAt).removeAllOf(owner);
-  await new PriceListEntryWrites(repos, storeId, deletedAt).removeAllOf(owner);
+export async function deletePricesOf(repos: Repositories, storeId: number, origin: ChangeOrigin, owner: { productId: number; sku?: string }, deletedAt: string): Promise<void> {
+  await new TradePriceWrites(repos, storeId, origin, deletedAt).removeAllOf(owner);
+  await new PriceListEntryWrites(repos, storeId, origin, deletedAt).removeAllOf(owner);
 }
 
 /** "3 trade prices (ids 4, 9, 12)", "1 trade price (id 4)", "12 trade prices (ids 1, 2, 3, 4, 5, …)". */

@@ -32,4 +32,6 @@ export interface CustomerRepository {
    * returns their ids, ascending: a list's removal goes in bounded batches.
    */
   removePriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]>;
+  /** The ids `removePriceListBatch` would take the list from, without taking it. */
+  withPriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]>;
 }

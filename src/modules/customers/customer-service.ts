@@ -3,7 +3,9 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
-import { eventOf } from '../events/events.js';
+import { eventOf, updateEventOf } from '../events/events.js';
+import { customerPricingChanged, customerRecord } from '../history/change-records.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
@@ -35,11 +37,12 @@ export class CustomerService {
     return this.uow.repos.customers.findMany(storeId, ids);
   }
 
-  create(storeId: number, input: CustomerInput): Promise<Customer> {
+  create(storeId: number, origin: ChangeOrigin, input: CustomerInput): Promise<Customer> {
     const complete = completeCustomer(input);
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       await assertPriceListsExist(repos, storeId, complete.priceListIds);
-      return insertCustomer(repos, storeId, complete, isoTimestamp(this.clock));
+      return insertCustomer(repos, storeId, origin, complete, isoTimestamp(this.clock));
     });
   }
 
@@ -51,18 +54,19 @@ export class CustomerService {
    * Work: one query for the addresses, one for the price lists, then a fixed few per customer,
    * with a turn of the event loop every 100 customers, before the commit and before the answer.
    */
-  bulkCreate(storeId: number, items: readonly CustomerInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Customer[]> {
+  bulkCreate(storeId: number, origin: ChangeOrigin, items: readonly CustomerInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Customer[]> {
     const refused = new Set(shapeProblems.map((problem) => problem.index));
     const drafts = items.map((item, index) => (refused.has(index) ? undefined : completeCustomer(item)));
     return this.uow
       .transaction(async (repos) => {
+        await repos.history.lockChain(storeId);
         const problems = [...shapeProblems, ...(await bulkCustomerProblems(repos, storeId, drafts))];
         if (problems.length > 0) throw validationFailed(problems, items.length);
         const createdAt = isoTimestamp(this.clock);
         const created: Customer[] = [];
         const turns = turnsEvery(BULK_CUSTOMERS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
-          created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
+          created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, origin, draft!, createdAt)));
           await turns.wrote(1);
         }
         // The commit gets a turn of its own, and so does the answer.
@@ -72,11 +76,19 @@ export class CustomerService {
       .then(onNextTurn);
   }
 
-  update(storeId: number, id: number, patch: CustomerUpdate): Promise<Customer> {
+  /**
+   * Changes the fields sent. The event carries the customer as it was (`previous`); the history
+   * records the change when it touches what the customer pays: its lists, trade or active flag.
+   */
+  update(storeId: number, origin: ChangeOrigin, id: number, patch: CustomerUpdate): Promise<Customer> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       if (patch.priceListIds !== undefined) await assertPriceListsExist(repos, storeId, patch.priceListIds);
+      const current = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       const updated = found(await withEmailRule(repos.customers.update(storeId, id, patch)), `Customer ${id}`);
-      await repos.events.append([eventOf(storeId, 'customer.updated', updated)], isoTimestamp(this.clock));
+      const changedAt = isoTimestamp(this.clock);
+      await repos.events.append([updateEventOf(storeId, 'customer.updated', current, updated)], changedAt);
+      if (customerPricingChanged(current, updated)) await repos.history.append(storeId, changedAt, origin, [customerRecord(current, updated)]);
       return updated;
     });
   }
@@ -85,13 +97,15 @@ export class CustomerService {
    * Deletes the customer and, in the same transaction, its trade prices (in batches); each
    * deletion is an event, the prices' first.
    */
-  remove(storeId: number, id: number): Promise<void> {
+  remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const customer = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       const deletedAt = isoTimestamp(this.clock);
-      await new TradePriceWrites(repos, storeId, deletedAt).removeAllOf({ customerId: id });
+      await new TradePriceWrites(repos, storeId, origin, deletedAt).removeAllOf({ customerId: id });
       if (!(await repos.customers.delete(storeId, id))) throw notFound(`Customer ${id}`);
       await repos.events.append([eventOf(storeId, 'customer.deleted', customer)], deletedAt);
+      await repos.history.append(storeId, deletedAt, origin, [customerRecord(customer, null)]);
     });
   }
 }
@@ -109,10 +123,11 @@ function completeCustomer(input: CustomerInput): NewCustomer {
   };
 }
 
-/** The write of one checked customer, and its event, in the caller's transaction. */
-async function insertCustomer(repos: Repositories, storeId: number, customer: NewCustomer, createdAt: string): Promise<Customer> {
+/** The write of one checked customer, its event and its history entry, in the caller's transaction. */
+async function insertCustomer(repos: Repositories, storeId: number, origin: ChangeOrigin, customer: NewCustomer, createdAt: string): Promise<Customer> {
   const created = await withEmailRule(repos.customers.insert(storeId, customer, createdAt));
   await repos.events.append([eventOf(storeId, 'customer.created', created)], createdAt);
+  await repos.history.append(storeId, createdAt, origin, [customerRecord(null, created)]);
   return created;
 }
 

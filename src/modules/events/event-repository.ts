@@ -6,6 +6,8 @@ export interface NewEvent {
   topic: EventTopic;
   subjectId: number;
   data: object;
+  /** An update's record as it was before the change; absent for every other event. */
+  previous?: object;
 }
 
 /** The outbox. Written inside the transaction of the change it announces. */

@@ -1,9 +1,13 @@
 import type { Import, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Page } from '../page.js';
 import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
 
 /** A price an import checked, staged until the import applies: its place in the file, and the price. */
 export type StagedPrice = NewTradePrice & { position: number };
+
+/** Who uploaded an import, and with which request: its apply's history entries name them (source `import`). */
+export type ImportUploader = Pick<ChangeOrigin, 'actor' | 'requestId'>;
 
 /** An import a process took on: it owns it while its lease lasts. */
 export interface ClaimedImport {
@@ -14,6 +18,7 @@ export interface ClaimedImport {
   leaseToken: string;
   /** Times it was taken up, this one included. */
   attempts: number;
+  uploader: ImportUploader;
 }
 
 /** How an import ends. */
@@ -32,7 +37,7 @@ export interface StoreImportQueue {
 
 export interface ImportRepository {
   /** A new import whose file is still arriving (`uploading`: never answered, never claimed). */
-  beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, createdAt: string): Promise<number>;
+  beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, uploader: ImportUploader, createdAt: string): Promise<number>;
   /** Stores slice `seq` of an upload's file and adds its bytes to the import's size. */
   appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void>;
   /**

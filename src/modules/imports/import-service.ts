@@ -14,7 +14,8 @@ import { type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format
 import { CsvProblem } from '../../csv/csv-problem.js';
 import { CsvRecordReader } from '../../csv/csv-record-reader.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
-import type { ClaimedImport, ImportOutcome, StagedPrice, StoreImportQueue } from './import-repository.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
+import type { ClaimedImport, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
 import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.js';
 
 /** Rows checked per batch, at most: their lookups are a query or two. */
@@ -121,15 +122,16 @@ export class ImportService {
   /**
    * Begins an upload, if the store's queue has room: refused at once (`import_queue_full`)
    * when it holds its cap of imports, or when `declaredBytes` (the request's length, if it says
-   * one) would take its files past the bytes cap. Nothing is stored then.
+   * one) would take its files past the bytes cap. Nothing is stored then. `uploader` (who
+   * sends it, with which request) is kept with the import: its apply's history entries name them.
    */
-  async startUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, declaredBytes: number | undefined): Promise<ImportUpload> {
+  async startUpload(storeId: number, uploader: ImportUploader, options: { mode: ImportMode; dryRun: boolean }, declaredBytes: number | undefined): Promise<ImportUpload> {
     const now = this.clock.now();
     const uploadsSince = new Date(now - UPLOAD_ABANDONED_MS).toISOString();
     const queue = await this.uow.repos.imports.queueOf(storeId, uploadsSince);
     if (queue.imports >= this.caps.maxImports) throw queueFull(this.caps, 'imports');
     if (declaredBytes !== undefined && queue.bytes + declaredBytes > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
-    const importId = await this.uow.repos.imports.beginUpload(storeId, options, isoTimestamp(this.clock));
+    const importId = await this.uow.repos.imports.beginUpload(storeId, options, uploader, isoTimestamp(this.clock));
     const queued = () => {
       for (const listener of this.queuedListeners) listener();
     };
@@ -420,9 +422,11 @@ export class ImportService {
   private async applyAll(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
     await pacer.aside(() =>
       this.uow.transaction(async (repos) => {
+        // The history chain first, before any write (docs/history.md): the apply appends to it.
+        await repos.history.lockChain(claim.storeId);
         const changedAt = isoTimestamp(this.clock);
         const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
-        const writes = this.writes(repos, claim.storeId, changedAt, pacer);
+        const writes = this.writes(repos, claim, changedAt, pacer);
         if (claim.mode === 'add') {
           for (let after = 0; ; ) {
             const batch = await repos.imports.staged(claim.id, after, APPLY_BATCH);
@@ -442,10 +446,16 @@ export class ImportService {
   /**
    * The apply's writes, as every writer of trade prices makes them (`TradePriceWrites`): in
    * batches of APPLY_BATCH with the pacer's turn after each, every batch's SKUs and customers
-   * looked up again before it is created.
+   * looked up again before it is created. Their history entries say `import`, with the
+   * import's id, its uploader and the upload's request id.
    */
-  private writes(repos: Repositories, storeId: number, changedAt: string, pacer: ImportPacer): TradePriceWrites {
-    return new TradePriceWrites(repos, storeId, changedAt, { batch: APPLY_BATCH, pace: () => pacer.pace(), beforeCreate: (batch) => checkStillValid(repos, storeId, batch) });
+  private writes(repos: Repositories, claim: ClaimedImport, changedAt: string, pacer: ImportPacer): TradePriceWrites {
+    const { storeId } = claim;
+    return new TradePriceWrites(repos, storeId, importOrigin(claim), changedAt, {
+      batch: APPLY_BATCH,
+      pace: () => pacer.pace(),
+      beforeCreate: (batch) => checkStillValid(repos, storeId, batch),
+    });
   }
 
   /**
@@ -595,6 +605,11 @@ async function checkStillValid(repos: Repositories, storeId: number, prices: rea
       throw new StaleCheck([{ row: 1, field: null, message: `Customer ${price.customerId} was deleted or stopped being a trade customer ${again}` }]);
     }
   }
+}
+
+/** The origin of an import's changes: its uploader, the upload's request, the import's id. */
+function importOrigin(claim: ClaimedImport): ChangeOrigin {
+  return { actor: claim.uploader.actor, source: 'import', sourceId: claim.id, requestId: claim.uploader.requestId };
 }
 
 function asNewPrice(staged: StagedPrice): NewTradePrice {

@@ -3,7 +3,9 @@ import { deleteInBatches } from '../batched-delete.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found, invalidField, notFound, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import { eventOf, eventsOf } from '../events/events.js';
+import { eventOf, updateEventOf } from '../events/events.js';
+import { priceListChanged, priceListRecord } from '../history/change-records.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
@@ -34,22 +36,28 @@ export class PriceListService {
     return found(await this.uow.repos.priceLists.find(storeId, id), `Price list ${id}`);
   }
 
-  create(storeId: number, input: PriceListInput): Promise<PriceList> {
+  create(storeId: number, origin: ChangeOrigin, input: PriceListInput): Promise<PriceList> {
     const percentage = input.percentage ?? null;
     if (input.kind === 'percentage' && percentage === null) throw invalidField('percentage', 'is required for a percentage list');
     if (input.kind === 'fixed' && percentage !== null) throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
     const list: NewPriceList = { name: input.name, kind: input.kind, percentage: percentage === null ? null : toPriceUnits(percentage) };
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const createdAt = isoTimestamp(this.clock);
       const created = await repos.priceLists.insert(storeId, list, createdAt);
       await repos.events.append([eventOf(storeId, 'price_list.created', created)], createdAt);
+      await repos.history.append(storeId, createdAt, origin, [priceListRecord(null, created)]);
       return created;
     });
   }
 
-  /** Changes the name or a percentage list's percentage; the kind stays what it was. */
-  update(storeId: number, id: number, patch: PriceListUpdate): Promise<PriceList> {
+  /**
+   * Changes the name or a percentage list's percentage; the kind stays what it was. The event
+   * carries the list as it was (`previous`); the history records a change of name or percentage.
+   */
+  update(storeId: number, origin: ChangeOrigin, id: number, patch: PriceListUpdate): Promise<PriceList> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const current = found(await repos.priceLists.find(storeId, id), `Price list ${id}`);
       if (patch.kind !== undefined && patch.kind !== current.kind) {
         throw invalidField('kind', `cannot change from '${current.kind}' to '${patch.kind}': create another list`);
@@ -65,7 +73,9 @@ export class PriceListService {
         }),
         `Price list ${id}`,
       );
-      await repos.events.append([eventOf(storeId, 'price_list.updated', updated)], isoTimestamp(this.clock));
+      const changedAt = isoTimestamp(this.clock);
+      await repos.events.append([updateEventOf(storeId, 'price_list.updated', current, updated)], changedAt);
+      if (priceListChanged(current, updated)) await repos.history.append(storeId, changedAt, origin, [priceListRecord(current, updated)]);
       return updated;
     });
   }
@@ -73,25 +83,35 @@ export class PriceListService {
   /**
    * Deletes the list in one transaction: its entries (a `price_list_price.deleted` event each),
    * its place in every customer's lists (a `customer.updated` event each), then the list
-   * itself (`price_list.deleted`). Entries and customers go in bounded batches.
+   * itself (`price_list.deleted`). Entries and customers go in bounded batches. The history
+   * records the entries' and the list's deletion, not the customers' change: a list that did
+   * not exist at a moment prices no one then (docs/history.md).
    */
-  remove(storeId: number, id: number): Promise<void> {
+  remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const list = found(await repos.priceLists.find(storeId, id), `Price list ${id}`);
       const deletedAt = isoTimestamp(this.clock);
-      await new PriceListEntryWrites(repos, storeId, deletedAt).removeAllOf({ priceListId: id });
+      await new PriceListEntryWrites(repos, storeId, origin, deletedAt).removeAllOf({ priceListId: id });
       await deleteInBatches(
-        async (afterId, limit) => (await repos.customers.removePriceListBatch(storeId, id, afterId, limit)).map((customerId) => ({ id: customerId })),
+        async (afterId, limit) => {
+          // Each customer as it was (its lists in order, this one included): the event's `previous`.
+          const before = await repos.customers.findMany(storeId, await repos.customers.withPriceListBatch(storeId, id, afterId, limit));
+          const taken = new Set(await repos.customers.removePriceListBatch(storeId, id, afterId, limit));
+          return before.filter((customer) => taken.has(customer.id)).sort((a, b) => a.id - b.id);
+        },
         async (batch) => {
-          const customers = await repos.customers.findMany(
-            storeId,
-            batch.map((customer) => customer.id),
-          );
-          await repos.events.append(eventsOf(storeId, 'customer.updated', customers.sort((a, b) => a.id - b.id)), deletedAt);
+          const now = new Map((await repos.customers.findMany(storeId, batch.map((customer) => customer.id))).map((customer) => [customer.id, customer]));
+          const events = batch.flatMap((previous) => {
+            const customer = now.get(previous.id);
+            return customer === undefined ? [] : [updateEventOf(storeId, 'customer.updated', previous, customer)];
+          });
+          await repos.events.append(events, deletedAt);
         },
       );
       if (!(await repos.priceLists.delete(storeId, id))) throw notFound(`Price list ${id}`);
       await repos.events.append([eventOf(storeId, 'price_list.deleted', list)], deletedAt);
+      await repos.history.append(storeId, deletedAt, origin, [priceListRecord(list, null)]);
     });
   }
 
@@ -113,19 +133,21 @@ export class PriceListService {
    * queries and their windows checked, and all problems are reported together. The list must
    * be a fixed one. Entries are never de-duplicated: the rule's tie break decides.
    */
-  bulkCreatePrices(storeId: number, priceListId: number, items: readonly PriceListPriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<PriceListPrice[]> {
+  bulkCreatePrices(storeId: number, origin: ChangeOrigin, priceListId: number, items: readonly PriceListPriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<PriceListPrice[]> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
       const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
       if (problems.length > 0) throw validationFailed(problems, items.length);
-      return new PriceListEntryWrites(repos, storeId, isoTimestamp(this.clock)).create(priceListId, checked);
+      return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).create(priceListId, checked);
     });
   }
 
-  removePrice(storeId: number, priceListId: number, id: number): Promise<void> {
+  removePrice(storeId: number, origin: ChangeOrigin, priceListId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      found(await new PriceListEntryWrites(repos, storeId, isoTimestamp(this.clock)).removeById(priceListId, id), `Entry ${id} of price list ${priceListId}`);
+      await repos.history.lockChain(storeId);
+      found(await new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).removeById(priceListId, id), `Entry ${id} of price list ${priceListId}`);
     });
   }
 

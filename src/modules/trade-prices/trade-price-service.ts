@@ -2,6 +2,7 @@ import { MAX_BULK_ITEMS, type ReplaceTradePricesRequest, type ReplaceTradePrices
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Page } from '../page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { customerProblem } from '../pricing/trade-customer.js';
@@ -33,13 +34,14 @@ export class TradePriceService {
    * checked against the store (`checkPricedItems`) and every problem is reported together.
    * Never looks at existing trade prices: the same item twice makes two records.
    */
-  bulkCreate(storeId: number, items: readonly TradePriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<TradePrice[]> {
+  bulkCreate(storeId: number, origin: ChangeOrigin, items: readonly TradePriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<TradePrice[]> {
     return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
       const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
       if (problems.length > 0) throw validationFailed(problems, items.length);
       const records: NewTradePrice[] = checked.map((price, index) => ({ customerId: items[index]!.customerId, ...price }));
       // One statement for the whole batch (at most MAX_BULK_ITEMS), as before the pacing of larger writes.
-      return new TradePriceWrites(repos, storeId, isoTimestamp(this.clock), { batch: MAX_BULK_ITEMS, pace: async () => undefined }).create(records);
+      return new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock), { batch: MAX_BULK_ITEMS, pace: async () => undefined }).create(records);
     });
   }
 
@@ -51,10 +53,12 @@ export class TradePriceService {
    * item's with its `index`); the items are checked as a bulk create's, and every problem is
    * reported together. A dry run answers the same and changes nothing.
    */
-  async replace(storeId: number, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
+  async replace(storeId: number, origin: ChangeOrigin, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
     // Up to 10 000 items were just parsed and validated: the checks get a turn of their own.
     await nextTurn();
     return this.uow.transaction(async (repos) => {
+      // A dry run writes nothing: it need not queue behind the store's price writers.
+      if (request.dryRun !== true) await repos.history.lockChain(storeId);
       const refused = refusedBy(shapeProblems);
       if (refused(undefined, null)) throw validationFailed(shapeProblems);
       const items = refused(undefined, 'prices') ? [] : request.prices;
@@ -71,14 +75,15 @@ export class TradePriceService {
       if (request.dryRun === true) {
         return { created: diff.create.map((item) => ({ id: null, ...item, createdAt: null })), deleted: diff.remove, unchanged: diff.unchanged.length };
       }
-      const created = await new TradePriceWrites(repos, storeId, isoTimestamp(this.clock)).apply(diff);
+      const created = await new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).apply(diff);
       return { created, deleted: diff.remove, unchanged: diff.unchanged.length };
     }).then(onNextTurn);
   }
 
-  remove(storeId: number, id: number): Promise<void> {
+  remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
-      found(await new TradePriceWrites(repos, storeId, isoTimestamp(this.clock)).removeById(id), `Trade customer product price ${id}`);
+      await repos.history.lockChain(storeId);
+      found(await new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).removeById(id), `Trade customer product price ${id}`);
     });
   }
 }

@@ -1,6 +1,8 @@
 import type { TradePrice } from '../../contract/trade-prices.js';
 import { deleteInBatches } from '../batched-delete.js';
 import { eventOf, eventsOf } from '../events/events.js';
+import { tradePriceRecord } from '../history/change-records.js';
+import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
 import type { Repositories } from '../unit-of-work.js';
 import { nextTurn } from '../yield-to-other-work.js';
 import type { PriceDiff } from './price-diff.js';
@@ -25,8 +27,10 @@ export interface TradePriceWritesOptions {
  * The one way trade prices change. Every writer goes through it inside its own transaction:
  * bulk create, replace, imports, a single delete, and the cascades of a customer's, a
  * product's or a SKU's deletion. Each record created or deleted gets its event here and
- * nowhere else, in the order of the writes; a record of every change (a price history, a
- * change set's rollback) belongs here too, so that no writer can bypass it.
+ * nowhere else, in the order of the writes, and its price history entry (`origin` says who
+ * made it and how) right after, in the same transaction: no writer can bypass either.
+ * The store's history chain is locked before the first write (its callers lock it first of
+ * all, at the start of their transaction; taking it again costs nothing).
  *
  * Work is bounded: records go in batches (`batch`), each followed by `pace`, which by default
  * is a turn of the event loop, not a pause: the transaction holds SQLite's one writer, and a
@@ -35,10 +39,13 @@ export interface TradePriceWritesOptions {
 export class TradePriceWrites {
   private readonly batch: number;
   private readonly pace: () => Promise<void>;
+  private locked = false;
 
   constructor(
     private readonly repos: Repositories,
     private readonly storeId: number,
+    /** Who makes the changes and how: every history entry written here carries it. */
+    private readonly origin: ChangeOrigin,
     /** When the changes happen: the records' `createdAt` and their events'. */
     private readonly changedAt: string,
     private readonly options: TradePriceWritesOptions = {},
@@ -52,9 +59,11 @@ export class TradePriceWrites {
     const created: TradePrice[] = [];
     for (let start = 0; start < prices.length; start += this.batch) {
       const batch = prices.slice(start, start + this.batch);
+      await this.lock();
       await this.options.beforeCreate?.(batch);
       const records = await this.repos.tradePrices.insertMany(this.storeId, batch, this.changedAt);
       await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.created', records), this.changedAt);
+      await this.record(records.map((record) => tradePriceRecord(null, record)));
       created.push(...records);
       await this.pace();
     }
@@ -65,12 +74,14 @@ export class TradePriceWrites {
   async remove(records: readonly TradePrice[]): Promise<void> {
     for (let start = 0; start < records.length; start += this.batch) {
       const batch = records.slice(start, start + this.batch);
+      await this.lock();
       await this.repos.tradePrices.deleteMany(
         this.storeId,
         batch.map((record) => record.id),
         this.changedAt,
       );
       await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt);
+      await this.record(batch.map((record) => tradePriceRecord(record, null)));
       await this.pace();
     }
   }
@@ -83,16 +94,35 @@ export class TradePriceWrites {
 
   /** Deletes one record with its event; undefined when the store has no record `id`. */
   async removeById(id: number): Promise<TradePrice | undefined> {
+    await this.lock();
     const deleted = await this.repos.tradePrices.delete(this.storeId, id, this.changedAt);
-    if (deleted !== undefined) await this.repos.events.append([eventOf(this.storeId, 'trade_customer_product_price.deleted', deleted)], this.changedAt);
+    if (deleted !== undefined) {
+      await this.repos.events.append([eventOf(this.storeId, 'trade_customer_product_price.deleted', deleted)], this.changedAt);
+      await this.record([tradePriceRecord(deleted, null)]);
+    }
     return deleted;
   }
 
   /** Deletes every record of a customer, a product or one SKU of a product (a cascade), in id order, in bounded batches with their events. */
-  removeAllOf(owner: TradePriceOwner): Promise<void> {
-    return deleteInBatches(
+  async removeAllOf(owner: TradePriceOwner): Promise<void> {
+    await this.lock();
+    await deleteInBatches(
       (afterId, limit) => this.repos.tradePrices.deleteBatchOf(this.storeId, owner, afterId, limit, this.changedAt),
-      (batch) => this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt),
+      async (batch) => {
+        await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt);
+        await this.record(batch.map((record) => tradePriceRecord(record, null)));
+      },
     );
+  }
+
+  /** The store's history chain, locked once before the first write (rule: lock before writing). */
+  private async lock(): Promise<void> {
+    if (this.locked) return;
+    await this.repos.history.lockChain(this.storeId);
+    this.locked = true;
+  }
+
+  private record(records: readonly HistoryRecord[]): Promise<void> {
+    return this.repos.history.append(this.storeId, this.changedAt, this.origin, records);
   }
 }

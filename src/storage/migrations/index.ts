@@ -15,6 +15,7 @@ import { importFileChunksSchema } from './013-import-file-chunks.js';
 import { apiKeyNamesSchema } from './014-api-key-names.js';
 import { priceHistorySchema } from './015-price-history.js';
 import { staffSchema } from './016-staff.js';
+import { importOriginSchema } from './017-import-origin.js';
 import { historyCheckpointsSchema } from './018-history-checkpoints.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['014-api-key-names', apiKeyNamesSchema],
   ['015-price-history', priceHistorySchema],
   ['016-staff', staffSchema],
+  ['017-import-origin', importOriginSchema],
   ['018-history-checkpoints', historyCheckpointsSchema],
 ];
 

@@ -91,6 +91,13 @@ export class KyselyCustomerRepository implements CustomerRepository {
   }
 
   async removePriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]> {
+    const customerIds = await this.withPriceListBatch(storeId, priceListId, afterId, limit);
+    if (customerIds.length === 0) return [];
+    await this.db.deleteFrom('customer_price_lists').where('price_list_id', '=', priceListId).where('customer_id', 'in', customerIds).execute();
+    return customerIds;
+  }
+
+  async withPriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('customer_price_lists')
       .select('customer_id')
@@ -100,10 +107,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
       .orderBy('customer_id')
       .limit(limit)
       .execute();
-    const customerIds = rows.map((row) => Number(row.customer_id));
-    if (customerIds.length === 0) return [];
-    await this.db.deleteFrom('customer_price_lists').where('price_list_id', '=', priceListId).where('customer_id', 'in', customerIds).execute();
-    return customerIds;
+    return rows.map((row) => Number(row.customer_id));
   }
 
   async delete(storeId: number, id: number): Promise<boolean> {

@@ -5,8 +5,8 @@ import { type Event, EVENT_TOPICS, type EventTopic } from '../../contract/events
 import type { EventRepository, NewEvent } from '../../modules/events/event-repository.js';
 import type { EventsTable, Tables } from '../tables.js';
 
-/** 6 bound parameters per row: 5000 rows stay under SQLite's 32 766 and PostgreSQL's 65 535. */
-const ROWS_PER_INSERT = 5000;
+/** 7 bound parameters per row: 4000 rows stay under SQLite's 32 766 and PostgreSQL's 65 535. */
+const ROWS_PER_INSERT = 4000;
 
 export class KyselyEventRepository implements EventRepository {
   constructor(
@@ -22,6 +22,7 @@ export class KyselyEventRepository implements EventRepository {
         topic: { type: 'text', values: events.map((event) => event.topic) },
         subject_id: { type: 'bigint', values: events.map((event) => event.subjectId) },
         data: { type: 'text', values: events.map((event) => JSON.stringify(event.data)) },
+        previous: { type: 'text', values: events.map(previousOf) },
         created_at: { type: 'text', values: events.map(() => createdAt) },
       }).execute(this.db);
       return;
@@ -35,6 +36,7 @@ export class KyselyEventRepository implements EventRepository {
             topic: event.topic,
             subject_id: event.subjectId,
             data: JSON.stringify(event.data),
+            previous: previousOf(event),
             created_at: createdAt,
             fanned_out: 0,
           })),
@@ -52,7 +54,8 @@ export class KyselyEventRepository implements EventRepository {
   }
 }
 
-export function toEvent(row: Pick<Selectable<EventsTable>, 'id' | 'store_id' | 'created_at' | 'topic' | 'subject_id' | 'data'>): Event {
+/** An event as the feed and deliveries carry it: `previous` only on an update that has one. */
+export function toEvent(row: Pick<Selectable<EventsTable>, 'id' | 'store_id' | 'created_at' | 'topic' | 'subject_id' | 'data' | 'previous'>): Event {
   return {
     id: Number(row.id),
     storeId: Number(row.store_id),
@@ -60,5 +63,10 @@ export function toEvent(row: Pick<Selectable<EventsTable>, 'id' | 'store_id' | '
     topic: row.topic as EventTopic,
     subjectId: Number(row.subject_id),
     data: JSON.parse(row.data) as Event['data'],
+    ...(row.previous !== null && { previous: JSON.parse(row.previous) as NonNullable<Event['previous']> }),
   };
+}
+
+function previousOf(event: NewEvent): string | null {
+  return event.previous === undefined ? null : JSON.stringify(event.previous);
 }

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Import, ImportError, ImportMode, ImportResult, ImportStatus } from '../../contract/imports.js';
-import type { ClaimedImport, ImportOutcome, ImportRepository, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
+import type { ClaimedImport, ImportOutcome, ImportRepository, ImportUploader, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
+import { CLI_ORIGIN } from '../../modules/history/change-records.js';
 import type { Page } from '../../modules/page.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Engine } from '../engine.js';
@@ -28,10 +29,27 @@ export class KyselyImportRepository implements ImportRepository {
     private readonly engine: Engine,
   ) {}
 
-  async beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, createdAt: string): Promise<number> {
+  async beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, uploader: ImportUploader, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('imports')
-      .values({ store_id: storeId, status: 'uploading', mode: options.mode, dry_run: toFlag(options.dryRun), format: null, rows: null, result: null, created_at: createdAt, finished_at: null, lease_until: null, lease_token: null, claimed_at: null })
+      .values({
+        store_id: storeId,
+        status: 'uploading',
+        mode: options.mode,
+        dry_run: toFlag(options.dryRun),
+        format: null,
+        rows: null,
+        result: null,
+        created_at: createdAt,
+        finished_at: null,
+        lease_until: null,
+        lease_token: null,
+        claimed_at: null,
+        actor_type: uploader.actor.type,
+        actor_id: uploader.actor.id,
+        actor_name: uploader.actor.name,
+        request_id: uploader.requestId,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -142,9 +160,19 @@ export class KyselyImportRepository implements ImportRepository {
       .where('id', '=', candidate.id)
       .where((eb) => claimable(eb, now))
       .where(({ not, exists, selectFrom }) => not(exists(liveRun(selectFrom, now))))
-      .returning(['id', 'store_id', 'mode', 'dry_run', 'attempts'])
+      .returning(['id', 'store_id', 'mode', 'dry_run', 'attempts', 'actor_type', 'actor_id', 'actor_name', 'request_id'])
       .executeTakeFirst();
-    return taken && { id: Number(taken.id), storeId: Number(taken.store_id), mode: taken.mode as ImportMode, dryRun: fromFlag(taken.dry_run), leaseToken, attempts: Number(taken.attempts) };
+    return (
+      taken && {
+        id: Number(taken.id),
+        storeId: Number(taken.store_id),
+        mode: taken.mode as ImportMode,
+        dryRun: fromFlag(taken.dry_run),
+        leaseToken,
+        attempts: Number(taken.attempts),
+        uploader: uploaderOf(taken),
+      }
+    );
   }
 
   async progress(claim: ClaimedImport, update: { leaseUntil: number; processed: number; rows?: number; format?: 'long' | 'matrix' }): Promise<boolean> {
@@ -374,4 +402,10 @@ function toStaged(row: Selectable<ImportRowsTable>): StagedPrice {
     validFrom: row.valid_from,
     validUntil: row.valid_until,
   };
+}
+
+/** Who uploaded an import, as stored with it; an import uploaded before migration 017 names the fallback actor. */
+function uploaderOf(row: { actor_type: string | null; actor_id: number | null; actor_name: string | null; request_id: string | null }): ImportUploader {
+  if (row.actor_type === null || row.actor_id === null || row.actor_name === null) return { actor: CLI_ORIGIN.actor, requestId: row.request_id };
+  return { actor: { type: row.actor_type === 'staff' ? 'staff' : 'key', id: Number(row.actor_id), name: row.actor_name }, requestId: row.request_id };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BulkCustomerRequest, Customer, type CustomerInput, MAX_BULK_CUSTOMERS } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { type App, requireScope, originOf, storeIdOf } from '../../app-types.js';
 import { bulkShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
@@ -32,7 +32,7 @@ export function bulkCreateCustomers(app: App, customers: CustomerService): void 
     async (request, reply) => {
       const shapeProblems = bulkShapeProblems(request.validationError);
       const items = request.body as CustomerInput[];
-      return reply.sendCreated(() => customers.bulkCreate(storeIdOf(request), items, shapeProblems));
+      return reply.sendCreated(() => customers.bulkCreate(storeIdOf(request), originOf(request), items, shapeProblems));
     },
   );
 }

@@ -1,6 +1,6 @@
 import { Customer, CustomerInput } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScopeForField, storeIdOf } from '../../app-types.js';
+import { type App, requireScopeForField, originOf, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createCustomer(app: App, customers: CustomerService): void {
@@ -17,6 +17,6 @@ export function createCustomer(app: App, customers: CustomerService): void {
       config: { scope: 'catalog:write' },
       preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
     },
-    async (request, reply) => reply.sendCreated(() => customers.create(storeIdOf(request), request.body)),
+    async (request, reply) => reply.sendCreated(() => customers.create(storeIdOf(request), originOf(request), request.body)),
   );
 }

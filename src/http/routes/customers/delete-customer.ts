@@ -1,6 +1,6 @@
 import { IdParams } from '../../../contract/common.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deleteCustomer(app: App, customers: CustomerService): void {
@@ -11,7 +11,7 @@ export function deleteCustomer(app: App, customers: CustomerService): void {
       config: { scope: 'catalog:write' },
     },
     async (request, reply) => {
-      await customers.remove(storeIdOf(request), request.params.id);
+      await customers.remove(storeIdOf(request), originOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Customer, CustomerUpdate } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScopeForField, storeIdOf } from '../../app-types.js';
+import { type App, requireScopeForField, originOf, storeIdOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updateCustomer(app: App, customers: CustomerService): void {
@@ -19,6 +19,6 @@ export function updateCustomer(app: App, customers: CustomerService): void {
       config: { scope: ['catalog:write', 'catalog:read'] },
       preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
     },
-    async (request) => customers.update(storeIdOf(request), request.params.id, request.body),
+    async (request) => customers.update(storeIdOf(request), originOf(request), request.params.id, request.body),
   );
 }

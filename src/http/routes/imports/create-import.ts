@@ -4,7 +4,7 @@ import { AppError } from '../../../modules/errors.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
 import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../../modules/imports/import-header.js';
 import { bodyTooLarge, type ImportUpload } from '../../../modules/imports/import-upload.js';
-import { type App, requireScope, storeIdOf } from '../../app-types.js';
+import { type App, requireScope, storeIdOf, uploaderOf } from '../../app-types.js';
 import { startFingerprint } from '../../idempotent-create.js';
 import { readPieces } from '../../streamed-body.js';
 import { createErrors } from '../docs.js';
@@ -58,7 +58,7 @@ export function createImport(app: App, imports: ImportService): void {
       const begin = async (complete: boolean): Promise<ImportUpload> => {
         const head = Buffer.concat(start);
         if (namesCustomersByEmail(head.toString('utf8'), complete)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
-        upload = await imports.startUpload(storeId, { mode, dryRun }, Number.isSafeInteger(declared) ? declared : undefined);
+        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun }, Number.isSafeInteger(declared) ? declared : undefined);
         if (head.length > 0) await upload.append(head);
         return upload;
       };

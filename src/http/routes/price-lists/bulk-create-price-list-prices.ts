@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { BulkPriceListPriceRequest, PriceListPrice, type PriceListPriceInput } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { bulkShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
@@ -25,7 +25,7 @@ export function bulkCreatePriceListPrices(app: App, priceLists: PriceListService
     async (request, reply) => {
       const shapeProblems = bulkShapeProblems(request.validationError);
       const storeId = storeIdOf(request);
-      return reply.sendCreated(() => priceLists.bulkCreatePrices(storeId, request.params.id, request.body as PriceListPriceInput[], shapeProblems));
+      return reply.sendCreated(() => priceLists.bulkCreatePrices(storeId, originOf(request), request.params.id, request.body as PriceListPriceInput[], shapeProblems));
     },
   );
 }

@@ -1,6 +1,6 @@
 import { PriceList, PriceListInput } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createPriceList(app: App, priceLists: PriceListService): void {
@@ -18,6 +18,6 @@ export function createPriceList(app: App, priceLists: PriceListService): void {
       },
       config: { scope: 'trade_prices:write' },
     },
-    async (request, reply) => reply.sendCreated(() => priceLists.create(storeIdOf(request), request.body)),
+    async (request, reply) => reply.sendCreated(() => priceLists.create(storeIdOf(request), originOf(request), request.body)),
   );
 }

@@ -1,6 +1,6 @@
 import { PriceListPriceParams } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deletePriceListPrice(app: App, priceLists: PriceListService): void {
@@ -11,7 +11,7 @@ export function deletePriceListPrice(app: App, priceLists: PriceListService): vo
       config: { scope: 'trade_prices:write' },
     },
     async (request, reply) => {
-      await priceLists.removePrice(storeIdOf(request), request.params.id, request.params.priceId);
+      await priceLists.removePrice(storeIdOf(request), originOf(request), request.params.id, request.params.priceId);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,6 @@
 import { IdParams } from '../../../contract/common.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deletePriceList(app: App, priceLists: PriceListService): void {
@@ -17,7 +17,7 @@ export function deletePriceList(app: App, priceLists: PriceListService): void {
       config: { scope: 'trade_prices:write' },
     },
     async (request, reply) => {
-      await priceLists.remove(storeIdOf(request), request.params.id);
+      await priceLists.remove(storeIdOf(request), originOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { PriceList, PriceListUpdate } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updatePriceList(app: App, priceLists: PriceListService): void {
@@ -18,6 +18,6 @@ export function updatePriceList(app: App, priceLists: PriceListService): void {
       },
       config: { scope: ['trade_prices:write', 'trade_prices:read'] },
     },
-    async (request) => priceLists.update(storeIdOf(request), request.params.id, request.body),
+    async (request) => priceLists.update(storeIdOf(request), originOf(request), request.params.id, request.body),
   );
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BulkProductRequest, MAX_BULK_PRODUCTS, MAX_BULK_VARIATIONS, Product, type ProductInput } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { bulkShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
@@ -26,7 +26,7 @@ export function bulkCreateProducts(app: App, products: ProductService): void {
     async (request, reply) => {
       const shapeProblems = bulkShapeProblems(request.validationError);
       const items = request.body as ProductInput[];
-      return reply.sendCreated(() => products.bulkCreate(storeIdOf(request), items, shapeProblems));
+      return reply.sendCreated(() => products.bulkCreate(storeIdOf(request), originOf(request), items, shapeProblems));
     },
   );
 }

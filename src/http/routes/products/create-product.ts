@@ -1,6 +1,6 @@
 import { Product, ProductInput } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createProduct(app: App, products: ProductService): void {
@@ -16,6 +16,6 @@ export function createProduct(app: App, products: ProductService): void {
       },
       config: { scope: 'catalog:write' },
     },
-    async (request, reply) => reply.sendCreated(() => products.create(storeIdOf(request), request.body)),
+    async (request, reply) => reply.sendCreated(() => products.create(storeIdOf(request), originOf(request), request.body)),
   );
 }

@@ -1,6 +1,6 @@
 import { IdParams } from '../../../contract/common.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deleteProduct(app: App, products: ProductService): void {
@@ -16,7 +16,7 @@ export function deleteProduct(app: App, products: ProductService): void {
       config: { scope: 'catalog:write' },
     },
     async (request, reply) => {
-      await products.remove(storeIdOf(request), request.params.id);
+      await products.remove(storeIdOf(request), originOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

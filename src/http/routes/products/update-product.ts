@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Product, ProductUpdate } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { inUseWriteErrors } from '../docs.js';
 
 export function updateProduct(app: App, products: ProductService): void {
@@ -22,6 +22,6 @@ export function updateProduct(app: App, products: ProductService): void {
       },
       config: { scope: ['catalog:write', 'catalog:read'] },
     },
-    async (request) => products.update(storeIdOf(request), request.params.id, request.body),
+    async (request) => products.update(storeIdOf(request), originOf(request), request.params.id, request.body),
   );
 }

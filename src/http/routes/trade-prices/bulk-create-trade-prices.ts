@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BulkTradePriceRequest, TradePrice, type TradePriceInput } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { bulkShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
@@ -25,7 +25,7 @@ export function bulkCreateTradePrices(app: App, tradePrices: TradePriceService):
     async (request, reply) => {
       const shapeProblems = bulkShapeProblems(request.validationError);
       const items = request.body as TradePriceInput[];
-      return reply.sendCreated(() => tradePrices.bulkCreate(storeIdOf(request), items, shapeProblems));
+      return reply.sendCreated(() => tradePrices.bulkCreate(storeIdOf(request), originOf(request), items, shapeProblems));
     },
   );
 }

@@ -1,6 +1,6 @@
 import { IdParams } from '../../../contract/common.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deleteTradePrice(app: App, tradePrices: TradePriceService): void {
@@ -11,7 +11,7 @@ export function deleteTradePrice(app: App, tradePrices: TradePriceService): void
       config: { scope: 'trade_prices:write' },
     },
     async (request, reply) => {
-      await tradePrices.remove(storeIdOf(request), request.params.id);
+      await tradePrices.remove(storeIdOf(request), originOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

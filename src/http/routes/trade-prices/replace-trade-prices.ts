@@ -1,6 +1,6 @@
 import { ReplaceTradePricesRequest, ReplaceTradePricesResult } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { itemShapeProblems } from '../../bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
@@ -25,7 +25,7 @@ export function replaceTradePrices(app: App, tradePrices: TradePriceService): vo
     async (request, reply) => {
       const shapeProblems = itemShapeProblems(request.validationError, 'prices');
       const storeId = storeIdOf(request);
-      return reply.sendIdempotent(200, () => tradePrices.replace(storeId, request.body, shapeProblems));
+      return reply.sendIdempotent(200, () => tradePrices.replace(storeId, originOf(request), request.body, shapeProblems));
     },
   );
 }

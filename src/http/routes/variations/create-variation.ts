@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Variation, VariationInput } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createVariation(app: App, variations: VariationService): void {
@@ -18,6 +18,6 @@ export function createVariation(app: App, variations: VariationService): void {
       },
       config: { scope: 'catalog:write' },
     },
-    async (request, reply) => reply.sendCreated(() => variations.create(storeIdOf(request), request.params.id, request.body)),
+    async (request, reply) => reply.sendCreated(() => variations.create(storeIdOf(request), originOf(request), request.params.id, request.body)),
   );
 }

@@ -1,6 +1,6 @@
 import { VariationParams } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { NoContent, readErrors } from '../docs.js';
 
 export function deleteVariation(app: App, variations: VariationService): void {
@@ -11,7 +11,7 @@ export function deleteVariation(app: App, variations: VariationService): void {
       config: { scope: 'catalog:write' },
     },
     async (request, reply) => {
-      await variations.remove(storeIdOf(request), request.params.id, request.params.variationId);
+      await variations.remove(storeIdOf(request), originOf(request), request.params.id, request.params.variationId);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,6 @@
 import { Variation, VariationParams, VariationUpdate } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../app-types.js';
 import { inUseWriteErrors } from '../docs.js';
 
 export function updateVariation(app: App, variations: VariationService): void {
@@ -17,6 +17,6 @@ export function updateVariation(app: App, variations: VariationService): void {
       },
       config: { scope: ['catalog:write', 'catalog:read'] },
     },
-    async (request) => variations.update(storeIdOf(request), request.params.id, request.params.variationId, request.body),
+    async (request) => variations.update(storeIdOf(request), originOf(request), request.params.id, request.params.variationId, request.body),
   );
 }
