@@ -11,6 +11,7 @@ import type { EventRepository } from './events/event-repository.js';
 import type { WebhookRepository } from './webhooks/webhook-repository.js';
 import type { PriceListRepository } from './price-lists/price-list-repository.js';
 import type { PricingRepository } from './pricing/pricing-repository.js';
+import type { PricingAsOfRepository } from './pricing/as-of-repository.js';
 import type { ImportRepository } from './imports/import-repository.js';
 import type { HistoryRepository } from './history/history-repository.js';
 import type { StaffRepository } from './staff/staff-repository.js';
@@ -28,6 +29,8 @@ export interface Repositories {
   readonly priceLists: PriceListRepository;
   /** The reads behind the resolution rule. */
   readonly pricing: PricingRepository;
+  /** The reads behind a price at a past moment, from the history. */
+  readonly pricingAsOf: PricingAsOfRepository;
   readonly imports: ImportRepository;
   readonly idempotency: IdempotencyRepository;
   readonly orders: OrderRepository;

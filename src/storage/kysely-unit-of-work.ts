@@ -19,6 +19,7 @@ import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/st
 import { HotReads } from './repositories/hot-reads.js';
 import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
+import { KyselyPricingAsOfRepository } from './repositories/as-of-pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
 import { KyselyStaffRepository } from './repositories/staff-repository.js';
 import type { Tables } from './tables.js';
@@ -35,6 +36,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),
     pricing: new KyselyPricingRepository(db, engine),
+    pricingAsOf: new KyselyPricingAsOfRepository(db),
     imports: new KyselyImportRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),

@@ -1,5 +1,5 @@
 import type { PriceListKind } from '../../contract/price-lists.js';
-import type { PriceRule } from './price-resolution.js';
+import type { PriceRule, PricingFacts } from './price-resolution.js';
 
 /** A SKU of the store with the catalog prices that apply when no trade price or list does. */
 export interface SkuPrice {
@@ -10,6 +10,12 @@ export interface SkuPrice {
   productPriceUnits: number;
   /** Ten-thousandths; null when the variation has no price of its own (or the SKU is the product's). */
   variationPriceUnits: number | null;
+}
+
+/** One SKU's catalog entry and everything the rule weighs for it. */
+export interface SkuFacts {
+  catalog: SkuPrice;
+  facts: PricingFacts;
 }
 
 /** What a price list contributes to the rule, besides its entries. */

@@ -11,9 +11,10 @@ import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { type CandidatePage, explainPrice } from './explain-price.js';
 import { customerProblem } from './trade-customer.js';
+import { customerAsOf, loadFactsAsOf } from './as-of-facts.js';
 import { priceBreaks } from './price-breaks.js';
-import { type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
-import type { SkuPrice } from './pricing-repository.js';
+import { type Resolution, resolvePrice } from './price-resolution.js';
+import type { SkuFacts, SkuPrice } from './pricing-repository.js';
 
 /** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
 const YIELD_ABOVE_RECORDS = 2000;
@@ -57,10 +58,11 @@ export class PricingService {
    */
   async explain(storeId: number, customerId: number, sku: string, quantity: number, at: string | undefined, page: CandidatePage): Promise<EffectivePrice> {
     const repos = this.uow.repos;
-    const customer = found(await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
+    const past = this.isPast(at);
+    const customer = found(past ? await customerAsOf(repos, storeId, customerId, at) : await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
     const started = batchStart();
-    const facts = (await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
+    const facts = (past ? await loadFactsAsOf(repos, storeId, customer, [sku], at, true) : await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
     // Reading thousands of records and weighing them are each a stretch of work that holds the
     // process (on SQLite the read is synchronous): other requests get a turn between the two.
@@ -98,18 +100,24 @@ export class PricingService {
     const problems: FieldProblem[] = [...shapeProblems];
     const repos = this.uow.repos;
 
-    const customer = refused(undefined, 'customerId') ? undefined : await repos.customers.find(storeId, input.customerId);
-    const unknown = refused(undefined, 'customerId') ? undefined : customerProblem(`Customer ${input.customerId}`, customer, { trade: false });
-    if (unknown !== undefined) problems.push({ field: 'customerId', message: unknown });
     let at = isoTimestamp(this.clock);
+    let given: string | undefined;
     if (input.at !== undefined && !refused(undefined, 'at')) {
       const canonical = canonicalTimestamp(input.at);
       if (canonical === undefined) problems.push({ field: 'at', message: TIMESTAMP_RULE });
-      else at = canonical;
+      else at = given = canonical;
     }
+    // A moment in the past is priced from the book as it was then (`as-of-facts.ts`).
+    const past = this.isPast(given);
+    const findCustomer = (id: number) => (past ? customerAsOf(repos, storeId, id, at) : repos.customers.find(storeId, id));
+    const customer = refused(undefined, 'customerId') ? undefined : await findCustomer(input.customerId);
+    const unknown = refused(undefined, 'customerId') ? undefined : customerProblem(`Customer ${input.customerId}`, customer, { trade: false });
+    if (unknown !== undefined) problems.push({ field: 'customerId', message: unknown });
 
     const lines = refused(undefined, 'lines') ? [] : input.lines.map((line, index) => (refused(index, null) || refused(index, 'sku') || refused(index, 'quantity') ? undefined : line));
-    const { lines: priced } = await this.priceLines(repos, storeId, customer, lines, at);
+    const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
+    const factsBySku = past ? await loadFactsAsOf(repos, storeId, customer, skus, at, false) : await loadFacts(repos, storeId, customer, skus, { at });
+    const { lines: priced } = priceFromFacts(factsBySku, lines, at);
     lines.forEach((line, index) => {
       if (line === undefined) return;
       const price = priced[index];
@@ -147,7 +155,20 @@ export class PricingService {
     at: string,
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
-    const factsBySku = await loadFacts(repos, storeId, customer, skus, { at });
+    return priceFromFacts(await loadFacts(repos, storeId, customer, skus, { at }), lines, at);
+  }
+
+  /**
+   * Whether `at` (canonical, as given) is before now: such a request is answered from the book
+   * as it was then. Without `at`, or with now or a future moment, the live book is read.
+   */
+  private isPast(at: string | undefined): at is string {
+    return at !== undefined && at < isoTimestamp(this.clock);
+  }
+}
+
+/** Each line priced by the rule from its SKU's facts. */
+function priceFromFacts(factsBySku: ReadonlyMap<string, SkuFacts>, lines: ReadonlyArray<LineToPrice | undefined>, at: string): PricedLines {
     // A SKU on several lines has its winners sorted by break once, and each line finds its own
     // by a binary search; a SKU on one line is resolved directly (its facts are already only
     // the newest valid record of each break).
@@ -174,12 +195,6 @@ export class PricingService {
       };
     });
     return { lines: priced, catalog: new Map([...factsBySku].map(([sku, facts]) => [sku, facts.catalog])) };
-  }
-}
-
-interface SkuFacts {
-  catalog: SkuPrice;
-  facts: PricingFacts;
 }
 
 /**

@@ -17,6 +17,7 @@ import { priceHistorySchema } from './015-price-history.js';
 import { staffSchema } from './016-staff.js';
 import { importOriginSchema } from './017-import-origin.js';
 import { historyCheckpointsSchema } from './018-history-checkpoints.js';
+import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
 export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Migration]> = [
@@ -37,6 +38,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['016-staff', staffSchema],
   ['017-import-origin', importOriginSchema],
   ['018-history-checkpoints', historyCheckpointsSchema],
+  ['019-as-of-reads', asOfReadsSchema],
 ];
 
 /**

@@ -1,0 +1,161 @@
+import { toPriceUnits } from '../money.js';
+import type { Repositories } from '../unit-of-work.js';
+import type { CatalogRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
+import type { PriceRule } from './price-resolution.js';
+import type { PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
+
+/*
+ * The facts of the resolution rule as they stood at a past moment T (docs/history.md, "As-of
+ * reads"), so an effective price or a quote asked `at` T answers what the server answered then.
+ * A scalar resource (customer, list, product, variation) is as its history says (design rule 4):
+ * the latest entry at or before T gives its record, else the earliest after T its `before`; one
+ * with no entries at all is as its current row (it has not changed since history began). Trade
+ * prices and list entries are the live ones created by T and the deleted ones created by T and
+ * deleted after it. The rule itself (`price-resolution.ts`) is the live one.
+ */
+
+/** A customer as the rule saw it at T. */
+export interface CustomerAsOf {
+  id: number;
+  trade: boolean;
+  priceListIds: number[];
+}
+
+/** The customer at `at`; undefined when it did not exist then (or has neither history nor a row). */
+export async function customerAsOf(repos: Repositories, storeId: number, customerId: number, at: string): Promise<CustomerAsOf | undefined> {
+  const states = await repos.pricingAsOf.statesAt(storeId, 'customer', [customerId], at);
+  if (!states.has(customerId)) {
+    const current = await repos.customers.find(storeId, customerId);
+    return current === undefined ? undefined : { id: current.id, trade: current.trade, priceListIds: current.priceListIds };
+  }
+  const record = states.get(customerId);
+  if (record === null || record === undefined) return undefined;
+  return { id: customerId, trade: record.trade === true, priceListIds: numbers(record.priceListIds) };
+}
+
+/**
+ * The facts of every SKU at `at`, in a fixed number of queries whatever the SKUs: the
+ * customer's lists then, the catalog then, the trade prices and entries that existed then (of
+ * the product that owned the SKU then). To price (`explain` false) only the records valid at
+ * `at` are read; an explanation reads every one that existed.
+ */
+export async function loadFactsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf | undefined, skus: readonly string[], at: string, explain: boolean): Promise<Map<string, SkuFacts>> {
+  const distinct = [...new Set(skus)];
+  const result = new Map<string, SkuFacts>();
+  if (distinct.length === 0) return result;
+  const readTrade = customer !== undefined && (customer.trade || explain);
+  const [catalog, lists, tradeRules] = await Promise.all([
+    catalogAsOf(repos, storeId, distinct, at),
+    customer === undefined ? [] : listsAsOf(repos, storeId, customer.priceListIds, at),
+    readTrade ? repos.pricingAsOf.tradeRulesAt(storeId, customer.id, distinct, at, !explain) : [],
+  ]);
+  const fixedListIds = lists.filter((list) => list.kind === 'fixed').map((list) => list.id);
+  const entries = fixedListIds.length === 0 ? [] : await repos.pricingAsOf.listRulesAt(storeId, fixedListIds, distinct, at, !explain);
+
+  // A record counts only for the product that owned its SKU at T (docs/pricing.md).
+  const owned = (rule: RuleAsOf) => catalog.get(rule.sku)?.productId === rule.productId;
+  const tradeBySku = groupBy(tradeRules.filter(owned), (rule) => rule.sku);
+  const entriesBySkuAndList = groupBy(entries.filter(owned), (entry) => `${entry.priceListId}\u0000${entry.sku}`);
+  for (const entry of catalog.values()) {
+    result.set(entry.sku, {
+      catalog: entry,
+      facts: {
+        trade: customer?.trade ?? false,
+        tradeRules: (tradeBySku.get(entry.sku) ?? []).map(asRule),
+        lists: lists.map((list) => ({ ...list, rules: (entriesBySkuAndList.get(`${list.id}\u0000${entry.sku}`) ?? []).map(asRule) })),
+        productPriceUnits: entry.productPriceUnits,
+        variationPriceUnits: entry.variationPriceUnits,
+      },
+    });
+  }
+  return result;
+}
+
+/** The lists among `ids` that existed at `at`, in that order, with their kind and percentage then. */
+async function listsAsOf(repos: Repositories, storeId: number, ids: readonly number[], at: string): Promise<PriceListTerms[]> {
+  if (ids.length === 0) return [];
+  const states = await repos.pricingAsOf.statesAt(storeId, 'price_list', ids, at);
+  const current = new Map((await repos.pricingAsOf.currentLists(storeId, ids.filter((id) => !states.has(id)))).map((list) => [list.id, list]));
+  return ids.flatMap((id): PriceListTerms[] => {
+    if (!states.has(id)) {
+      const list = current.get(id);
+      return list === undefined ? [] : [list];
+    }
+    const record = states.get(id);
+    if (record === null || record === undefined) return [];
+    const kind = record.kind === 'percentage' ? 'percentage' : 'fixed';
+    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null }];
+  });
+}
+
+/**
+ * Which product or variation had each SKU at `at`, with the prices then. The candidates are
+ * the SKU's owner now and every product and variation whose history names the SKU; each is
+ * taken as it was at `at`, and the one whose SKU was this one then (a variation only while its
+ * product existed) owns it. A SKU nobody had then is absent.
+ */
+async function catalogAsOf(repos: Repositories, storeId: number, skus: readonly string[], at: string): Promise<Map<string, SkuPrice>> {
+  const [now, holders] = await Promise.all([repos.pricing.skuPrices(storeId, skus), repos.pricingAsOf.skuHolders(storeId, skus)]);
+  const variationIds = new Set<number>();
+  const productIds = new Set<number>();
+  for (const entry of now) {
+    productIds.add(entry.productId);
+    if (entry.variationId !== null) variationIds.add(entry.variationId);
+  }
+  for (const holder of holders) (holder.resource === 'product' ? productIds : variationIds).add(holder.id);
+
+  const variations = await catalogRowsAt(repos, storeId, 'variation', [...variationIds], at);
+  for (const variation of variations.values()) productIds.add(variation.productId);
+  const products = await catalogRowsAt(repos, storeId, 'product', [...productIds], at);
+
+  const wanted = new Set(skus);
+  const result = new Map<string, SkuPrice>();
+  for (const variation of variations.values()) {
+    const product = products.get(variation.productId);
+    if (variation.sku === null || !wanted.has(variation.sku) || product === undefined) continue;
+    result.set(variation.sku, { sku: variation.sku, productId: product.id, variationId: variation.id, productPriceUnits: product.priceUnits ?? 0, variationPriceUnits: variation.priceUnits });
+  }
+  for (const product of products.values()) {
+    if (product.sku === null || !wanted.has(product.sku) || result.has(product.sku)) continue;
+    result.set(product.sku, { sku: product.sku, productId: product.id, variationId: null, productPriceUnits: product.priceUnits ?? 0, variationPriceUnits: null });
+  }
+  return result;
+}
+
+/** The products or variations that existed at `at`, as they were then. */
+async function catalogRowsAt(repos: Repositories, storeId: number, resource: StatefulResource & ('product' | 'variation'), ids: readonly number[], at: string): Promise<Map<number, CatalogRow>> {
+  const rows = new Map<number, CatalogRow>();
+  if (ids.length === 0) return rows;
+  const states = await repos.pricingAsOf.statesAt(storeId, resource, ids, at);
+  const withoutHistory = ids.filter((id) => !states.has(id));
+  const current = resource === 'product' ? await repos.pricingAsOf.currentProducts(storeId, withoutHistory) : await repos.pricingAsOf.currentVariations(storeId, withoutHistory);
+  for (const row of current) rows.set(row.id, row);
+  for (const [id, record] of states) {
+    if (record === null) continue;
+    rows.set(id, {
+      id,
+      productId: resource === 'product' ? id : Number(record.productId),
+      sku: typeof record.sku === 'string' ? record.sku : null,
+      priceUnits: typeof record.price === 'number' ? toPriceUnits(record.price) : null,
+    });
+  }
+  return rows;
+}
+
+function asRule({ id, priceUnits, minQuantity, validFrom, validUntil }: RuleAsOf): PriceRule {
+  return { id, priceUnits, minQuantity, validFrom, validUntil };
+}
+
+function numbers(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((item): item is number => typeof item === 'number') : [];
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group === undefined) groups.set(key(item), [item]);
+    else group.push(item);
+  }
+  return groups;
+}

@@ -1,0 +1,146 @@
+import { type Kysely, sql } from 'kysely';
+import type { PriceListKind } from '../../contract/price-lists.js';
+import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
+import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
+import type { Tables } from '../tables.js';
+
+/** The reads of an as-of price: a handful of statements whatever the number of SKUs, lists or lines. */
+export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async statesAt(storeId: number, resource: StatefulResource, ids: readonly number[], at: string): Promise<Map<number, Record<string, unknown> | null>> {
+    const states = new Map<number, Record<string, unknown> | null>();
+    if (ids.length === 0) return states;
+    // One statement whatever the number of resources: of each, the last entry (by `seq`, the
+    // chain's order) at or before `at` gives its `after`, and the first after `at` its `before`.
+    // Both read the resource's entries along `price_history_resource` (store, resource, id, at).
+    const nearest = (side: 'at or before' | 'after') => {
+      const later = side === 'after';
+      const picked = this.db
+        .selectFrom('price_history')
+        .select('resource_id')
+        .select((eb) => (later ? eb.fn.min<number>('seq') : eb.fn.max<number>('seq')).as('seq'))
+        .where('store_id', '=', storeId)
+        .where('resource', '=', resource)
+        .where('resource_id', 'in', [...new Set(ids)])
+        .where('at', later ? '>' : '<=', at)
+        .groupBy('resource_id')
+        .as('picked');
+      return this.db
+        .selectFrom(picked)
+        .innerJoin('price_history as h', (join) => join.on('h.store_id', '=', storeId).onRef('h.seq', '=', 'picked.seq'))
+        .select(['h.resource_id', later ? 'h.before as record' : 'h.after as record'])
+        .select(sql.lit(later ? 1 : 0).as('later'));
+    };
+    const rows = await nearest('at or before').unionAll(nearest('after')).execute();
+    const before = new Map<number, string | null>();
+    for (const row of rows) {
+      const id = Number(row.resource_id);
+      if (Number(row.later) === 0) states.set(id, parse(row.record));
+      else before.set(id, row.record);
+    }
+    for (const [id, record] of before) if (!states.has(id)) states.set(id, parse(record));
+    return states;
+  }
+
+  async skuHolders(storeId: number, skus: readonly string[]): Promise<Array<{ resource: 'product' | 'variation'; id: number }>> {
+    if (skus.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('price_history')
+      .select(['resource', 'resource_id'])
+      .distinct()
+      .where('store_id', '=', storeId)
+      .where('sku', 'in', [...skus])
+      .where('resource', 'in', ['product', 'variation'])
+      .execute();
+    return rows.map((row) => ({ resource: row.resource as 'product' | 'variation', id: Number(row.resource_id) }));
+  }
+
+  async tradeRulesAt(storeId: number, customerId: number, skus: readonly string[], at: string, validOnly: boolean): Promise<RuleAsOf[]> {
+    if (skus.length === 0) return [];
+    const columns = ['id', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
+    let live = this.db.selectFrom('trade_prices').select(columns).where('store_id', '=', storeId).where('customer_id', '=', customerId).where('sku', 'in', [...skus]).where('created_at', '<=', at);
+    let gone = this.db
+      .selectFrom('trade_prices_deleted')
+      .select(columns)
+      .where('store_id', '=', storeId)
+      .where('customer_id', '=', customerId)
+      .where('sku', 'in', [...skus])
+      .where('created_at', '<=', at)
+      .where('deleted_at', '>', at);
+    if (validOnly) {
+      live = live.where(validThen(at));
+      gone = gone.where(validThen(at));
+    }
+    return (await live.unionAll(gone).execute()).map(asRule);
+  }
+
+  async listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>> {
+    if (skus.length === 0 || priceListIds.length === 0) return [];
+    const columns = ['id', 'price_list_id as priceListId', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
+    // The lists are the store's (read from the customer's record); the deleted entries carry their store too.
+    let live = this.db.selectFrom('price_list_prices').select(columns).where('price_list_id', 'in', [...priceListIds]).where('sku', 'in', [...skus]).where('created_at', '<=', at);
+    let gone = this.db
+      .selectFrom('price_list_prices_deleted')
+      .select(columns)
+      .where('store_id', '=', storeId)
+      .where('price_list_id', 'in', [...priceListIds])
+      .where('sku', 'in', [...skus])
+      .where('created_at', '<=', at)
+      .where('deleted_at', '>', at);
+    if (validOnly) {
+      live = live.where(validThen(at));
+      gone = gone.where(validThen(at));
+    }
+    return (await live.unionAll(gone).execute()).map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
+  }
+
+  async currentLists(storeId: number, ids: readonly number[]): Promise<PriceListTerms[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage) }));
+  }
+
+  async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price) }));
+  }
+
+  async currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('product_variations').select(['id', 'product_id', 'sku', 'price']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price) }));
+  }
+}
+
+function parse(record: string | null): Record<string, unknown> | null {
+  return record === null ? null : (JSON.parse(record) as Record<string, unknown>);
+}
+
+interface RuleRow {
+  id: number;
+  sku: string;
+  productId: number;
+  priceUnits: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+function asRule(row: RuleRow): RuleAsOf {
+  return {
+    id: Number(row.id),
+    sku: row.sku,
+    productId: Number(row.productId),
+    priceUnits: Number(row.priceUnits),
+    minQuantity: Number(row.minQuantity),
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
+  };
+}
+
+/** validFrom ≤ at < validUntil, a missing bound always met; canonical timestamps compare as text. */
+function validThen(at: string) {
+  return sql<boolean>`(valid_from is null or valid_from <= ${at}) and (valid_until is null or valid_until > ${at})`;
+}
