@@ -445,6 +445,92 @@ export type PriceListPriceCountQuery = {
   validAt?: string;
 };
 
+export type PriceHistoryEntry = {
+  /** The entry’s place in its store’s chain: 1, 2, 3… without gaps */
+  id: number;
+  /** ISO 8601, UTC */
+  at: string;
+  /** What changed */
+  resource: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  resourceId: number;
+  /** created, updated or deleted */
+  change: "created" | "updated" | "deleted";
+  /** The record as the API showed it; null when there was none. A customer’s email, firstName, lastName and companyName are left out unless the credential also has catalog:read */
+  before: {
+    [key: string]: unknown;
+  } | null;
+  /** The record as the API showed it; null when there was none. A customer’s email, firstName, lastName and companyName are left out unless the credential also has catalog:read */
+  after: {
+    [key: string]: unknown;
+  } | null;
+  actor: {
+    /** An API key or a staff member */
+    type: "key" | "staff";
+    /** The key’s or staff member’s id; 0 for the command line */
+    id: number;
+    /** The key’s name (or its public pk_… key), the staff member’s name */
+    name: string;
+  };
+  /** How the change came: a request with a key, the admin page, an import or a change set */
+  source: "api" | "admin" | "import" | "changeset";
+  /** The import’s or change set’s id; null for api and admin */
+  sourceId: number | null;
+  /** The id of the request that made the change; null when none did */
+  requestId: string | null;
+  /** SHA-256 of prevHash and the canonical entry, hex (docs/history.md) */
+  hash: string;
+  /** The hash of the entry before (64 zeros for the first) */
+  prevHash: string;
+};
+
+export type PriceHistoryListQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  /** Only entries about this customer (the customer, and its trade prices) */
+  customerId?: number;
+  /** Only entries about this SKU */
+  sku?: string;
+  /** Only entries about this product (the product, its variations, and prices of its SKUs) */
+  productId?: number;
+  /** Only entries about this price list (the list and its entries) */
+  priceListId?: number;
+  /** Only changes made with a key, or by staff */
+  actorType?: "key" | "staff";
+  /** Only changes made by this key or staff member (with actorType, exactly that one) */
+  actorId?: number;
+  /** Only entries about this kind of record */
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  /** Only changes at or after this moment; ISO 8601 with a time zone */
+  from?: string;
+  /** Only changes before this moment; ISO 8601 with a time zone */
+  until?: string;
+};
+
+export type PriceHistoryCountQuery = {
+  /** Only entries about this customer (the customer, and its trade prices) */
+  customerId?: number;
+  /** Only entries about this SKU */
+  sku?: string;
+  /** Only entries about this product (the product, its variations, and prices of its SKUs) */
+  productId?: number;
+  /** Only entries about this price list (the list and its entries) */
+  priceListId?: number;
+  /** Only changes made with a key, or by staff */
+  actorType?: "key" | "staff";
+  /** Only changes made by this key or staff member (with actorType, exactly that one) */
+  actorId?: number;
+  /** Only entries about this kind of record */
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  /** Only changes at or after this moment; ISO 8601 with a time zone */
+  from?: string;
+  /** Only changes before this moment; ISO 8601 with a time zone */
+  until?: string;
+};
+
 export type Product = {
   id: number;
   title: string;
@@ -559,6 +645,33 @@ export type QuoteInput = {
     /** Units, a JSON integer 1–1000000 */
     quantity: number;
   }[];
+};
+
+export type SignInInput = {
+  email: string;
+  password: string;
+};
+
+export type PasswordChangeInput = {
+  currentPassword: string;
+  /** 12 to 200 characters, not the current password */
+  newPassword: string;
+};
+
+/** viewer reads; editor also changes prices; approver is an editor (change sets come later); owner has every scope */
+export type StaffRole = "viewer" | "editor" | "approver" | "owner";
+
+export type StaffMember = {
+  id: number;
+  email: string;
+  name: string;
+  /** viewer reads; editor also changes prices; approver is an editor (change sets come later); owner has every scope */
+  role: "viewer" | "editor" | "approver" | "owner";
+  storeId: number;
+  /** true: only POST /v1/session/password (and GET or DELETE /v1/session) are allowed until the password is changed */
+  mustChangePassword: boolean;
+  /** ISO 8601, UTC */
+  createdAt: string;
 };
 
 export type SkuLookupRequest = {

@@ -4,4 +4,3 @@
  * need nothing installed beside them (docs/client.md, "Types").
  */
 export type * from './api-types.js';
-export type * from './pending-types.js';
