@@ -75,6 +75,7 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(page, 'Choose your password').waitFor();
     expect(await page.getByRole('link', { name: 'Customers' }).isHidden()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     const change = form(page, 'Change your password');
     await change.getByLabel('Current password').fill(issued.initialPassword);
     await change.getByLabel('New password', { exact: true }).fill(password);
