@@ -37,6 +37,8 @@ describe.skipIf(!chromiumAvailable())('admin page under a tiny rate limit, in Ch
     const { page } = tab;
     await page.goto(`${server.baseUrl}/admin`);
     await signIn(page, staff);
+    // Before it, the page's one GET /v1/session answered 401 (not signed in yet): not a failure.
+    const signedIn = tab.statuses.length;
     await page.goto(`${server.baseUrl}/admin#/customers/${catalog.tradeCustomer}`);
     // Four requests at once into a bucket of three: the page says it waits, then goes on.
     await page.getByText(/rate limit asks for a pause of \d+ s: the action goes on by itself/).waitFor();
@@ -50,7 +52,7 @@ describe.skipIf(!chromiumAvailable())('admin page under a tiny rate limit, in Ch
     await page.getByRole('region', { name: 'Trade prices of this customer' }).getByRole('cell', { name: '3.25', exact: true }).waitFor();
 
     expect(tab.statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
-    expect(tab.statuses.filter((status) => status !== 429 && status >= 400)).toEqual([]);
+    expect(tab.statuses.slice(signedIn).filter((status) => status !== 429 && status >= 400)).toEqual([]);
     for (const text of await page.locator('.alert, .form-errors, .field-error').allTextContents()) expect(text).toBe('');
     await page.locator('#wait').waitFor({ state: 'hidden' });
     const stored = await server.request('GET', `/v1/trade-customer-product-prices?customerId=${catalog.tradeCustomer}`, { token: tenant.token });
