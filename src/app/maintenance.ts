@@ -5,7 +5,8 @@ import type { Services } from './services.js';
 /**
  * The maintenance loop over the services: events past their retention (with their deliveries),
  * expired idempotency keys, what ended imports left behind (file slices, staged rows: their
- * process died before deleting them) and abandoned uploads, then imports past their retention.
+ * process died before deleting them) and abandoned uploads, then imports past their retention,
+ * and staff sessions a day past their absolute expiry.
  */
 export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, options: MaintenanceOptions = {}): MaintenanceLoop {
   return new MaintenanceLoop(
@@ -14,6 +15,7 @@ export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, op
       { name: 'idempotency keys', purge: (_now, limit) => services.idempotency.purgeExpired(limit) },
       { name: 'import leftovers', purge: (now, limit) => services.imports.purgeLeftovers(now, limit) },
       { name: 'imports', purge: (now, limit) => services.imports.purgeEnded(now, limit) },
+      { name: 'staff sessions', purge: (now, limit) => services.staffSessions.purgeExpired(now, limit) },
     ],
     services.clock,
     log,

@@ -76,5 +76,17 @@ describe.each(await enginesUnderTest())('staff sign-in throttling and session ex
       clock.advance(500_000);
       expectError(await suite.server.request('GET', '/v1/customers', asStaff(suite.server, token)), 401, 3);
     });
+
+    it('deletes sessions a day past their absolute expiry, and no other', async () => {
+      const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
+      const sessions = () => suite.server.services.database.db.selectFrom('staff_sessions').select('id').where('staff_id', '=', member.id).execute();
+      expect(await sessions()).toHaveLength(1);
+      expect(await suite.server.services.staffSessions.purgeExpired(clock.now(), 1000)).toBe(0);
+      clock.advance(3_600_000 + 24 * 3_600_000 + 1000);
+      const fresh = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
+      expect(await suite.server.services.staffSessions.purgeExpired(clock.now(), 1000)).toBeGreaterThanOrEqual(1);
+      expect(await sessions()).toEqual([]);
+      expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, fresh.token))).status).toBe(200);
+    });
   });
 });

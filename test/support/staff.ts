@@ -36,8 +36,9 @@ export function originOf(server: TestServer): string {
 /** A request made with the session cookie; `origin: true` sends the server's own `Origin`. */
 export function asStaff(server: TestServer, token: string, options: RequestOptions & { origin?: boolean | string } = {}): RequestOptions {
   const { origin = true, headers, ...rest } = options;
-  const originHeader = origin === false ? {} : { origin: origin === true ? originOf(server) : origin };
-  return { ...rest, headers: { cookie: `pricebook_session=${token}`, ...originHeader, ...headers } };
+  const sent: Record<string, string | string[]> = { cookie: `pricebook_session=${token}` };
+  if (origin !== false) sent.origin = origin === true ? originOf(server) : origin;
+  return { ...rest, headers: { ...sent, ...headers } };
 }
 
 /** A member of `role` in the store, signed in once with the one-time password and set a password of their own. */

@@ -26,6 +26,8 @@ export interface OpenedSession {
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 /** `last_seen_at` is written at most this often (and at most every tenth of the idle expiry). */
 const TOUCH_INTERVAL_MS = 60_000;
+/** A session is kept this long past its absolute expiry (ended ones too), then deleted. */
+const KEPT_AFTER_EXPIRY_MS = 24 * 3600_000;
 
 /**
  * Staff sign-in and the sessions it opens (docs/staff.md). A session lives in the database
@@ -92,6 +94,11 @@ export class StaffSessionService {
 
   async signOut(sessionId: number): Promise<void> {
     await this.uow.repos.staff.endSession(sessionId, isoTimestamp(this.clock));
+  }
+
+  /** Deletes up to `limit` sessions a day past their absolute expiry (the maintenance loop's task); returns how many. */
+  purgeExpired(now: number, limit: number): Promise<number> {
+    return this.uow.repos.staff.deleteSessionsCreatedBefore(new Date(now - this.expiry.absoluteMs - KEPT_AFTER_EXPIRY_MS).toISOString(), limit);
   }
 }
 

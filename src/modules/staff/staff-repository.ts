@@ -58,4 +58,6 @@ export interface StaffRepository {
   endSession(id: number, endedAt: string): Promise<void>;
   /** Ends every open session of the account but `except`; returns how many. */
   endSessionsOf(staffId: number, endedAt: string, except?: number): Promise<number>;
+  /** Deletes up to `limit` sessions created before `before`, oldest first; returns how many. */
+  deleteSessionsCreatedBefore(before: string, limit: number): Promise<number>;
 }

@@ -12,7 +12,8 @@ import { idType, withIdColumn } from './schema-helpers.js';
  *   can change later without a migration.
  * - `staff_sessions` keeps a SHA-256 of each session token, never the token; every request with
  *   the cookie looks its session up by that hash, so a session ended by one instance (sign-out,
- *   an account disabled or reset) is ended for all of them at once.
+ *   an account disabled or reset) is ended for all of them at once. The maintenance loop
+ *   deletes sessions a day after their absolute expiry.
  */
 export function staffSchema(engine: Engine): Migration {
   const ref = idType(engine);
@@ -43,6 +44,8 @@ export function staffSchema(engine: Engine): Migration {
       await db.schema.createIndex('staff_sessions_token_hash').unique().on('staff_sessions').columns(['token_hash']).execute();
       // Disabling or resetting an account ends its open sessions.
       await db.schema.createIndex('staff_sessions_staff').on('staff_sessions').columns(['staff_id', 'ended_at']).execute();
+      // The maintenance loop deletes sessions past their absolute expiry, oldest first.
+      await db.schema.createIndex('staff_sessions_created').on('staff_sessions').columns(['created_at']).execute();
     },
   };
 }

@@ -90,6 +90,12 @@ export class KyselyStaffRepository implements StaffRepository {
     const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+
+  async deleteSessionsCreatedBefore(before: string, limit: number): Promise<number> {
+    const oldest = this.db.selectFrom('staff_sessions').select('id').where('created_at', '<', before).orderBy('created_at').limit(limit);
+    const result = await this.db.deleteFrom('staff_sessions').where('id', 'in', oldest).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }
 
 function toStored(row: Selectable<StaffAccountsTable>): StoredStaffAccount {
