@@ -165,7 +165,6 @@ async function render(): Promise<void> {
     },
     signOut,
     notice: route?.signedOut === true ? signInMessage : undefined,
-    afterSignIn,
   };
   if (route?.signedOut === true) signInMessage = undefined;
   if (route === undefined) {

@@ -28,8 +28,6 @@ export interface ViewContext {
   signOut(message?: string): void;
   /** Why the page is here (for the sign-in: the session ended), if it should say so. */
   notice: string | undefined;
-  /** The page to show once signed in (the one asked for before). */
-  afterSignIn: string;
 }
 
 /** A view renders into `context.main`; the route's captures (record ids) follow. */
