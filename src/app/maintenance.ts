@@ -1,22 +1,28 @@
 import { EVENT_RETENTION_MS } from '../modules/events/event-feed-service.js';
-import { MaintenanceLoop, type MaintenanceLog, type MaintenanceOptions } from '../modules/maintenance/maintenance-loop.js';
+import { MaintenanceLoop, type MaintenanceLog, type MaintenanceOptions, type PurgeTask } from '../modules/maintenance/maintenance-loop.js';
 import type { Services } from './services.js';
 
 /**
  * The maintenance loop over the services: events past their retention (with their deliveries),
  * expired idempotency keys, what ended imports left behind (file slices, staged rows: their
  * process died before deleting them) and abandoned uploads, then imports past their retention,
- * and staff sessions a day past their absolute expiry.
+ * and staff sessions a day past their absolute expiry; and, when `PRICEBOOK_HISTORY_RETENTION`
+ * is set, price history past it (leaving signed checkpoints).
  */
 export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, options: MaintenanceOptions = {}): MaintenanceLoop {
+  const tasks: PurgeTask[] = [
+    { name: 'events', purge: (now, limit) => services.deliveryQueue.purge(new Date(now - EVENT_RETENTION_MS).toISOString(), limit) },
+    { name: 'idempotency keys', purge: (_now, limit) => services.idempotency.purgeExpired(limit) },
+    { name: 'import leftovers', purge: (now, limit) => services.imports.purgeLeftovers(now, limit) },
+    { name: 'imports', purge: (now, limit) => services.imports.purgeEnded(now, limit) },
+    { name: 'staff sessions', purge: (now, limit) => services.staffSessions.purgeExpired(now, limit) },
+  ];
+  if (services.historyRetention !== undefined) {
+    const retention = services.historyRetention;
+    tasks.push({ name: 'price history', purge: (now, limit) => retention.purge(now, limit) });
+  }
   return new MaintenanceLoop(
-    [
-      { name: 'events', purge: (now, limit) => services.deliveryQueue.purge(new Date(now - EVENT_RETENTION_MS).toISOString(), limit) },
-      { name: 'idempotency keys', purge: (_now, limit) => services.idempotency.purgeExpired(limit) },
-      { name: 'import leftovers', purge: (now, limit) => services.imports.purgeLeftovers(now, limit) },
-      { name: 'imports', purge: (now, limit) => services.imports.purgeEnded(now, limit) },
-      { name: 'staff sessions', purge: (now, limit) => services.staffSessions.purgeExpired(now, limit) },
-    ],
+    tasks,
     services.clock,
     log,
     options,

@@ -22,6 +22,7 @@ import { KyselyUnitOfWork } from '../storage/kysely-unit-of-work.js';
 import { buildRateLimiters } from './rate-limiters.js';
 import { EventFeedService } from '../modules/events/event-feed-service.js';
 import { HistoryService } from '../modules/history/history-service.js';
+import { HistoryRetention } from '../modules/history/history-retention.js';
 import { WebhookService } from '../modules/webhooks/webhook-service.js';
 import { KyselyDeliveryQueue } from '../storage/kysely-delivery-queue.js';
 import type { DeliveryQueue } from '../webhooks/delivery-queue.js';
@@ -68,6 +69,8 @@ export interface Services {
   readonly events: EventFeedService;
   /** The price history's reads (`GET /v1/price-history`). */
   readonly history: HistoryService;
+  /** The history's retention cut, a task of the maintenance loop; undefined while history is kept for ever (the default). */
+  readonly historyRetention: HistoryRetention | undefined;
   /** Signed requests to receivers, behind the SSRF guard (the delivery worker sends with it). */
   readonly webhookSender: WebhookSender;
   readonly deliveryQueue: DeliveryQueue;
@@ -133,6 +136,10 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     webhooks: new WebhookService(uow, clock, guard, webhookSender),
     events: new EventFeedService(uow),
     history: new HistoryService(uow),
+    historyRetention:
+      config.historyRetentionDays === undefined || config.historyKey === undefined
+        ? undefined
+        : new HistoryRetention(uow, clock, { retentionMs: config.historyRetentionDays * 24 * 3600_000, key: config.historyKey }),
     webhookSender,
     deliveryQueue: new KyselyDeliveryQueue(database),
     outboxStats: new KyselyOutboxStats(database),

@@ -68,6 +68,17 @@ export interface Config {
   readonly importConcurrency: number;
   /** Run the maintenance loop (purge of old events and expired idempotency keys) in this process. */
   readonly maintenance: boolean;
+  /**
+   * Days of price history kept; older entries are cut by the maintenance loop, leaving a
+   * signed checkpoint per store. Undefined (the default): kept for ever.
+   */
+  readonly historyRetentionDays: number | undefined;
+  /**
+   * The secret that signs the history's retention checkpoints (HMAC-SHA256), and that
+   * `pricebook history verify` checks them with. Needed with `historyRetentionDays`; kept away
+   * from the database (docs/history.md).
+   */
+  readonly historyKey: string | undefined;
   /** `postgres://…` selects PostgreSQL; unset means SQLite in the data dir. */
   readonly databaseUrl: string | undefined;
   /** `redis://…` keeps the rate-limit buckets in Redis. */
@@ -118,6 +129,8 @@ export const CONFIG_VARIABLES = {
   importRetentionDays: 'PRICEBOOK_IMPORT_RETENTION',
   importConcurrency: 'PRICEBOOK_IMPORT_CONCURRENCY',
   maintenance: 'PRICEBOOK_MAINTENANCE',
+  historyRetentionDays: 'PRICEBOOK_HISTORY_RETENTION',
+  historyKey: 'PRICEBOOK_HISTORY_KEY',
   databaseUrl: 'DATABASE_URL',
   redisUrl: 'REDIS_URL',
   redisPrefix: 'PRICEBOOK_REDIS_PREFIX',
@@ -184,6 +197,8 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     importRetentionDays: parseBounded(name('importRetentionDays'), raw('importRetentionDays'), 30, 3650),
     importConcurrency: parseBounded(name('importConcurrency'), raw('importConcurrency'), 4, 64),
     maintenance: parseSwitch(name('maintenance'), raw('maintenance'), true),
+    historyRetentionDays: raw('historyRetentionDays') === undefined ? undefined : parseBounded(name('historyRetentionDays'), raw('historyRetentionDays'), 0, 36_500),
+    historyKey: parseHistoryKey(name('historyKey'), raw('historyKey')),
     databaseUrl: parseUrl(name('databaseUrl'), raw('databaseUrl'), ['postgres:', 'postgresql:']),
     redisUrl: parseUrl(name('redisUrl'), raw('redisUrl'), ['redis:', 'rediss:']),
     redisPrefix: parseRedisPrefix(name('redisPrefix'), raw('redisPrefix')),
@@ -197,6 +212,10 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
   }
   if (config.webhookPerStore > config.webhookConcurrency) {
     throw new ConfigError(`${name('webhookPerStore')} (${config.webhookPerStore}) must not exceed ${name('webhookConcurrency')} (${config.webhookConcurrency})`);
+  }
+  // A cut leaves a checkpoint that only a signature makes worth trusting.
+  if (config.historyRetentionDays !== undefined && config.historyKey === undefined) {
+    throw new ConfigError(`${name('historyRetentionDays')} needs ${name('historyKey')}: the checkpoint a retention cut leaves is signed with it`);
   }
   // Metrics name routes, volumes and failure rates: never readable by anyone who can reach the host.
   if (config.metricsPort !== 0 && config.metricsToken === undefined && !isLoopback(config.metricsHost)) {
@@ -304,6 +323,13 @@ function parseTrustProxy(variable: string, value: string | undefined): readonly 
     }
   }
   return entries;
+}
+
+/** 32 to 256 printable ASCII characters (`openssl rand -hex 32` makes one): long enough that it cannot be guessed. */
+function parseHistoryKey(variable: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[!-~]{32,256}$/.test(value)) throw new ConfigError(`${variable} must be 32 to 256 printable characters without spaces (openssl rand -hex 32 makes one)`);
+  return value;
 }
 
 /** Printable ASCII without spaces or braces (braces would change the keys' Redis Cluster hash tags). */

@@ -53,6 +53,8 @@ const FLAG_HELP: Record<keyof Config, string> = {
   importRetentionDays: 'days an ended import is kept before the maintenance loop deletes it; default 30',
   importConcurrency: 'imports one serve process works at once, each of another store; default 4',
   maintenance: '1 or 0: purge old events, expired idempotency keys, ended imports and their leftovers from this process; default 1',
+  historyRetentionDays: 'days of price history kept; older entries are cut, leaving a signed checkpoint per store; default: kept for ever',
+  historyKey: 'secret (32-256 characters) signing the history\'s retention checkpoints; needed with --history-retention and to verify a cut history (prefer the environment: flags show in ps)',
   databaseUrl: 'postgres://… selects PostgreSQL instead of SQLite',
   redisUrl: 'redis://… keeps rate-limit buckets in Redis',
   redisPrefix: 'start of every Redis key written; default pricebook:',
@@ -140,7 +142,7 @@ function packageVersion(): string {
 }
 
 const DATABASE_FLAGS: ReadonlyArray<keyof Config> = ['dataDir', 'databaseUrl'];
-const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'importRetentionDays', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
+const WORKER_FLAGS: ReadonlyArray<keyof Config> = [...DATABASE_FLAGS, 'webhookAllowPrivate', 'webhookRetryScheduleSeconds', 'webhookConcurrency', 'webhookPerStore', 'maintenance', 'importRetentionDays', 'historyRetentionDays', 'historyKey', 'logLevel', 'metricsPort', 'metricsHost', 'metricsToken'];
 
 export function buildCli(): Command {
   const program = new Command('pricebook')
@@ -215,6 +217,24 @@ export function buildCli(): Command {
     }),
   );
   registerStaffCommands(program);
+  const history = program.command('history').description('the price history (docs/history.md)');
+  addConfigFlags(
+    history
+      .command('verify')
+      .description(
+        'walk each store\'s history chain (or one store\'s), recomputing every hash, and check the head; prints {"storeId","entries","head","checkpoint","ok"} a line per store; ' +
+          'exits 1 naming the first broken entry (edited, removed or inserted behind the API\'s back)',
+      )
+      .option('--store <id>', 'verify this store only'),
+    [...DATABASE_FLAGS, 'historyKey'],
+  ).action((options: Record<string, string | undefined> & { store?: string }) => {
+    const storeId = options.store === undefined ? undefined : parseId(options.store, '--store');
+    const config = configFrom(options);
+    return withServices(options, async (services) => {
+      const { verifyHistory } = await import('./history-verify.js');
+      await verifyHistory(services, config.historyKey, storeId, { stdout: process.stdout, stderr: process.stderr });
+    });
+  });
   registerPricesCommands(program);
   return program;
 }

@@ -159,9 +159,49 @@ describe.each(await enginesUnderTest())('GET /v1/price-history on %s', (engine) 
       previous = entry.hash;
     }
     // The first entry's hash is SHA-256 of the genesis hash and the canonical entry.
-    const stored = await suite.server.services.uow.repos.history.chain(suite.tenant.storeId, 0, 1);
+    const stored = await suite.server.services.uow.repos.history.chain(suite.tenant.storeId, { seq: 0, id: 0 }, 1);
     const { prevHash, hash, ...entry } = stored[0]!;
     expect(chainHash(prevHash, entry)).toBe(hash);
     expect(hash).toBe(entries[0]!.hash);
+  });
+});
+
+describe.each(await enginesUnderTest())('the price history of changes made through the API on %s', (engine) => {
+  const suite = suiteServer(engine, { tenants: 1 });
+
+  it('answers who created and deleted a trade price, when, with the record as it was, and the chain holds', async () => {
+    const token = suite.tenant.token;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await suite.api.request(method, path, { token, body });
+      expect(response.status, response.text).toBeLessThan(300);
+      return response;
+    };
+    const customer = (await call('POST', '/v1/customers', { email: 'grace@example.com', firstName: 'Grace', trade: true })).body as { id: number };
+    const product = (await call('POST', '/v1/products', { title: 'Tee', sku: 'TEE', price: 10, variations: [{ sku: 'TEE-M', price: 11 }] })).body as { id: number };
+    const created = (await call('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: customer.id, productId: product.id, sku: 'TEE-M', price: 7.25 }])).body as Array<{ id: number }>;
+    await call('DELETE', `/v1/trade-customer-product-prices/${created[0]!.id}`);
+
+    const response = await suite.api.request('GET', `/v1/price-history?customerId=${customer.id}&resource=trade_price`, { token });
+    expect(response.status).toBe(200);
+    const [deleted, made] = response.body as Entry[];
+    const record = { id: created[0]!.id, customerId: customer.id, productId: product.id, sku: 'TEE-M', price: 7.25, minQuantity: 1, validFrom: null, validUntil: null, createdAt: expect.any(String) };
+    expect(made).toMatchObject({ resource: 'trade_price', resourceId: created[0]!.id, change: 'created', before: null, after: record, actor: { type: 'key', id: suite.tenant.keyId }, source: 'api', sourceId: null });
+    expect(deleted).toMatchObject({ resource: 'trade_price', resourceId: created[0]!.id, change: 'deleted', before: record, after: null, actor: { type: 'key', id: suite.tenant.keyId }, source: 'api' });
+    expect(deleted!.id).toBeGreaterThan(made!.id);
+    expect(typeof deleted!.requestId).toBe('string');
+    expect(deleted!.requestId).not.toBe(made!.requestId);
+
+    // By SKU: the variation's creation and both price entries; the customer's own entry by customerId.
+    const bySku = (await suite.api.request('GET', '/v1/price-history?sku=TEE-M', { token })).body as Entry[];
+    expect(bySku.map((entry) => `${entry.resource}:${entry.change}`)).toEqual(['trade_price:deleted', 'trade_price:created', 'variation:created']);
+    const ofCustomer = (await suite.api.request('GET', `/v1/price-history?customerId=${customer.id}&resource=customer`, { token })).body as Entry[];
+    expect(ofCustomer).toHaveLength(1);
+    expect(ofCustomer[0]!.after).toMatchObject({ email: 'grace@example.com', firstName: 'Grace' });
+
+    // The whole chain verifies, entry by entry, from the answers alone.
+    const all = ((await suite.api.request('GET', '/v1/price-history?count=100', { token })).body as Entry[]).reverse();
+    expect(all[0]!.prevHash).toBe(GENESIS_HASH);
+    for (let index = 1; index < all.length; index++) expect(all[index]!.prevHash).toBe(all[index - 1]!.hash);
+    expect(all.map((entry) => entry.id)).toEqual(all.map((_entry, index) => index + 1));
   });
 });

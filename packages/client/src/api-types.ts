@@ -395,56 +395,6 @@ export type PriceListGetQuery = {
   fields?: string;
 };
 
-export type PriceListPrice = {
-  id: number;
-  priceListId: number;
-  productId: number;
-  sku: string;
-  /** Exactly as sent */
-  price: number;
-  /** Applies to lines of at least this many units */
-  minQuantity: number;
-  /** Applies from this moment on (inclusive); null: always has */
-  validFrom: string | null;
-  /** Applies until this moment (exclusive); null: never ends */
-  validUntil: string | null;
-  /** ISO 8601, UTC */
-  createdAt: string;
-};
-
-export type PriceListPriceInput = {
-  /** A product of this store */
-  productId: number;
-  sku: string;
-  price: number;
-  /** Applies to lines of at least this many units; default 1 */
-  minQuantity?: number;
-  /** Applies from this moment on (inclusive); null or left out: always has */
-  validFrom?: string | null;
-  /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
-  validUntil?: string | null;
-};
-
-export type PriceListPriceListQuery = {
-  /** Records to return, 1–100 */
-  count?: number;
-  /** Records to skip */
-  offset?: number;
-  /** Comma-separated top-level fields to return */
-  fields?: string;
-  productId?: number;
-  sku?: string;
-  /** Only entries valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
-  validAt?: string;
-};
-
-export type PriceListPriceCountQuery = {
-  productId?: number;
-  sku?: string;
-  /** Only entries valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
-  validAt?: string;
-};
-
 export type PriceHistoryEntry = {
   /** The entry’s place in its store’s chain: 1, 2, 3… without gaps */
   id: number;
@@ -529,6 +479,56 @@ export type PriceHistoryCountQuery = {
   from?: string;
   /** Only changes before this moment; ISO 8601 with a time zone */
   until?: string;
+};
+
+export type PriceListPrice = {
+  id: number;
+  priceListId: number;
+  productId: number;
+  sku: string;
+  /** Exactly as sent */
+  price: number;
+  /** Applies to lines of at least this many units */
+  minQuantity: number;
+  /** Applies from this moment on (inclusive); null: always has */
+  validFrom: string | null;
+  /** Applies until this moment (exclusive); null: never ends */
+  validUntil: string | null;
+  /** ISO 8601, UTC */
+  createdAt: string;
+};
+
+export type PriceListPriceInput = {
+  /** A product of this store */
+  productId: number;
+  sku: string;
+  price: number;
+  /** Applies to lines of at least this many units; default 1 */
+  minQuantity?: number;
+  /** Applies from this moment on (inclusive); null or left out: always has */
+  validFrom?: string | null;
+  /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
+  validUntil?: string | null;
+};
+
+export type PriceListPriceListQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  productId?: number;
+  sku?: string;
+  /** Only entries valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
+  validAt?: string;
+};
+
+export type PriceListPriceCountQuery = {
+  productId?: number;
+  sku?: string;
+  /** Only entries valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
+  validAt?: string;
 };
 
 export type Product = {

@@ -76,13 +76,13 @@ export const OPERATIONS = {
 
   'events.list': { method: 'GET', path: '/v1/events' },
 
+  'priceHistory.list': { method: 'GET', path: '/v1/price-history' },
+  'priceHistory.count': { method: 'GET', path: '/v1/price-history/count' },
+
   'imports.list': { method: 'GET', path: '/v1/imports' },
   'imports.count': { method: 'GET', path: '/v1/imports/count' },
   'imports.get': { method: 'GET', path: '/v1/imports/{id}' },
   'imports.create': { method: 'POST', path: '/v1/imports' },
-
-  'priceHistory.list': { method: 'GET', path: '/v1/price-history' },
-  'priceHistory.count': { method: 'GET', path: '/v1/price-history/count' },
 
   'session.create': { method: 'POST', path: '/v1/session' },
   'session.get': { method: 'GET', path: '/v1/session' },

@@ -2,14 +2,17 @@ import type { Caller } from './api-caller.js';
 import { type IterateQuery, offsetPages } from './pages.js';
 import type { CountResult, PriceHistoryCountQuery, PriceHistoryEntry, PriceHistoryListQuery } from './types.js';
 
-/** `GET /v1/price-history`: who changed which price, when, and from what (docs/history.md); newest first. */
+/**
+ * `/v1/price-history`: who changed which price, when, and what it was before, newest first
+ * (docs/history.md). Read-only: nothing changes or deletes history.
+ */
 export class PriceHistoryResource {
   constructor(private readonly api: Caller) {}
 
   list(query: PriceHistoryListQuery = {}): Promise<PriceHistoryEntry[]> {
     return this.api.call('priceHistory.list', { query });
   }
-  /** Every entry the query selects, newest first, page after page. */
+  /** Every entry the query finds, newest first, page by page. Entries appended meanwhile shift the pages: read from a `until` for a fixed set. */
   iterate(query: IterateQuery<PriceHistoryListQuery> = {}): AsyncGenerator<PriceHistoryEntry, void, undefined> {
     return offsetPages((page) => this.list({ ...query, ...page }));
   }

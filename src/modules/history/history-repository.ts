@@ -16,6 +16,12 @@ export interface HistoryFilter {
   until?: string;
 }
 
+/** Where a walk of the chain stands: after the row `id` of seq `seq` ({0, 0}: at the start). */
+export interface ChainCursor {
+  seq: number;
+  id: number;
+}
+
 /** A store's last entry: what the head row holds. */
 export interface ChainHead {
   seq: number;
@@ -56,8 +62,11 @@ export interface HistoryRepository {
   /** A page of the store's entries matching the filter, newest (highest seq) first. */
   list(storeId: number, filter: HistoryFilter, page: Page): Promise<HistoryEntry[]>;
   count(storeId: number, filter: HistoryFilter): Promise<number>;
-  /** Up to `limit` of the store's entries with seq above `afterSeq`, in seq order (then by row id): the chain's walk. */
-  chain(storeId: number, afterSeq: number, limit: number): Promise<HistoryEntry[]>;
+  /**
+   * Up to `limit` of the store's entries after `after` in (seq, row id) order: the chain's walk.
+   * The row id only matters to a chain tampered with: two rows of one seq both come out.
+   */
+  chain(storeId: number, after: ChainCursor, limit: number): Promise<HistoryEntry[]>;
   /** The store's head row as stored; undefined when it has none (it never appended). Takes no lock. */
   readHead(storeId: number): Promise<ChainHead | undefined>;
   checkpoint(storeId: number): Promise<HistoryCheckpoint | undefined>;

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { GENESIS_HASH, canonicalJson, chainHash } from '../../modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryEntry, HistoryRecord } from '../../modules/history/history-entry.js';
-import type { ChainHead, HistoryCheckpoint, HistoryFilter, HistoryRepository } from '../../modules/history/history-repository.js';
+import type { ChainCursor, ChainHead, HistoryCheckpoint, HistoryFilter, HistoryRepository } from '../../modules/history/history-repository.js';
 import type { Page } from '../../modules/page.js';
 import type { Engine } from '../engine.js';
 import type { PriceHistoryTable, Tables } from '../tables.js';
@@ -90,10 +90,19 @@ export class KyselyHistoryRepository implements HistoryRepository {
     return Number(row.count);
   }
 
-  async chain(storeId: number, afterSeq: number, limit: number): Promise<HistoryEntry[]> {
+  async chain(storeId: number, after: ChainCursor, limit: number): Promise<HistoryEntry[]> {
     // By seq along `price_history_seq`; by id after it, so a duplicate seq (the index dropped
-    // and a row inserted behind the API's back) comes out in a fixed order.
-    const rows = await this.db.selectFrom('price_history').selectAll().where('store_id', '=', storeId).where('seq', '>', afterSeq).orderBy('seq').orderBy('id').limit(limit).execute();
+    // and a row inserted behind the API's back) comes out too, and in a fixed order.
+    const rows = await this.db
+      .selectFrom('price_history')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('seq', '>=', after.seq)
+      .where((eb) => eb.or([eb('seq', '>', after.seq), eb('id', '>', after.id)]))
+      .orderBy('seq')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toEntry);
   }
 
