@@ -146,7 +146,6 @@ async function render(): Promise<void> {
     signedIn: (signedIn) => {
       setSignedInMember(signedIn);
       sessionAsked = true;
-      announce(`Signed in as ${signedIn.name}`);
       if (signedIn.mustChangePassword) location.hash = PASSWORD;
       else void render();
     },

@@ -38,6 +38,7 @@ export const signInView: View = async (context) => {
         throw error;
       }
       form.setValue('password', '');
+      context.announce(`Signed in as ${member.name}`);
       context.signedIn(member);
     },
   });
