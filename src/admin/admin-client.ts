@@ -1,12 +1,11 @@
 import { FetchTransport, Pricebook, type Transport } from '@pricebook/client/browser';
 
 export interface AdminClientOptions {
-  token: string;
   /** Aborted when the page moves on: the requests and waits under way end with it. */
   signal: AbortSignal;
-  /** A 429 is being waited out for `seconds`; 0 when the wait is over. */
-  onRateLimitWait: (seconds: number) => void;
-  /** The token was refused (revoked, or the store is gone); left out when a token is only being tried. */
+  /** A 429 is being waited out for `seconds`; 0 when the wait is over. Left out: a 429 is not waited out but thrown (signing in). */
+  onRateLimitWait?: (seconds: number) => void;
+  /** The session was refused (signed out elsewhere, expired, the account disabled); left out when signing in. */
   onUnauthenticated?: () => void;
 }
 
@@ -18,11 +17,13 @@ const RATE_LIMIT_WAITS = { waitAhead: false, maxRetries: 20, maxRetryAfterMs: 60
 
 /**
  * The typed client (@pricebook/client/browser) as the page uses it: the public API of the server that served
- * the page, through `fetch`, no request deadline (an upload takes what it takes). A request
- * that gets no answer fails with a message saying so; a 401 is also told to `onUnauthenticated`.
+ * the page, through `fetch`, no request deadline (an upload takes what it takes). Its
+ * credential is the staff session's cookie (`sessionCookie`: no token, no `Authorization`),
+ * sent by the browser to this origin only. A request that gets no answer fails with a message
+ * saying so; a 401 is also told to `onUnauthenticated`.
  */
 export function adminClient(options: AdminClientOptions): Pricebook {
-  const fetchTransport = new FetchTransport({ baseUrl: location.origin, timeoutMs: 0 });
+  const fetchTransport = new FetchTransport({ baseUrl: location.origin, timeoutMs: 0, credentials: 'same-origin' });
   const transport: Transport = {
     async send(request) {
       let response;
@@ -37,11 +38,12 @@ export function adminClient(options: AdminClientOptions): Pricebook {
     },
     close: () => fetchTransport.close(),
   };
+  const { onRateLimitWait } = options;
   return new Pricebook({
     baseUrl: location.origin,
-    token: options.token,
+    sessionCookie: true,
     signal: options.signal,
     transport,
-    pacing: { ...RATE_LIMIT_WAITS, onWait: (waitMs) => options.onRateLimitWait(Math.ceil(waitMs / 1000)) },
+    pacing: onRateLimitWait === undefined ? false : { ...RATE_LIMIT_WAITS, onWait: (waitMs) => onRateLimitWait(Math.ceil(waitMs / 1000)) },
   });
 }

@@ -1,10 +1,11 @@
-import type { Pricebook } from '@pricebook/client/browser';
+import { type Pricebook, PricebookError, type StaffMember } from '@pricebook/client/browser';
 import { adminClient } from './admin-client.js';
 import { h, replaceChildren } from './dom.js';
 import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
-import { forgetToken, storedToken } from './session.js';
+import { canChange, FORMER_TOKEN_KEY, setSignedInMember, signedInMember } from './session.js';
 import type { View, ViewContext } from './view.js';
+import { changePasswordView } from './views/change-password.js';
 import { customerView } from './views/customer.js';
 import { customersView } from './views/customers.js';
 import { importsView } from './views/imports.js';
@@ -18,13 +19,16 @@ interface Route {
   view: View;
   /** The main-menu entry marked current. */
   nav?: string;
-  /** Shown without a token (only the sign-in). */
+  /** Shown when signed out (only the sign-in). */
   signedOut?: boolean;
+  /** Shown while the member must change a one-time password first (only the change itself). */
+  passwordChange?: boolean;
 }
 
 /** Hash routes: the page is one file, and a record id in the hash never leaves the browser. */
 const ROUTES: readonly Route[] = [
   { pattern: /^#\/sign-in$/, view: signInView, signedOut: true },
+  { pattern: /^#\/password$/, view: changePasswordView, passwordChange: true },
   { pattern: /^#\/customers$/, view: customersView, nav: 'customers' },
   { pattern: /^#\/customers\/([1-9]\d*)$/, view: customerView, nav: 'customers' },
   { pattern: /^#\/price-lists$/, view: priceListsView, nav: 'price-lists' },
@@ -34,9 +38,12 @@ const ROUTES: readonly Route[] = [
 ];
 const HOME = '#/customers';
 const SIGN_IN = '#/sign-in';
+const PASSWORD = '#/password';
+const SESSION_ENDED = 'Your session ended (signed out elsewhere, unused for too long, or the account was disabled). Sign in again.';
 
 const main = element('main');
 const nav = element('nav');
+const who = element('signed-in-as');
 const wait = element('wait');
 const announcer = element('announcer');
 let current: AbortController | undefined;
@@ -44,14 +51,23 @@ let current: AbortController | undefined;
 let afterSignIn = HOME;
 /** Said once the sign-in form shows (why the user is there). */
 let signInMessage: string | undefined;
+/** Whether the server was asked for the session since the page loaded (the cookie is not readable here). */
+let sessionAsked = false;
+
+// An earlier version of the page kept an API token in this tab's sessionStorage: none is kept now.
+sessionStorage.removeItem(FORMER_TOKEN_KEY);
 
 function showRateLimitWait(seconds: number): void {
   wait.hidden = seconds === 0;
   replaceChildren(wait, seconds === 0 ? '' : `The API's rate limit asks for a pause of ${seconds} s: the action goes on by itself.`);
 }
 
+/** Forgets the member and shows the sign-in form (the session itself is over, or being ended). */
 function signOut(message?: string): void {
-  forgetToken();
+  // A session that ended under a page comes back to that page once signed in again.
+  if (message !== undefined && location.hash !== SIGN_IN && location.hash !== PASSWORD && location.hash !== '') afterSignIn = location.hash;
+  setSignedInMember(undefined);
+  sessionAsked = true;
   signInMessage = message;
   if (location.hash === SIGN_IN) void render();
   else location.hash = SIGN_IN;
@@ -61,24 +77,53 @@ function announce(message: string): void {
   replaceChildren(announcer, message);
 }
 
+/** The member of the session the browser's cookie names, asked once per page load; undefined when signed out. */
+async function sessionMember(signal: AbortSignal): Promise<StaffMember | undefined> {
+  if (sessionAsked) return signedInMember();
+  try {
+    setSignedInMember(await adminClient({ signal, onRateLimitWait: showRateLimitWait }).session.get());
+  } catch (error) {
+    if (!(error instanceof PricebookError && error.status === 401)) throw error;
+    setSignedInMember(undefined);
+  }
+  sessionAsked = true;
+  return signedInMember();
+}
+
 async function render(): Promise<void> {
   current?.abort();
   const controller = new AbortController();
   current = controller;
   const hash = location.hash === '' ? HOME : location.hash;
-  const signedIn = storedToken() !== undefined;
   const route = ROUTES.find((candidate) => candidate.pattern.test(hash));
-  if (!signedIn && route?.signedOut !== true) {
-    afterSignIn = route === undefined ? HOME : hash;
+  let member: StaffMember | undefined;
+  try {
+    member = await sessionMember(controller.signal);
+  } catch (error) {
+    if (isAbort(error) || controller.signal.aborted) return;
+    replaceChildren(main, h('div', { class: 'alert', role: 'alert' }, h('p', {}, `The page could not ask for your session: ${errorMessage(error)}`)));
+    return;
+  }
+  if (controller.signal.aborted) return;
+  if (member === undefined && route?.signedOut !== true) {
+    if (route?.passwordChange !== true) afterSignIn = route === undefined ? HOME : hash;
     location.replace(SIGN_IN);
     return;
   }
-  if (signedIn && route?.signedOut === true) {
+  if (member !== undefined && member.mustChangePassword && route?.passwordChange !== true) {
+    if (route?.signedOut !== true) afterSignIn = route === undefined ? HOME : hash;
+    location.replace(PASSWORD);
+    return;
+  }
+  if (member !== undefined && (route?.signedOut === true || (route?.passwordChange === true && !member.mustChangePassword))) {
     location.replace(afterSignIn);
     afterSignIn = HOME;
     return;
   }
-  nav.hidden = !signedIn;
+  const fullySignedIn = member !== undefined && !member.mustChangePassword;
+  nav.hidden = member === undefined;
+  for (const link of nav.querySelectorAll<HTMLElement>('ul')) link.hidden = !fullySignedIn;
+  replaceChildren(who, member === undefined ? '' : `${member.name} (${member.role})`);
   for (const link of nav.querySelectorAll<HTMLAnchorElement>('a[data-nav]')) {
     if (link.dataset.nav === route?.nav) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -86,17 +131,24 @@ async function render(): Promise<void> {
   replaceChildren(main);
   // A client per view: moving on aborts its requests and waits.
   let api: Pricebook | undefined;
+  let signInApi: Pricebook | undefined;
   const context: ViewContext = {
     get api() {
-      api ??= adminClient({
-        token: storedToken() ?? '',
-        signal: controller.signal,
-        onRateLimitWait: showRateLimitWait,
-        onUnauthenticated: () => signOut('The API refused the token (revoked, or mistyped). Sign in again.'),
-      });
+      api ??= adminClient({ signal: controller.signal, onRateLimitWait: showRateLimitWait, onUnauthenticated: () => signOut(SESSION_ENDED) });
       return api;
     },
-    withToken: (token) => adminClient({ token, signal: controller.signal, onRateLimitWait: showRateLimitWait }),
+    get signInApi() {
+      signInApi ??= adminClient({ signal: controller.signal });
+      return signInApi;
+    },
+    member,
+    canChange: canChange(member),
+    signedIn: (signedIn) => {
+      setSignedInMember(signedIn);
+      sessionAsked = true;
+      if (signedIn.mustChangePassword) location.hash = PASSWORD;
+      else void render();
+    },
     main,
     signal: controller.signal,
     heading: (text) => {
@@ -112,7 +164,6 @@ async function render(): Promise<void> {
     },
     signOut,
     notice: route?.signedOut === true ? signInMessage : undefined,
-    afterSignIn,
   };
   if (route?.signedOut === true) signInMessage = undefined;
   if (route === undefined) {
@@ -129,9 +180,26 @@ async function render(): Promise<void> {
   }
 }
 
-element('sign-out').addEventListener('click', () => {
-  signOut();
-  announce('Signed out');
+const signOutButton = element('sign-out');
+signOutButton.addEventListener('click', () => {
+  if ((signOutButton as HTMLButtonElement).disabled) return;
+  (signOutButton as HTMLButtonElement).disabled = true;
+  // The session ends on the server (everywhere at once), then here. A 401: it had ended already.
+  adminClient({ signal: new AbortController().signal, onRateLimitWait: showRateLimitWait })
+    .session.delete()
+    .then(
+      () => {
+        signOut();
+        announce('Signed out');
+      },
+      (error: unknown) => {
+        if (error instanceof PricebookError && error.status === 401) return signOut(SESSION_ENDED);
+        main.prepend(h('div', { class: 'alert', role: 'alert' }, h('p', {}, `Not signed out: ${errorMessage(error)}`)));
+      },
+    )
+    .finally(() => {
+      (signOutButton as HTMLButtonElement).disabled = false;
+    });
 });
 // The skip link must not become a route.
 element('skip-link').addEventListener('click', (event) => {

@@ -1,16 +1,22 @@
-import type { Pricebook } from '@pricebook/client/browser';
+import type { Pricebook, StaffMember } from '@pricebook/client/browser';
 import { h, replaceChildren, type Child } from './dom.js';
 import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
 
 /**
- * What a view gets: the API (the typed client, with the signed-in token), the main region, and
- * a signal aborted when the page moves on (the client's requests and waits end with it).
+ * What a view gets: the API (the typed client, with the staff session's cookie), the main
+ * region, and a signal aborted when the page moves on (the client's requests and waits end with it).
  */
 export interface ViewContext {
   api: Pricebook;
-  /** A client trying `token` instead of the signed-in one (signing in): its 401 does not sign out. */
-  withToken(token: string): Pricebook;
+  /** A client for signing in: its 401 (a wrong password) signs nobody out, and its 429 is thrown, not waited out, so the form can say how long to wait. */
+  signInApi: Pricebook;
+  /** The signed-in staff member; undefined on the sign-in form. */
+  member: StaffMember | undefined;
+  /** Whether the member's role changes prices: a viewer's page offers no change. */
+  canChange: boolean;
+  /** The sign-in (or the password change) succeeded: the page now shows `member` as signed in. */
+  signedIn(member: StaffMember): void;
   main: HTMLElement;
   signal: AbortSignal;
   /** Adds the view's `h1`, names the document after it and moves the focus to it. */
@@ -18,12 +24,10 @@ export interface ViewContext {
   /** Says something to screen readers (and shows it briefly). */
   announce(message: string): void;
   navigate(hash: string): void;
-  /** Signs out (the token is forgotten) and shows the sign-in form with `message`. */
+  /** Forgets the member and shows the sign-in form with `message` (the session is already over). */
   signOut(message?: string): void;
-  /** Why the page is here (for the sign-in: the token was refused), if it should say so. */
+  /** Why the page is here (for the sign-in: the session ended), if it should say so. */
   notice: string | undefined;
-  /** The page to show once signed in (the one asked for before). */
-  afterSignIn: string;
 }
 
 /** A view renders into `context.main`; the route's captures (record ids) follow. */

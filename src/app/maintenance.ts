@@ -6,8 +6,8 @@ import type { Services } from './services.js';
  * The maintenance loop over the services: events past their retention (with their deliveries),
  * expired idempotency keys, what ended imports left behind (file slices, staged rows: their
  * process died before deleting them) and abandoned uploads, then imports past their retention,
- * staff sessions a day past their absolute expiry; and, when `PRICEBOOK_HISTORY_RETENTION` is
- * set, price history past it (leaving signed checkpoints).
+ * and staff sessions a day past their absolute expiry; and, when `PRICEBOOK_HISTORY_RETENTION`
+ * is set, price history past it (leaving signed checkpoints).
  */
 export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, options: MaintenanceOptions = {}): MaintenanceLoop {
   const tasks: PurgeTask[] = [

@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { StaffRole } from '../../src/modules/staff/roles.js';
+import { asStaff, signIn as signInThroughApi, sessionTokenIn, uniqueEmail } from '../support/staff.js';
+import type { TestServer } from '../support/test-server.js';
 
 /**
- * What the admin page's browser tests share: signing in as a person does, watching a tab for
- * failures (script errors, CSP refusals, a token in a URL), axe-core, and keyboard steps.
+ * What the admin page's browser tests share: staff members to sign in as, signing in as a
+ * person does, watching a tab for failures (script errors, CSP refusals, a secret in a URL),
+ * axe-core, and keyboard steps.
  */
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -53,15 +57,44 @@ export function form(page: Page, name: string): Locator {
   return page.getByRole('form', { name, exact: true });
 }
 
-export async function signIn(page: Page, token: string): Promise<void> {
-  await heading(page, 'Sign in').waitFor();
-  await page.getByLabel('API token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await heading(page, 'Customers').waitFor();
+/** A staff member's sign-in, and what the page shows of them. */
+export interface StaffLogin {
+  id: number;
+  email: string;
+  password: string;
+  name: string;
 }
 
-export async function tokenInStorage(page: Page): Promise<string | null> {
-  return page.evaluate('sessionStorage.getItem("pricebook.token")') as Promise<string | null>;
+/**
+ * A staff member of `role` in the store, made as `pricebook staff create` makes one (through the
+ * service), whose one-time password was already changed through the API: the page's sign-in
+ * then leads straight to the customers.
+ */
+export async function staffMember(server: TestServer, storeId: number, role: StaffRole, name = `Staff ${role}`): Promise<StaffLogin> {
+  const email = uniqueEmail(role);
+  const issued = await server.services.staff.create(storeId, { email, name, role });
+  const first = await signInThroughApi(server, email, issued.initialPassword);
+  expect(first.status, first.text).toBe(201);
+  const token = sessionTokenIn(first)!;
+  const password = `${role} passphrase ${Math.random().toString(36).slice(2, 10)}`;
+  const changed = await server.request('POST', '/v1/session/password', asStaff(server, token, { body: { currentPassword: issued.initialPassword, newPassword: password } }));
+  expect(changed.status, changed.text).toBe(204);
+  expect((await server.request('DELETE', '/v1/session', asStaff(server, token))).status).toBe(204);
+  return { id: issued.id, email, password, name };
+}
+
+/** Fills the sign-in form as a person does and waits for the page it leads to (`landing`, by its heading). */
+export async function signIn(page: Page, staff: Pick<StaffLogin, 'email' | 'password'>, landing: string | RegExp = 'Customers'): Promise<void> {
+  await heading(page, 'Sign in').waitFor();
+  await page.getByLabel('E-mail').fill(staff.email);
+  await page.getByLabel('Password').fill(staff.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await heading(page, landing).waitFor();
+}
+
+/** Whether the tab keeps anything in sessionStorage or localStorage (the page keeps no credential there). */
+export async function storedKeys(page: Page): Promise<string[]> {
+  return page.evaluate('[...Object.keys(sessionStorage), ...Object.keys(localStorage)]') as Promise<string[]>;
 }
 
 /** The message shown next to a field (its `aria-describedby` error), or '' when none is. */

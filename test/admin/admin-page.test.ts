@@ -5,7 +5,8 @@ import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.j
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { fieldError, form, heading, scrollsSideways, seriousViolations, signIn, tabTo, tokenInStorage, watch, type WatchedPage } from './admin-browser.js';
+import { asStaff } from '../support/staff.js';
+import { fieldError, form, heading, scrollsSideways, seriousViolations, signIn, type StaffLogin, staffMember, storedKeys, tabTo, watch, type WatchedPage } from './admin-browser.js';
 
 /** `PRICEBOOK_SCREENSHOT=1` also saves the README's picture of the page. */
 const SCREENSHOT = process.env.PRICEBOOK_SCREENSHOT === '1' ? path.resolve(import.meta.dirname, '../../docs/admin.png') : undefined;
@@ -22,9 +23,13 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
   let browser: TestBrowser;
   let ada: number;
   let grace: number;
+  /** The store's owner: every scope, as the API token the page took before staff accounts. */
+  let owner: StaffLogin;
   const tabs: WatchedPage[] = [];
 
+  /** A new tab, signed out: the browser's cookies (a session of an earlier test) are cleared first. */
   const open = async (viewport?: { width: number; height: number }) => {
+    await browser.context.clearCookies();
     const tab = watch(await browser.context.newPage());
     if (viewport !== undefined) await tab.page.setViewportSize(viewport);
     tab.page.on('dialog', (dialog) => void dialog.accept());
@@ -58,11 +63,12 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       ],
     });
     expect(seeded.status).toBe(201);
+    owner = await staffMember(server, tenant.storeId, 'owner', 'Olive Owner');
     browser = await launchBrowser(server.baseUrl);
   });
 
   afterAll(async () => {
-    for (const tab of tabs) tab.expectClean([tenant.token, tenant.secret]);
+    for (const tab of tabs) tab.expectClean([tenant.token, tenant.secret, owner.password]);
     expect(browser?.refused ?? []).toEqual([]);
     await browser?.close();
     await server?.close();
@@ -70,8 +76,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
   it('signs in, finds a customer, adds a price and shows it as the effective price with its candidates', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
-    expect(await tokenInStorage(page)).toBe(tenant.token);
+    await signIn(page, owner);
+    // No credential in the tab: the session is an HttpOnly cookie.
+    expect(await storedKeys(page)).toEqual([]);
+    expect(await page.evaluate('document.cookie')).toBe('');
 
     await page.getByLabel('Search by name, email or company').fill('lovelace');
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'customers match' }).textContent()).toMatch(/^1 of 5 customers match/);
@@ -125,7 +133,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const prices = Array.from({ length: 105 }, (_, n) => ({ customerId: babbage, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 5 + n / 4 }));
     expect((await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: prices })).status).toBe(201);
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.goto(`${server.baseUrl}/admin#/customers/${babbage}`);
     await heading(page, 'Charles Babbage').waitFor();
     const explain = form(page, 'Effective price');
@@ -147,7 +155,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
   it('edits a price as a replace of its SKU (the SKU’s other prices keep their records), and deletes one', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.goto(`${server.baseUrl}/admin#/customers/${grace}`);
     const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
     await prices.waitFor();
@@ -178,7 +186,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
   it('shows the API’s validation errors next to the fields it names', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.goto(`${server.baseUrl}/admin#/customers/${catalog.tradeCustomer}`);
     const add = form(page, 'Add or edit a price');
     await add.waitFor();
@@ -208,7 +216,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
   it('imports a CSV file: a dry run that changes nothing, then the real import', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Import and export' }).click();
     await heading(page, 'Import and export').waitFor();
     const upload = form(page, 'Import a CSV file');
@@ -246,7 +254,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
   it('price lists: creates one, adds an entry, assigns a customer, whose effective price then comes from it', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Price lists' }).click();
     await heading(page, 'Price lists').waitFor();
     const create = form(page, 'Create a price list');
@@ -281,7 +289,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const receiver = await startReceiver();
     try {
       const { page } = await open();
-      await signIn(page, tenant.token);
+      await signIn(page, owner);
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await heading(page, 'Webhooks').waitFor();
       const create = form(page, 'Create a webhook');
@@ -307,35 +315,52 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     }
   });
 
-  it('signs out: the token leaves sessionStorage and the sign-in form is back', async () => {
+  it('signs out: the session ends on the server (its cookie no longer works) and the sign-in form is back', async () => {
     const { page } = await open();
-    await signIn(page, tenant.token);
-    expect(await tokenInStorage(page)).toBe(tenant.token);
+    await signIn(page, owner);
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Olive Owner (owner)').waitFor();
+    const [cookie] = await browser.context.cookies(server.baseUrl);
+    expect(cookie).toMatchObject({ name: 'pricebook_session', httpOnly: true, secure: true, sameSite: 'Strict' });
+    expect((await server.request('GET', '/v1/session', asStaff(server, cookie!.value))).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading(page, 'Sign in').waitFor();
-    expect(await tokenInStorage(page)).toBeNull();
-    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    expect(await storedKeys(page)).toEqual([]);
+    expect(await browser.context.cookies(server.baseUrl)).toEqual([]);
+    // The old cookie, sent again by anyone who kept it: refused.
+    expect((await server.request('GET', '/v1/session', asStaff(server, cookie!.value))).status).toBe(401);
+    expect((await server.request('GET', '/v1/customers', asStaff(server, cookie!.value))).status).toBe(401);
     // Back to a signed-in page: the sign-in form again.
     await page.goto(`${server.baseUrl}/admin#/customers/${ada}`);
     await heading(page, 'Sign in').waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).isHidden()).toBe(true);
   });
 
-  it('refuses a wrong token at the token field, and keeps nothing', async () => {
+  it('refuses a wrong password and an unknown e-mail with the same message, and signs nobody in', async () => {
     const { page } = await open();
     await heading(page, 'Sign in').waitFor();
-    const field = page.getByLabel('API token');
-    await field.fill(`${tenant.key}.sk_wrong`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => fieldError(field)).toBe('API token: the API does not accept this token (unknown, revoked or mistyped)');
-    expect(await tokenInStorage(page)).toBeNull();
+    const signInForm = form(page, 'Sign in');
+    for (const [email, password] of [
+      [owner.email, 'not the password at all'],
+      ['nobody@example.com', owner.password],
+    ] as const) {
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // A sign-in takes a memory-hard hash (a wrong one too): more than the poll's default second on a busy machine.
+      await expect.poll(() => signInForm.locator('.form-errors').textContent(), { timeout: 15_000 }).toBe('Wrong e-mail or password');
+      await signInForm.locator('.form-errors').evaluate((element) => element.replaceChildren());
+    }
+    expect(await heading(page, 'Sign in').isVisible()).toBe(true);
+    expect(await browser.context.cookies(server.baseUrl)).toEqual([]);
   });
 
   it('works with the keyboard alone: sign in, find a customer, add a price', async () => {
     const { page } = await open();
     await heading(page, 'Sign in').waitFor();
-    // The token field has the focus on arrival.
-    await page.keyboard.type(tenant.token);
+    // The e-mail field has the focus on arrival.
+    await page.keyboard.type(owner.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(owner.password);
     await page.keyboard.press('Enter');
     await heading(page, 'Customers').waitFor();
     await tabTo(page, 'Search by name, email or company');
@@ -370,7 +395,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const cells = ['"\'=HYPERLINK(""https://x.invalid/?""&A2,""open"")"', "''=X", "'@x", "'-1", "'+SUM(1)"];
 
     const { page } = await open();
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     await page.getByRole('link', { name: 'Import and export' }).click();
     await heading(page, 'Import and export').waitFor();
     const exporting = form(page, 'Download a customer’s prices');
@@ -397,7 +422,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const { page } = await open();
     await heading(page, 'Sign in').waitFor();
     const found: Record<string, string[]> = { 'sign-in': await seriousViolations(page) };
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     for (const [view, title] of [
       ['customers', 'Customers'],
       [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
@@ -427,7 +452,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await heading(page, 'Sign in').waitFor();
     const wide: string[] = [];
     if (await scrollsSideways(page)) wide.push('sign-in');
-    await signIn(page, tenant.token);
+    await signIn(page, owner);
     for (const [view, title] of [
       ['customers', 'Customers'],
       [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],

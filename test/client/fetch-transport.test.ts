@@ -1,7 +1,7 @@
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook as BrowserPricebook } from '../../packages/client/src/browser.js';
-import { FetchTransport, Pricebook, PricebookError, type PricebookOptions, type WaitCause } from '../../packages/client/src/index.js';
+import { FetchTransport, Pricebook, PricebookError, type PricebookOptions, type TransportRequest, type WaitCause } from '../../packages/client/src/index.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
@@ -163,5 +163,18 @@ describe('the fetch transport', () => {
     expect(() => new BrowserPricebook({ baseUrl: 'http://127.0.0.1:8080', token: 't' })).toThrow(/https/);
     expect(() => new Pricebook({ baseUrl: 'https://127.0.0.1:8443', token: 't', transport: 'fetch', ca: 'PEM' })).toThrow(/ca is for the 'https' transport/);
     expect(() => new FetchTransport({ baseUrl: 'https://127.0.0.1:8443', timeoutMs: -1 })).toThrow(RangeError);
+  });
+
+  it('sends a token as Bearer, and with sessionCookie no Authorization at all (the browser sends the cookie)', async () => {
+    const sent: TransportRequest[] = [];
+    // A stand-in transport: what the client hands a transport is what is checked here.
+    const transport = { send: async (request: TransportRequest) => (sent.push(request), { status: 200, headers: {}, text: '[]' }), close: () => undefined };
+    await new BrowserPricebook({ baseUrl: 'https://127.0.0.1:8443', token: 't0ken', transport }).customers.list();
+    await new BrowserPricebook({ baseUrl: 'https://127.0.0.1:8443', sessionCookie: true, transport }).priceHistory.list({ customerId: 3 });
+    expect(sent.map((request) => [request.path, request.headers.authorization])).toEqual([
+      ['/v1/customers', 'Bearer t0ken'],
+      ['/v1/price-history?customerId=3', undefined],
+    ]);
+    expect(() => new BrowserPricebook({ baseUrl: 'https://127.0.0.1:8443', token: '' })).toThrow('token is required');
   });
 });

@@ -40,7 +40,8 @@ export class ApiCaller implements Caller {
   constructor(
     private readonly transport: Transport,
     private readonly pacer: Pacer,
-    private readonly authorization: string,
+    /** `Bearer …`; undefined: none (the transport sends a session cookie instead). */
+    private readonly authorization: string | undefined,
     private readonly userAgent: string,
     private readonly signal?: AbortSignal,
   ) {}
@@ -51,7 +52,7 @@ export class ApiCaller implements Caller {
 
   async request<T>(operation: OperationName, options: CallOptions = {}): Promise<CallResult<T>> {
     const { method } = OPERATIONS[operation];
-    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json', 'user-agent': this.userAgent };
+    const headers: Record<string, string> = { ...(this.authorization !== undefined && { authorization: this.authorization }), accept: 'application/json', 'user-agent': this.userAgent };
     let body: string | Uint8Array | undefined;
     if (options.csv !== undefined) {
       headers['content-type'] = 'text/csv; charset=utf-8';

@@ -647,6 +647,33 @@ export type QuoteInput = {
   }[];
 };
 
+export type SignInInput = {
+  email: string;
+  password: string;
+};
+
+export type PasswordChangeInput = {
+  currentPassword: string;
+  /** 12 to 200 characters, not the current password */
+  newPassword: string;
+};
+
+/** viewer reads; editor also changes prices; approver is an editor (change sets come later); owner has every scope */
+export type StaffRole = "viewer" | "editor" | "approver" | "owner";
+
+export type StaffMember = {
+  id: number;
+  email: string;
+  name: string;
+  /** viewer reads; editor also changes prices; approver is an editor (change sets come later); owner has every scope */
+  role: "viewer" | "editor" | "approver" | "owner";
+  storeId: number;
+  /** true: only POST /v1/session/password (and GET or DELETE /v1/session) are allowed until the password is changed */
+  mustChangePassword: boolean;
+  /** ISO 8601, UTC */
+  createdAt: string;
+};
+
 export type SkuLookupRequest = {
   /** 1–1000 SKUs, compared exactly (case-sensitive). A SKU sent more than once is answered once, at its first position */
   skus: string[];

@@ -1,8 +1,8 @@
 import { FetchTransport } from './fetch-transport.js';
-import { PricebookBase, type PricebookBaseOptions } from './pricebook-base.js';
+import { PricebookBase, type PricebookBaseOptions, type SessionCookieOptions } from './pricebook-base.js';
 import type { Transport } from './transport.js';
 
-export interface BrowserPricebookOptions extends PricebookBaseOptions {
+interface BrowserTransportOptions {
   /** `https://host[:port]` of the API (without `/v1`); in a page the API serves, `location.origin`. */
   baseUrl: string;
   /** Milliseconds one request may take; default 60 000; 0: no limit. */
@@ -12,12 +12,20 @@ export interface BrowserPricebookOptions extends PricebookBaseOptions {
 }
 
 /**
+ * A `token` (an integration, a page of your own), or `sessionCookie: true` for a page the API
+ * serves whose credential is a staff session's cookie: then no `Authorization` is sent, and the
+ * default transport sends the cookie (`credentials: 'same-origin'`).
+ */
+export type BrowserPricebookOptions = BrowserTransportOptions & (PricebookBaseOptions | SessionCookieOptions);
+
+/**
  * The typed client for browsers and edge runtimes: requests through the global `fetch`, and no
  * `node:` module anywhere in what it loads. `@pricebook/client/browser` exports it as `Pricebook`.
  */
 export class BrowserPricebook extends PricebookBase {
   constructor(options: BrowserPricebookOptions) {
     const { baseUrl, timeoutMs, transport } = options;
-    super(options, () => transport ?? new FetchTransport({ baseUrl, ...(timeoutMs !== undefined && { timeoutMs }) }));
+    const credentials = 'sessionCookie' in options && options.sessionCookie === true ? 'same-origin' : 'omit';
+    super(options, () => transport ?? new FetchTransport({ baseUrl, credentials, ...(timeoutMs !== undefined && { timeoutMs }) }));
   }
 }

@@ -5,7 +5,7 @@
  * the server's admin page) can ship it as it is.
  */
 export { BrowserPricebook as Pricebook, type BrowserPricebookOptions as PricebookOptions } from './browser-pricebook.js';
-export { PricebookBase, type PricebookBaseOptions, type ReplaceOptions } from './pricebook-base.js';
+export { PricebookBase, type PricebookBaseOptions, type ReplaceOptions, type SessionCookieOptions } from './pricebook-base.js';
 export { PricebookError } from './pricebook-error.js';
 export { FetchTransport, type FetchTransportOptions } from './fetch-transport.js';
 export type { PacingCounters, PacingOptions, WaitCause } from './pacer.js';

@@ -5,6 +5,12 @@ export interface FetchTransportOptions {
   baseUrl: string;
   /** Milliseconds a request may take, from sending to the last byte of the answer; default 60 000; 0: no limit. */
   timeoutMs?: number;
+  /**
+   * `'omit'` (default): no cookie is sent or kept, the Bearer token is the credential.
+   * `'same-origin'`: the browser sends and keeps the cookies of `baseUrl`'s origin, for a page
+   * the API itself serves whose credential is a staff session's cookie (the admin page).
+   */
+  credentials?: 'omit' | 'same-origin';
 }
 
 /**
@@ -12,11 +18,13 @@ export interface FetchTransportOptions {
  * `node:` module, so a browser bundle can carry it. Connections are the runtime's: it decides
  * how many it keeps, and which certificates it trusts (Node.js: the system's, plus
  * `NODE_EXTRA_CA_CERTS`; use `HttpsTransport` and its `ca` for one certificate in code). No
- * cookies are sent and no answer is cached: the Bearer token is the only credential.
+ * answer is cached, and no cookie is sent unless `credentials` is `'same-origin'`: by default
+ * the Bearer token is the only credential.
  */
 export class FetchTransport implements Transport {
   private readonly base: URL;
   private readonly timeoutMs: number;
+  private readonly credentials: 'omit' | 'same-origin';
 
   constructor(options: FetchTransportOptions) {
     const base = new URL(options.baseUrl);
@@ -25,6 +33,7 @@ export class FetchTransport implements Transport {
     if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new RangeError(`timeoutMs must be a whole number of milliseconds, 0 or more, got ${timeoutMs}`);
     this.base = base;
     this.timeoutMs = timeoutMs;
+    this.credentials = options.credentials ?? 'omit';
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
@@ -49,7 +58,7 @@ export class FetchTransport implements Transport {
         // A Uint8Array is a BufferSource to every fetch; lib.dom's types want its buffer to be an ArrayBuffer.
         body: request.body as string | Uint8Array<ArrayBuffer> | undefined,
         signal: controller.signal,
-        credentials: 'omit',
+        credentials: this.credentials,
         cache: 'no-store',
       });
       return { status: response.status, headers: headersOf(response.headers), text: await response.text() };

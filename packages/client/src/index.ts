@@ -6,7 +6,7 @@
  * `node:` module.
  */
 export { Pricebook, type PricebookOptions } from './pricebook.js';
-export { PricebookBase, type PricebookBaseOptions, type ReplaceOptions } from './pricebook-base.js';
+export { PricebookBase, type PricebookBaseOptions, type ReplaceOptions, type SessionCookieOptions } from './pricebook-base.js';
 export { PricebookError } from './pricebook-error.js';
 export { FetchTransport, type FetchTransportOptions } from './fetch-transport.js';
 export type { PacingCounters, PacingOptions, WaitCause } from './pacer.js';

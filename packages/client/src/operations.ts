@@ -83,6 +83,11 @@ export const OPERATIONS = {
   'imports.count': { method: 'GET', path: '/v1/imports/count' },
   'imports.get': { method: 'GET', path: '/v1/imports/{id}' },
   'imports.create': { method: 'POST', path: '/v1/imports' },
+
+  'session.create': { method: 'POST', path: '/v1/session' },
+  'session.get': { method: 'GET', path: '/v1/session' },
+  'session.delete': { method: 'DELETE', path: '/v1/session' },
+  'session.changePassword': { method: 'POST', path: '/v1/session/password' },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -5,6 +5,7 @@ import { OrdersResource, QuotesResource } from './orders-resource.js';
 import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
 import { PriceHistoryResource } from './price-history-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
+import { SessionResource } from './session-resource.js';
 import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
 import type { Transport } from './transport.js';
@@ -19,6 +20,16 @@ export interface PricebookBaseOptions {
   pacing?: boolean | PacingOptions;
   /** Aborts every request and wait of this client, now and later: each rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+/**
+ * The options of a client whose credential is a browser's staff-session cookie instead of a
+ * token: a page the API itself serves (the admin page), signed in with `session.create`.
+ */
+export interface SessionCookieOptions extends Omit<PricebookBaseOptions, 'token'> {
+  /** No `Authorization` header on any request: the transport sends the session cookie (a `FetchTransport` with `credentials: 'same-origin'`). */
+  sessionCookie: true;
+  token?: undefined;
 }
 
 export interface ReplaceOptions extends CreateOptions {
@@ -50,16 +61,18 @@ export class PricebookBase {
   readonly events: EventsResource;
   readonly imports: ImportsResource;
   readonly priceHistory: PriceHistoryResource;
+  readonly session: SessionResource;
   private readonly transport: Transport;
   private readonly pacer: Pacer;
 
   /** `openTransport` is called once the options are checked. */
-  constructor(options: PricebookBaseOptions, openTransport: () => Transport) {
-    if (options.token === '') throw new TypeError('token is required');
+  constructor(options: PricebookBaseOptions | SessionCookieOptions, openTransport: () => Transport) {
+    const authorization = 'sessionCookie' in options && options.sessionCookie === true ? undefined : `Bearer ${options.token ?? ''}`;
+    if (authorization !== undefined && (options.token ?? '') === '') throw new TypeError('token is required');
     this.transport = openTransport();
     const pacing = options.pacing ?? true;
     this.pacer = new Pacer(pacing !== false, typeof pacing === 'object' ? pacing : {});
-    const api = new ApiCaller(this.transport, this.pacer, `Bearer ${options.token}`, USER_AGENT, options.signal);
+    const api = new ApiCaller(this.transport, this.pacer, authorization, USER_AGENT, options.signal);
     this.customers = new CustomersResource(api);
     this.products = new ProductsResource(api);
     this.variations = new VariationsResource(api);
@@ -73,6 +86,7 @@ export class PricebookBase {
     this.events = new EventsResource(api);
     this.imports = new ImportsResource(api);
     this.priceHistory = new PriceHistoryResource(api);
+    this.session = new SessionResource(api);
   }
 
   /**

@@ -10,6 +10,7 @@ import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku 
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { effectivePricePanel } from './effective-price.js';
+import { historySection } from './history.js';
 
 /** Trade prices per page of the table. */
 const PAGE = 20;
@@ -35,8 +36,11 @@ export const customerView: View = async (context, idText = '') => {
 
   const prices = pricesTable(context, customerId, alert);
   const effective = effectivePricePanel(context, customerId, listName);
+  const history = historySection(context, { customerId }, 'Price history of this customer');
+  prices.onChanged = () => void history.reload();
   const form = priceForm(context, customerId, async (sku) => {
     await prices.reload();
+    void history.reload();
     await effective.explain(sku).catch(() => undefined);
   });
   prices.onEdit = (record) => form.edit(record);
@@ -67,10 +71,11 @@ export const customerView: View = async (context, idText = '') => {
       ),
     ),
     prices.element,
-    form.element,
+    context.canChange ? form.element : h('p', { class: 'notice' }, `As a ${context.member?.role ?? 'viewer'} you see the prices; adding, editing and deleting them needs an editor’s role.`),
     effective.element,
+    history.element,
   );
-  await prices.reload();
+  await Promise.all([prices.reload(), history.reload()]);
 };
 
 interface PricesTable {
@@ -78,6 +83,8 @@ interface PricesTable {
   reload(): Promise<void>;
   onEdit: (record: TradePrice) => void;
   onExplain: (record: TradePrice) => void;
+  /** A price was deleted here. */
+  onChanged: () => void;
 }
 
 function pricesTable(context: ViewContext, customerId: number, alert: AlertBox): PricesTable {
@@ -125,14 +132,15 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
               h(
                 'div',
                 { class: 'row-actions' },
-                rowButton('Edit', record, () => prices.onEdit(record)),
+                context.canChange ? rowButton('Edit', record, () => prices.onEdit(record)) : null,
                 rowButton('Explain', record, () => prices.onExplain(record)),
-                actionButton(
+                context.canChange && actionButton(
                   'Delete',
                   async () => {
                     if (!confirm(`Delete the price ${record.price} for ${record.sku} (from ${record.minQuantity})?`)) return;
                     await context.api.tradePrices.delete(record.id);
                     context.announce(`Price of ${record.sku} deleted`);
+                    prices.onChanged();
                     await load();
                   },
                   alert,
@@ -161,6 +169,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
     reload: load,
     onEdit: () => undefined,
     onExplain: () => undefined,
+    onChanged: () => undefined,
   };
   return prices;
 }

@@ -15,7 +15,9 @@ export interface EffectivePricePanel {
 
 /**
  * "What does this customer pay for SKU S, Q units, at moment T, and why": the effective-price
- * endpoint's answer, with every candidate the rule looked at and why each lost.
+ * endpoint's answer, with every candidate the rule looked at and why each lost. With an "As of"
+ * moment, the question is asked with `at=`: the answer the server gave (or would have given)
+ * then, from the prices, lists, assignments and catalog as they were at that moment.
  */
 export function effectivePricePanel(context: ViewContext, customerId: number, listName: (id: number) => string): EffectivePricePanel {
   const result = h('div', { class: 'effective', 'aria-live': 'polite' });
@@ -26,7 +28,7 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
     fields: [
       { name: 'sku', label: 'SKU' },
       { name: 'quantity', label: 'Quantity', inputmode: 'numeric', value: '1' },
-      { name: 'at', label: 'At', type: 'datetime-local', hint: 'Empty: now. Your local time.' },
+      { name: 'at', label: 'As of', type: 'datetime-local', hint: 'Empty: now. A past moment answers as the price book was then, with records deleted since. Your local time.' },
     ],
     onSubmit: async (form) => {
       // Sent as typed: the API judges the quantity (a 400 shown at its field).
@@ -40,7 +42,7 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
         const answer = await context.api.tradePrices.effective(query);
         // Further pages of candidates are asked for at the moment this answer priced.
         const more = (offset: number) => context.api.tradePrices.effective({ ...query, at: answer.at, candidatesOffset: offset });
-        replaceChildren(result, ...describe(answer, listName, more));
+        replaceChildren(result, ...describe(answer, listName, more, query.at !== undefined));
       } catch (error) {
         replaceChildren(result);
         // 404: no such SKU in the store (the customer is the page's own).
@@ -84,7 +86,7 @@ const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
   product: 'the product’s price (no trade or list price applies)',
 };
 
-function describe(answer: EffectivePrice, listName: (id: number) => string, more: (offset: number) => Promise<EffectivePrice>): HTMLElement[] {
+function describe(answer: EffectivePrice, listName: (id: number) => string, more: (offset: number) => Promise<EffectivePrice>, asOf: boolean): (HTMLElement | null)[] {
   const origin =
     answer.source === 'trade'
       ? `${SOURCE_TEXT.trade} #${answer.tradePriceId ?? '?'}`
@@ -96,7 +98,10 @@ function describe(answer: EffectivePrice, listName: (id: number) => string, more
     answer.nextChangeAt === null ? 'Nothing scheduled changes this answer.' : `The answer changes next at ${formatMoment(answer.nextChangeAt)}.`,
   ].filter((line) => line !== null);
   return [
-    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, String(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} at ${formatMoment(answer.at)}`),
+    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, String(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} ${asOf ? 'as of' : 'at'} ${formatMoment(answer.at)}`),
+    asOf
+      ? h('p', { class: 'notice as-of' }, `As of ${formatMoment(answer.at)}: the price book as it was at that moment (its trade prices, list entries, lists and catalog prices then, including records deleted since), not as it is now.`)
+      : null,
     h('p', {}, `From ${origin}. `, ...changes),
     answer.candidateCount === 0
       ? h('p', {}, 'No trade price or price list entry was considered: the catalog price applies.')

@@ -9,6 +9,7 @@ import { Form, numberOrText } from '../forms.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
+import { historySection } from './history.js';
 
 const PAGE = 20;
 
@@ -23,6 +24,8 @@ export const priceListView: View = async (context, idText = '') => {
   const alert = alertBox();
   context.main.append(alert);
   const priceList = await context.api.priceLists.get(listId);
+  const history = historySection(context, { priceListId: listId }, 'Price history of this list');
+  const changed = () => void history.reload();
   heading.textContent = `Price list “${priceList.name}”`;
   document.title = `${priceList.name} · Pricebook admin`;
 
@@ -40,6 +43,7 @@ export const priceListView: View = async (context, idText = '') => {
       const saved = await context.api.priceLists.update(listId, update as PriceListUpdate);
       heading.textContent = `Price list “${saved.name}”`;
       context.announce('Price list saved');
+      changed();
     },
     actions: [
       actionButton(
@@ -56,16 +60,16 @@ export const priceListView: View = async (context, idText = '') => {
   });
   context.main.append(
     h('p', {}, priceList.kind === 'fixed' ? 'A fixed list: a price per SKU, from its entries.' : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`),
-    section('Settings', settings.element),
+    section('Settings', context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the list; changing it needs an editor’s role.`)),
   );
-  const entries = priceList.kind === 'fixed' ? entriesSection(context, listId, alert) : undefined;
+  const entries = priceList.kind === 'fixed' ? entriesSection(context, listId, alert, changed) : undefined;
   const customers = customersSection(context, listId, alert);
   if (entries !== undefined) context.main.append(entries.element);
-  context.main.append(customers.element);
-  await Promise.all([entries?.reload(), customers.reload()]);
+  context.main.append(customers.element, history.element);
+  await Promise.all([entries?.reload(), customers.reload(), history.reload()]);
 };
 
-function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
+function entriesSection(context: ViewContext, listId: number, alert: AlertBox, changed: () => void) {
   let offset = 0;
   const body = h('div', {});
   const load = async (): Promise<void> => {
@@ -86,12 +90,13 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
               String(entry.minQuantity),
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
-              actionButton(
+              context.canChange && actionButton(
                 'Delete',
                 async () => {
                   if (!confirm(`Delete the entry ${entry.price} for ${entry.sku}?`)) return;
                   await context.api.priceLists.prices.delete(listId, entry.id);
                   context.announce(`Entry for ${entry.sku} deleted`);
+                  changed();
                   await load();
                 },
                 alert,
@@ -123,6 +128,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
       }
       form.setValue('price', '');
       context.announce(`Entry for ${sku} added`);
+      changed();
       await load();
     },
   });
@@ -136,7 +142,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox) {
     alert,
   );
   return {
-    element: h('div', {}, section('Entries', body, h('p', {}, download)), section('Add an entry', add.element)),
+    element: h('div', {}, section('Entries', body, h('p', {}, download)), context.canChange && section('Add an entry', add.element)),
     reload: load,
   };
 }

@@ -1,13 +1,16 @@
 import { PricebookError } from '@pricebook/client/browser';
 import { h } from '../dom.js';
 import { Form } from '../forms.js';
-import { storeToken } from '../session.js';
 import type { View } from '../view.js';
 
+/** The API's code of a 429. */
+const RATE_LIMITED = 11;
+
 /**
- * Sign-in with an API token. The token is tried on the API first (a 401 is shown at the
- * field; a 403 means a token without `catalog:read`, still a token), then kept in this tab's
- * sessionStorage.
+ * Sign-in with a staff account: e-mail and password, sent to `POST /v1/session`, which answers
+ * the member and sets the session cookie (HttpOnly: the page never sees it). A wrong e-mail and
+ * a wrong password get the server's one message; repeated failures are refused for a while
+ * (429), and the form says how long.
  */
 export const signInView: View = async (context) => {
   context.heading('Sign in');
@@ -15,32 +18,44 @@ export const signInView: View = async (context) => {
     label: 'Sign in',
     submitLabel: 'Sign in',
     fields: [
-      {
-        name: 'token',
-        label: 'API token',
-        type: 'password',
-        hint: 'The token printed by pricebook keys create (or on the first start). It stays in this browser tab only, and is forgotten when you sign out or close the tab.',
-      },
+      { name: 'email', label: 'E-mail', type: 'email', inputmode: 'email', autocomplete: 'username' },
+      { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' },
     ],
     onSubmit: async (form) => {
-      const token = form.value('token');
-      if (token === '') return form.showFieldError('token', 'is required');
+      const email = form.value('email');
+      // The password as typed: spaces are characters of it.
+      const password = form.control('password').value;
+      if (email === '') return form.showFieldError('email', 'is required');
+      if (password === '') return form.showFieldError('password', 'is required');
+      let member;
       try {
-        await context.withToken(token).customers.list({ count: 1, fields: 'id' });
+        member = await context.signInApi.session.create({ email, password });
       } catch (error) {
-        if (error instanceof PricebookError && error.status === 401) return form.showFieldError('token', 'the API does not accept this token (unknown, revoked or mistyped)');
-        if (!(error instanceof PricebookError && error.status === 403)) throw error;
+        if (error instanceof PricebookError && (error.status === 429 || error.code === RATE_LIMITED)) {
+          const wait = error.retryAfterSeconds === undefined ? 'a while' : waitText(error.retryAfterSeconds);
+          throw new Error(`Too many failed sign-ins: try again in ${wait}.`, { cause: error });
+        }
+        throw error;
       }
-      form.setValue('token', '');
-      storeToken(token);
-      context.announce('Signed in');
-      context.navigate(context.afterSignIn);
+      form.setValue('password', '');
+      context.announce(`Signed in as ${member.name}`);
+      context.signedIn(member);
     },
   });
   context.main.append(
     context.notice === undefined ? '' : h('p', { class: 'notice', role: 'status' }, context.notice),
-    h('p', {}, 'Everything this page does goes through the Pricebook API with your token, so its scopes and rate limits apply.'),
+    h('p', {}, 'Sign in with your staff account. Everything this page does goes through the Pricebook API as you: your role decides what you may change, and the price history names you for each change.'),
     form.element,
+    h('p', { class: 'hint' }, 'No account, or a forgotten password? The store’s owner creates accounts and gives new one-time passwords (pricebook staff create, pricebook staff reset).'),
   );
-  form.control('token').focus();
+  form.control('email').focus();
 };
+
+/** 75 → `1 min 15 s`. */
+export function waitText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  if (whole < 60) return `${whole} s`;
+  const minutes = Math.floor(whole / 60);
+  const rest = whole % 60;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
