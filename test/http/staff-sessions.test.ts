@@ -156,14 +156,17 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     expect(again.body).toMatchObject({ id: member.id, mustChangePassword: true });
   });
 
-  it('signs out: that session ends and its cookie is cleared; the member’s other sessions go on', async () => {
+  it('signs out: every session of the member ends, this one and another browser’s, and the cookie is cleared', async () => {
     const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
+    const bystander = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
     const other = sessionTokenIn(await signIn(suite.server, member.email, member.password))!;
     const out = await suite.server.request('DELETE', '/v1/session', asStaff(suite.server, member.token));
     expect(out.status).toBe(204);
     expect(out.headers['set-cookie']).toBe('pricebook_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict');
     expectError(await suite.server.request('GET', '/v1/session', asStaff(suite.server, member.token)), 401, 3);
-    expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, other))).status).toBe(200);
+    expectError(await suite.server.request('GET', '/v1/session', asStaff(suite.server, other)), 401, 3);
+    // Another member's session is not theirs to end.
+    expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, bystander.token))).status).toBe(200);
   });
 
   it('answers 401 to the session’s operations without a session, and to an API key', async () => {

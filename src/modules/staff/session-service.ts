@@ -92,8 +92,12 @@ export class StaffSessionService {
     return stored && withoutPasswordHash(stored);
   }
 
-  async signOut(sessionId: number): Promise<void> {
-    await this.uow.repos.staff.endSession(sessionId, isoTimestamp(this.clock));
+  /**
+   * Ends every session of the member, this one and those of other browsers: a member who signs
+   * out, having left a session open on a shared machine, is signed out there too.
+   */
+  async signOut(staffId: number): Promise<void> {
+    await this.uow.repos.staff.endSessionsOf(staffId, isoTimestamp(this.clock));
   }
 
   /** Deletes up to `limit` sessions a day past their absolute expiry (the maintenance loop's task); returns how many. */

@@ -10,14 +10,14 @@ export function deleteSession(app: App, sessions: StaffSessionService): void {
     {
       schema: {
         tags: ['staff'],
-        summary: 'Sign out: end this session',
-        description: `Ends the session the cookie names, on every instance at once, and clears the cookie. ${NO_SCOPE}`,
+        summary: 'Sign out: end every session of the signed-in member',
+        description: `Ends every session of the member the cookie signs in (this browser's and any other's), on every instance at once, and clears the cookie. ${NO_SCOPE}`,
         response: { 204: NoContent, ...readErrors },
       },
       config: { staffSession: true },
     },
     async (request, reply) => {
-      await sessions.signOut(staffSessionOf(request).session.id);
+      await sessions.signOut(staffSessionOf(request).principal.actor.id);
       clearSessionCookie(reply);
       return reply.code(204).send(null);
     },
