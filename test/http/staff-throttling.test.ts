@@ -26,6 +26,19 @@ describe.each(await enginesUnderTest())('staff sign-in throttling and session ex
       expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, member.token))).status).toBe(200);
     });
 
+    it('counts a wrong current password of a password change as a failed sign-in: a session taken over cannot guess it', async () => {
+      const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'editor');
+      const change = (currentPassword: string) =>
+        suite.server.request('POST', '/v1/session/password', { ...asStaff(suite.server, member.token), body: { currentPassword, newPassword: 'a brand new password' } });
+      for (let attempt = 0; attempt < 3; attempt++) expectError(await change(`wrong password ${attempt}`), 422, 10);
+      const refused = await change(member.password);
+      expectError(refused, 429, 11);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // The same bucket as sign-in's: the account's sign-in waits too.
+      expectError(await signIn(suite.server, member.email, member.password), 429, 11);
+      expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, member.token))).status).toBe(200);
+    });
+
     it('throttles an unknown e-mail the same way', async () => {
       const email = uniqueEmail('nobody');
       const answers = [];

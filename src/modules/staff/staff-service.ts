@@ -97,12 +97,22 @@ export class StaffService {
   /**
    * The member's own change: the current password must match; the new one must follow the
    * length rule and differ from it. Every other session of the account ends (one opened with
-   * the old password elsewhere, say); the one that asked goes on.
+   * the old password elsewhere, say); the one that asked goes on. A wrong current password is
+   * told to `wrongPassword` (with the account's e-mail) before the 422: the caller counts it as a
+   * failed sign-in, so a session taken over cannot guess the password either.
    */
-  async changePassword(storeId: number, staffId: number, keepSessionId: number, currentPassword: string, newPassword: string): Promise<void> {
+  async changePassword(
+    storeId: number,
+    staffId: number,
+    keepSessionId: number,
+    currentPassword: string,
+    newPassword: string,
+    wrongPassword: (email: string) => Promise<void> = () => Promise.resolve(),
+  ): Promise<void> {
     const account = await this.uow.repos.staff.find(storeId, staffId);
     if (account === undefined || account.disabledAt !== null) throw new AppError('unauthenticated', 'The session has ended: sign in again');
     if (!(await verifyPassword(currentPassword, account.passwordHash))) {
+      await wrongPassword(account.email);
       throw invalidField('currentPassword', 'is not the current password');
     }
     const problem = passwordProblem(newPassword) ?? (newPassword === currentPassword ? 'The new password must differ from the current one' : undefined);

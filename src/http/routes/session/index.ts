@@ -11,5 +11,5 @@ export function registerSessionRoutes(app: App, sessions: StaffSessionService, s
   createSession(app, sessions, throttle);
   getSession(app, sessions);
   deleteSession(app, sessions);
-  changePassword(app, staff);
+  changePassword(app, staff, sessions, throttle);
 }
