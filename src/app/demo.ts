@@ -6,7 +6,12 @@ import type { Services } from './services.js';
 export interface DemoStore {
   storeId: number;
   token: string;
+  /** The store's owner, for the admin page: a one-time password, changed at the first sign-in. */
+  staff: { email: string; initialPassword: string };
 }
+
+/** The demo owner's e-mail (`.example` is reserved: it reaches nobody). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 /**
  * A demo store with trade and regular customers, so a first `curl` has something to show. No
@@ -15,6 +20,7 @@ export interface DemoStore {
 export async function seedDemoStore(services: Services): Promise<DemoStore> {
   const store = await services.credentials.createStore('Demo store');
   const { token } = await services.credentials.issueKey(store.id);
+  const { initialPassword } = await services.staff.create(store.id, { email: DEMO_OWNER_EMAIL, name: 'Demo owner', role: 'owner' });
   const customers = [
     { email: 'buyer@acme-trade.example', firstName: 'Ada', lastName: 'Stone', companyName: 'Acme Trade Ltd', trade: true },
     { email: 'orders@northwind.example', firstName: 'Nils', lastName: 'Berg', companyName: 'Northwind Supplies', trade: true },
@@ -24,7 +30,7 @@ export async function seedDemoStore(services: Services): Promise<DemoStore> {
   for (const customer of customers) created.push(await services.customers.create(store.id, CLI_ORIGIN, customer));
   const products = await seedDemoCatalog(services, store.id);
   await seedDemoTradePrices(services, store.id, created, products);
-  return { storeId: store.id, token };
+  return { storeId: store.id, token, staff: { email: DEMO_OWNER_EMAIL, initialPassword } };
 }
 
 /** Workwear for trade buyers: two nested categories, products with and without variations. */
