@@ -8,6 +8,7 @@ import { POSTGRES, SQLITE, type Engine } from './engine.js';
 import { migrateToLatest } from './migrations/index.js';
 import { NamedStatementPool } from './named-statement-pool.js';
 import type { StatementRegistry } from './prepared-query.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { QueuedSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
@@ -67,6 +68,9 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
   connection.pragma('synchronous = FULL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // Checkpoints run in a worker thread, not inside a commit on the event loop (sqlite-checkpointer.ts).
+  connection.pragma('wal_autocheckpoint = 0');
+  const checkpointer = new SqliteCheckpointer(file);
   // Reads outside transactions use a read-only connection of their own (see QueuedSqliteDialect).
   const reader = () => {
     const readOnly = new SqliteDatabase(file, { readonly: true });
@@ -81,7 +85,10 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
     statements: { register: () => undefined },
     description: `sqlite ${file}`,
     connectionUse: () => dialect.writerUse(),
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
   };
 }
 
