@@ -63,6 +63,9 @@ export class TradePriceWrites {
       await this.options.beforeCreate?.(batch);
       const records = await this.repos.tradePrices.insertMany(this.storeId, batch, this.changedAt);
       await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.created', records), this.changedAt);
+      // The rows, then their history, each a stretch of work of its own (on SQLite, a batch's
+      // statements run on the event loop: together they held it past 50 ms).
+      await this.pace();
       await this.record(records.map((record) => tradePriceRecord(null, record)));
       created.push(...records);
       await this.pace();
@@ -81,6 +84,7 @@ export class TradePriceWrites {
         this.changedAt,
       );
       await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.deleted', batch), this.changedAt);
+      await this.pace();
       await this.record(batch.map((record) => tradePriceRecord(record, null)));
       await this.pace();
     }

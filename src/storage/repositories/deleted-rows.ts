@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, Tables, TradePricesTable } from '../tables.js';
+import { insertFromArrays, insertFromJson } from './array-insert.js';
 
 /*
  * Rows just deleted from `trade_prices` or `price_list_prices` are kept, in the same
@@ -9,29 +10,32 @@ import type { PriceListPricesTable, Tables, TradePricesTable } from '../tables.j
  * hold only live rows, so nothing that reads them changed.
  */
 
-/** Values bound per archived row. */
-const COLUMNS_PER_ROW = 11;
+/** The columns both kinds share, after the owner's; `bigint` or `text` in PostgreSQL's arrays. */
+const SHARED = { id: 'bigint', store_id: 'bigint', product_id: 'bigint', sku: 'text', price: 'bigint', min_quantity: 'bigint', valid_from: 'text', valid_until: 'text', created_at: 'text' } as const;
 
 export function keepDeletedTradePrices(db: Kysely<Tables>, engine: Engine, rows: readonly Selectable<TradePricesTable>[], deletedAt: string): Promise<void> {
-  return inStatements(engine, rows, async (part) => {
-    await db
-      .insertInto('trade_prices_deleted')
-      .values(part.map((row) => ({ ...row, min_quantity: Number(row.min_quantity), deleted_at: deletedAt })))
-      .execute();
-  });
+  return keep(db, engine, 'trade_prices_deleted', 'customer_id', rows.map((row) => ({ ...row, owner: row.customer_id })), deletedAt);
 }
 
 export function keepDeletedListEntries(db: Kysely<Tables>, engine: Engine, rows: readonly Selectable<PriceListPricesTable>[], deletedAt: string): Promise<void> {
-  return inStatements(engine, rows, async (part) => {
-    await db
-      .insertInto('price_list_prices_deleted')
-      .values(part.map((row) => ({ ...row, deleted_at: deletedAt })))
-      .execute();
-  });
+  return keep(db, engine, 'price_list_prices_deleted', 'price_list_id', rows.map((row) => ({ ...row, owner: row.price_list_id })), deletedAt);
 }
 
-/** As many inserts as the engine's limit on bound values needs. */
-async function inStatements<T>(engine: Engine, rows: readonly T[], insert: (part: T[]) => Promise<void>): Promise<void> {
-  const perStatement = Math.floor(engine.maxBoundParameters / COLUMNS_PER_ROW);
-  for (let start = 0; start < rows.length; start += perStatement) await insert(rows.slice(start, start + perStatement));
+type KeptRow = { [column in keyof typeof SHARED]: number | string | null } & { owner: number };
+
+/** One statement, whatever the number of rows: arrays on PostgreSQL, one JSON text on SQLite (`array-insert.ts`). */
+async function keep(db: Kysely<Tables>, engine: Engine, table: string, ownerColumn: string, rows: readonly KeptRow[], deletedAt: string): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(SHARED) as Array<keyof typeof SHARED>;
+  const values = (row: KeptRow) => [...names.map((name) => (name === 'min_quantity' ? Number(row[name]) : row[name])), row.owner, deletedAt];
+  if (engine.insertsRowsFromArrays) {
+    const columns = Object.fromEntries([
+      ...names.map((name) => [name, { type: SHARED[name], values: rows.map((row) => row[name]) }]),
+      [ownerColumn, { type: 'bigint', values: rows.map((row) => row.owner) }],
+      ['deleted_at', { type: 'text', values: rows.map(() => deletedAt) }],
+    ]);
+    await sql`${insertFromArrays(table, columns)}`.execute(db);
+    return;
+  }
+  await sql`${insertFromJson(table, [...names, ownerColumn, 'deleted_at'], rows.map(values))}`.execute(db);
 }

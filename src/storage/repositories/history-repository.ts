@@ -6,7 +6,7 @@ import type { ChainCursor, ChainHead, HistoryCheckpoint, HistoryFilter, HistoryR
 import type { Page } from '../../modules/page.js';
 import type { Engine } from '../engine.js';
 import type { PriceHistoryTable, Tables } from '../tables.js';
-import { type ArrayColumn, insertFromArrays } from './array-insert.js';
+import { type ArrayColumn, insertFromArrays, insertFromJson } from './array-insert.js';
 
 /** Every column an entry writes, with its type in PostgreSQL's arrays. */
 const COLUMN_TYPES: Readonly<Record<keyof Omit<PriceHistoryTable, 'id'>, ArrayColumn['type']>> = {
@@ -191,10 +191,7 @@ export class KyselyHistoryRepository implements HistoryRepository {
       await sql`${insertFromArrays('price_history', columns)}`.execute(this.db);
       return;
     }
-    const perStatement = Math.floor(this.engine.maxBoundParameters / COLUMNS.length);
-    for (let start = 0; start < rows.length; start += perStatement) {
-      await this.db.insertInto('price_history').values(rows.slice(start, start + perStatement)).execute();
-    }
+    await sql`${insertFromJson('price_history', COLUMNS, rows.map((row) => COLUMNS.map((name) => row[name] ?? null)))}`.execute(this.db);
   }
 }
 
