@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import type { IdempotencyService } from '../modules/idempotency/idempotency-service.js';
 import { principalOf } from './app-types.js';
-import { jsonInTurns } from './json-in-turns.js';
+import { answerInTurns, jsonInTurns, jsonPartsInTurns } from './json-in-turns.js';
 import type { CreatedRecord } from '../modules/idempotency/idempotency-repository.js';
 
 declare module 'fastify' {
@@ -72,7 +72,7 @@ async function sendUnderKey(
     const record = await create(await prepare?.());
     // A small answer goes through the route's response schema, as any other.
     if (answer === 'whole') return reply.code(statusCode).send(record);
-    return reply.code(statusCode).type(JSON_TYPE).send(await serialize(record));
+    return sendInTurns(reply.code(statusCode), await jsonPartsInTurns(record));
   }
   const fingerprint = request.bodyFingerprint ?? startFingerprint(request).update(request.rawBody ?? Buffer.alloc(0)).digest('hex');
   let prepared: unknown;
@@ -91,7 +91,14 @@ async function sendUnderKey(
       }),
   );
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  if (answer === 'in-turns') return sendInTurns(reply.code(outcome.statusCode), [outcome.body]);
   return reply.code(outcome.statusCode).type(JSON_TYPE).send(outcome.body);
+}
+
+/** A large answer (a replace's), handed to the socket in turns (`answerInTurns`). */
+function sendInTurns(reply: FastifyReply, parts: readonly string[]): FastifyReply {
+  const { body, contentLength } = answerInTurns(parts);
+  return reply.type(JSON_TYPE).header('content-length', String(contentLength)).send(body);
 }
 
 /** The request's `Idempotency-Key`, if it has one; a malformed one (or two of them) is a 400. */

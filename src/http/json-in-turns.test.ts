@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonInTurns } from './json-in-turns.js';
+import { answerInTurns, jsonInTurns, jsonPartsInTurns } from './json-in-turns.js';
 
 const record = (id: number) => ({ id, customerId: 3, sku: `SKU-${id}`, price: 12.5, validFrom: null, note: undefined, createdAt: '2026-11-21T10:00:00.000Z' });
 
@@ -25,5 +25,21 @@ describe('jsonInTurns', () => {
       clearInterval(timer);
     }
     expect(ticks).toBeGreaterThan(10);
+  });
+
+  it('hands an answer to the socket in pieces that make the same bytes, with their length, never splitting a character', async () => {
+    // Emoji (two UTF-16 units each) and multi-byte letters land across the 256 Ki-character pieces.
+    const value = { created: Array.from({ length: 3000 }, (_, index) => ({ ...record(index), sku: `😀é-${index}-${'x'.repeat(index % 97)}` })), unchanged: 0 };
+    const whole = JSON.stringify(value);
+    const { body, contentLength } = answerInTurns(await jsonPartsInTurns(value));
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(Buffer.from(whole, 'utf8'))).toBe(true);
+    expect(contentLength).toBe(Buffer.byteLength(whole, 'utf8'));
+    // One text given whole (an idempotent replay) is cut the same way.
+    const replayed: Buffer[] = [];
+    for await (const chunk of answerInTurns([whole]).body) replayed.push(chunk as Buffer);
+    expect(Buffer.concat(replayed).toString('utf8')).toBe(whole);
   });
 });
