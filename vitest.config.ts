@@ -34,9 +34,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
           exclude: ['test/faults/**', 'node_modules/**', ...timed, ...bench, ...(quick ? processes : [])],
           sequence: { groupOrder: 0 },
-          // Three on two cores: many of these suites wait (on a child process, a lease, a
-          // receiver, PostgreSQL) more than they compute; a third worker fills those waits.
-          maxWorkers: 3,
+          // Four on two cores: many of these suites wait (on a child process, a lease, a
+          // receiver, PostgreSQL) more than they compute; the third and fourth workers fill those waits.
+          maxWorkers: 4,
         },
       },
       {

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * `npm run test:faults`: crashes, hostile input, tenant isolation, slow clients and noisy
  * neighbours against the running service (docs/reliability.md), in two groups:
  * - `untimed`: the checks that assert no time or latency (crashes, fuzzing, isolation, the
- *   events purge, whose clock moves by its own ticks), two files at a time: what they count does
+ *   events purge, whose clock moves by its own ticks), three files at a time: what they count does
  *   not depend on how busy the machine is;
  * - `timed`: the checks that measure latency and the event loop, one file at a time: the
  *   figures of one must not include the load of another.
@@ -25,7 +25,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'untimed', include: untimed, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'untimed', include: untimed, maxWorkers: 3, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -34,6 +34,8 @@ export interface Config {
   readonly sessionIdleSeconds: number;
   /** Seconds a staff session lasts from its sign-in, however busy. */
   readonly sessionLifetimeSeconds: number;
+  /** log2 of scrypt's N for new staff password hashes (docs/staff.md, "Passwords"). */
+  readonly passwordCost: number;
   /**
    * Create the demo store on an empty data directory and print its token: `true` always,
    * `false` never, `undefined` (not set) only when the output is a terminal, so a token is
@@ -115,6 +117,7 @@ export const CONFIG_VARIABLES = {
   signInFailureLeakPerSecond: 'PRICEBOOK_SIGN_IN_FAILURE_LEAK',
   sessionIdleSeconds: 'PRICEBOOK_SESSION_IDLE',
   sessionLifetimeSeconds: 'PRICEBOOK_SESSION_LIFETIME',
+  passwordCost: 'PRICEBOOK_PASSWORD_COST',
   demo: 'PRICEBOOK_DEMO',
   maxConnections: 'PRICEBOOK_MAX_CONNECTIONS',
   maxConnectionsPerAddress: 'PRICEBOOK_MAX_CONNECTIONS_PER_ADDRESS',
@@ -181,6 +184,8 @@ export function parseConfig(env: Env, overrides: Env = {}): Config {
     // 30 minutes idle, 12 hours in all (a working day), at most 30 days.
     sessionIdleSeconds: parseBounded(name('sessionIdleSeconds'), raw('sessionIdleSeconds'), 1800, 2_592_000),
     sessionLifetimeSeconds: parseBounded(name('sessionLifetimeSeconds'), raw('sessionLifetimeSeconds'), 43_200, 2_592_000),
+    // scrypt's N = 2^15 (32 MiB, OWASP's figure); from 2^10 (a test suite's) to 2^20.
+    passwordCost: parseRange(name('passwordCost'), raw('passwordCost'), 15, 10, 20),
     demo: parseSwitch(name('demo'), raw('demo'), undefined),
     maxConnections: parsePositive(name('maxConnections'), raw('maxConnections'), DEFAULT_MAX_CONNECTIONS, true),
     maxConnectionsPerAddress: parsePositive(name('maxConnectionsPerAddress'), raw('maxConnectionsPerAddress'), DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, true),

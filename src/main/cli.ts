@@ -39,6 +39,7 @@ const FLAG_HELP: Record<keyof Config, string> = {
   signInFailureLeakPerSecond: 'failed staff sign-ins forgiven per second and account; default 0.017 (about one a minute)',
   sessionIdleSeconds: 'seconds a staff session may go unused before it ends; default 1800',
   sessionLifetimeSeconds: 'seconds a staff session lasts from its sign-in; default 43200 (12 h)',
+  passwordCost: 'log2 of scrypt N for new staff password hashes, 10 to 20; default 15 (32 MiB, ~100 ms a hash)',
   demo: '1 or 0: create the demo store on an empty data dir and print its token; default: only when stdout is a terminal',
   maxConnections: 'open connections per listener; beyond it a new one closes the oldest idle one, or is refused; default 4096',
   maxConnectionsPerAddress: 'the same per client address (trusted proxies exempt); default 256',

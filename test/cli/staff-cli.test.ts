@@ -20,7 +20,7 @@ describe.each(await enginesUnderTest())('pricebook staff on %s', (engine) => {
     server = await startTestServer(engine);
     tenant = await server.createTenant();
     other = await server.createTenant();
-    env = { PRICEBOOK_DATA_DIR: server.config.dataDir, PRICEBOOK_LOG_LEVEL: 'silent', ...(server.config.databaseUrl !== undefined && { DATABASE_URL: server.config.databaseUrl }) };
+    env = { PRICEBOOK_DATA_DIR: server.config.dataDir, PRICEBOOK_LOG_LEVEL: 'silent', PRICEBOOK_PASSWORD_COST: '10', ...(server.config.databaseUrl !== undefined && { DATABASE_URL: server.config.databaseUrl }) };
   });
   afterAll(() => server?.close());
 

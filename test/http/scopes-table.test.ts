@@ -6,6 +6,8 @@ import { SCOPES, type Scope } from '../../src/modules/stores/scopes.js';
 import { checkedClient, expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { type EndpointRow, type Needs, readScopesDoc, rowKey, SCOPES_DOC } from '../support/scopes-doc.js';
+import { STAFF_ROLES, SCOPES_OF_ROLE, type StaffRole } from '../../src/modules/staff/roles.js';
+import { asStaff, createSignedInStaff } from '../support/staff.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse, RequestOptions } from '../support/test-server.js';
@@ -16,7 +18,9 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
  * For each row, a key of every single scope that lacks one the row lists, and the row's scopes
  * with any one of them left out, get 403 (code 4) naming a missing scope, and the store stays
  * as it was (no handshake either); a key with exactly the listed scopes gets anything but 401
- * or 403 (a dummy id's 404, a dummy body's 422). Rows that depend on a webhook's topic run once
+ * or 403 (a dummy id's 404, a dummy body's 422). A staff member of each role (docs/staff.md) is
+ * refused the same way when the role lacks a scope the row lists, and reads (GET) when it has
+ * them. Rows that depend on a webhook's topic run once
  * per read scope of the topics table. The page must also name every operation of the API.
  */
 const doc = readScopesDoc();
@@ -97,10 +101,14 @@ describe('docs/scopes.md', () => {
 });
 
 describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (engine) => {
-  const suite = suiteServer(engine, { tenants: 1, env: { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' } });
+  // Staff members send every row too: their bucket must not run dry on the walk.
+  const suite = suiteServer(engine, { tenants: 1, env: { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1', PRICEBOOK_RATE_LIMIT_BUCKET: '100000' } });
   let receiver: WebhookReceiver;
   const tokens = new Map<string, string>();
   const tokenOf = (scopes: readonly Scope[]) => tokens.get(setKey(scopes))!;
+  /** A signed-in staff member of each role: their session cookie's token. */
+  const sessions = new Map<StaffRole, string>();
+  const roleAllows = (role: StaffRole, variant: Variant) => variant.needed.every((scope) => SCOPES_OF_ROLE[role].includes(scope));
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -108,6 +116,7 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
     const sets = new Map<string, Scope[]>();
     for (const variant of variants) for (const { scopes } of keysOf(variant)) sets.set(setKey(scopes), scopes);
     for (const [key, scopes] of sets) tokens.set(key, (await suite.server.services.credentials.issueKey(suite.tenant.storeId, scopes)).token);
+    for (const role of STAFF_ROLES) sessions.set(role, (await createSignedInStaff(suite.server, suite.tenant.storeId, role)).token);
   });
   afterAll(() => receiver.close());
 
@@ -159,6 +168,19 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
           missing.some((scope) => message.includes(`'${scope}'`)),
           `${variant.label} with [${key.scopes.join(', ')}]: '${message}' names none of ${missing.join(', ')}`,
         ).toBe(true);
+      }
+      // Staff roles (docs/staff.md): a role whose scopes lack one the row needs is refused the same
+      // way; one that has them reads (a write is left to the key below, so the row's record is made once).
+      for (const role of STAFF_ROLES) {
+        const allowed = roleAllows(role, variant);
+        if (allowed && variant.row.method !== 'GET') continue;
+        const answer = await api.request(variant.row.method, request.path, asStaff(suite.server, sessions.get(role)!, request.options));
+        if (allowed) expect([401, 403], `${variant.label} as ${role}: ${answer.status} ${answer.text.slice(0, 200)}`).not.toContain(answer.status);
+        else {
+          expectError(answer, 403, 4);
+          const missing = variant.needed.filter((scope) => !SCOPES_OF_ROLE[role].includes(scope));
+          expect(missing.some((scope) => (answer.body as { message: string }).message.includes(`'${scope}'`)), `${variant.label} as ${role} names none of ${missing.join(', ')}`).toBe(true);
+        }
       }
       expect(receiver.handshakes.length, 'a refused request sent a handshake').toBe(handshakes);
       expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId), 'a refused request changed the store').toEqual(before);

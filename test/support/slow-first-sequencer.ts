@@ -6,7 +6,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * and without a cache (a fresh clone: CI) by size; a small file such as webhook-crash then
  * starts last and the run waits a minute for it alone.
  */
-const SLOW = ['test/http/webhook-crash.test.ts', 'test/cli/cli.test.ts', 'test/http/imports-limits.test.ts', 'test/cli/prices-cli.test.ts', 'test/http/webhook-delivery.test.ts', 'test/cli/prices-cli-hostile-text.test.ts'];
+const SLOW = [
+  'test/http/webhook-crash.test.ts',
+  'test/cli/cli.test.ts',
+  'test/http/imports-limits.test.ts',
+  'test/cli/staff-cli.test.ts',
+  'test/cli/prices-cli.test.ts',
+  'test/cli/prices-cli-messages.test.ts',
+  'test/package/packed-install.test.ts',
+  'test/cli/history-verify.test.ts',
+  'test/http/webhook-delivery.test.ts',
+  'test/cli/prices-cli-hostile-text.test.ts',
+];
 
 /** The default order, with the slow suites of `SLOW` first, in that order. */
 export default class SlowFirstSequencer extends BaseSequencer {

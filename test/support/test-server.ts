@@ -106,6 +106,9 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
       PRICEBOOK_RATE_LIMIT_BUCKET: '100000',
       PRICEBOOK_RATE_LIMIT_LEAK: '1000',
       PRICEBOOK_AUTH_FAILURE_BUCKET: '100000',
+      // Staff passwords hashed at scrypt's lowest cost the setting allows: the suites make many
+      // members, and the default (2^15) costs a core some 150 ms a hash. One test keeps the default.
+      PRICEBOOK_PASSWORD_COST: '10',
       PRICEBOOK_DEMO: '0',
       PRICEBOOK_LOG_LEVEL: 'silent',
       ...(postgres && { DATABASE_URL: postgres.url }),

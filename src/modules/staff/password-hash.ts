@@ -11,7 +11,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  *
  * `crypto.scrypt` runs in libuv's thread pool, never on the event loop.
  */
-const LOG2_N = 15;
+/** log2 of N for new hashes, unless `PRICEBOOK_PASSWORD_COST` says otherwise (a test suite's 10, a faster machine's 16). */
+export const DEFAULT_PASSWORD_COST = 15;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const SALT_BYTES = 32;
@@ -23,10 +24,10 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** …and at most this many: scrypt's cost does not grow with it, but a body has to stop somewhere. */
 export const MAX_PASSWORD_LENGTH = 200;
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = DEFAULT_PASSWORD_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, KEY_BYTES, { N: 2 ** LOG2_N, r: BLOCK_SIZE, p: PARALLELISM });
-  return `scrypt$ln=${LOG2_N},r=${BLOCK_SIZE},p=${PARALLELISM}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, KEY_BYTES, { N: 2 ** cost, r: BLOCK_SIZE, p: PARALLELISM });
+  return `scrypt$ln=${cost},r=${BLOCK_SIZE},p=${PARALLELISM}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Whether `password` is the one `stored` was made from; constant-time over the keys. A malformed `stored` is false. */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
 import type { Principal } from '../stores/credential-service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { hashPassword, verifyPassword } from './password-hash.js';
+import { DEFAULT_PASSWORD_COST, hashPassword, verifyPassword } from './password-hash.js';
 import { SCOPES_OF_ROLE } from './roles.js';
 import { type StaffAccount, withoutPasswordHash } from './staff-repository.js';
 import { emailKeyOf } from './staff-service.js';
@@ -42,6 +42,8 @@ export class StaffSessionService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly expiry: SessionExpiry,
+    /** log2 of scrypt's N of the hash an unknown e-mail is checked against: a real account's cost. */
+    private readonly passwordCost = DEFAULT_PASSWORD_COST,
   ) {}
 
   /**
@@ -51,7 +53,7 @@ export class StaffSessionService {
    */
   async signIn(email: string, password: string, replacedToken?: string): Promise<OpenedSession | undefined> {
     const stored = await this.uow.repos.staff.findByEmailKey(emailKeyOf(email));
-    const hash = stored?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
+    const hash = stored?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'), this.passwordCost)));
     const matches = await verifyPassword(password, hash);
     if (stored === undefined || stored.disabledAt !== null || !matches) return undefined;
     const token = randomBytes(32).toString('base64url');

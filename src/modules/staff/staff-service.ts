@@ -2,7 +2,7 @@ import { type Clock, isoTimestamp } from '../clock.js';
 import { AppError, invalidField, UniqueViolation } from '../errors.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { generateInitialPassword, hashPassword, passwordProblem, verifyPassword } from './password-hash.js';
+import { DEFAULT_PASSWORD_COST, generateInitialPassword, hashPassword, passwordProblem, verifyPassword } from './password-hash.js';
 import { isStaffRole, STAFF_ROLES, type StaffRole } from './roles.js';
 import { type StaffAccount, type StoredStaffAccount, withoutPasswordHash } from './staff-repository.js';
 
@@ -38,6 +38,8 @@ export class StaffService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    /** log2 of scrypt's N for new hashes (`PRICEBOOK_PASSWORD_COST`). */
+    private readonly passwordCost = DEFAULT_PASSWORD_COST,
   ) {}
 
   async create(storeId: number, member: NewStaffMember): Promise<IssuedStaffAccount> {
@@ -46,7 +48,7 @@ export class StaffService {
     const problem = emailProblem(email) ?? nameProblem(name) ?? (isStaffRole(member.role) ? undefined : `A role is one of ${STAFF_ROLES.join(', ')}; got '${member.role}'`);
     if (problem !== undefined) throw new AppError('validation_failed', problem);
     const initialPassword = generateInitialPassword();
-    const passwordHash = await hashPassword(initialPassword);
+    const passwordHash = await hashPassword(initialPassword, this.passwordCost);
     return this.uow.transaction(async (repos) => {
       if ((await repos.stores.find(storeId)) === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
       try {
@@ -85,7 +87,7 @@ export class StaffService {
   async reset(storeId: number, idOrEmail: string): Promise<IssuedStaffAccount> {
     const account = await this.stored(storeId, idOrEmail);
     const initialPassword = generateInitialPassword();
-    const passwordHash = await hashPassword(initialPassword);
+    const passwordHash = await hashPassword(initialPassword, this.passwordCost);
     const at = isoTimestamp(this.clock);
     await this.uow.transaction(async (repos) => {
       await repos.staff.setPassword(account.id, passwordHash, true);
@@ -117,7 +119,7 @@ export class StaffService {
     }
     const problem = passwordProblem(newPassword) ?? (newPassword === currentPassword ? 'The new password must differ from the current one' : undefined);
     if (problem !== undefined) throw invalidField('newPassword', problem);
-    const passwordHash = await hashPassword(newPassword);
+    const passwordHash = await hashPassword(newPassword, this.passwordCost);
     const at = isoTimestamp(this.clock);
     await this.uow.transaction(async (repos) => {
       await repos.staff.setPassword(account.id, passwordHash, false);
