@@ -96,6 +96,8 @@ export class ProductService {
           if (records.length >= HISTORY_PER_APPEND) {
             await repos.history.append(storeId, createdAt, origin, records);
             records = [];
+            // The append (hashing and writing a few hundred entries) is a stretch of its own, not added to the rows'.
+            await nextTurn();
           }
           await turns.wrote(1 + draft!.variations.length);
         }
