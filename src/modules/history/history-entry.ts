@@ -1,4 +1,12 @@
-import type { Actor } from '../stores/credential-service.js';
+/**
+ * Who made a change, as a price history records it: a credential (its id, and its name or,
+ * unnamed, its public key) or a staff member.
+ */
+export interface Actor {
+  type: 'key' | 'staff';
+  id: number;
+  name: string;
+}
 
 /** What a history entry is about. */
 export type HistoryResource = 'trade_price' | 'price_list_entry' | 'price_list' | 'customer' | 'product' | 'variation';

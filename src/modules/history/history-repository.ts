@@ -1,6 +1,5 @@
 import type { Page } from '../page.js';
-import type { Actor } from '../stores/credential-service.js';
-import type { ChangeOrigin, HistoryEntry, HistoryRecord, HistoryResource } from './history-entry.js';
+import type { Actor, ChangeOrigin, HistoryEntry, HistoryRecord, HistoryResource } from './history-entry.js';
 
 /** What `GET /v1/price-history` narrows by; every field left out matches all. */
 export interface HistoryFilter {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
 import { AppError } from '../errors.js';
+import type { Actor } from '../history/history-entry.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { SCOPES, type Scope } from './scopes.js';
@@ -15,16 +16,6 @@ export interface IssuedCredential extends Omit<ApiKey, 'revokedAt' | 'createdAt'
   secret: string;
   /** Bearer token: `<key>.<secret>`. */
   token: string;
-}
-
-/**
- * Who made a change, as a price history records it: a credential (its id, and its name or,
- * unnamed, its public key) or a staff member.
- */
-export interface Actor {
-  type: 'key' | 'staff';
-  id: number;
-  name: string;
 }
 
 /** The caller behind an authenticated request: a credential, or a staff member's session. */
