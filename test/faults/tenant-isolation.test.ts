@@ -5,13 +5,14 @@ import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { PLANTED_FAULTS } from './support/planted-faults.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
-import { effectivePrice, emptyStore, type Kind, KINDS, listOf, PATHS, PROLOGUE, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
+import { effectivePrice, emptyStore, HISTORY_KINDS, type Kind, KINDS, listOf, PATHS, PROLOGUE, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
 
 /**
  * Tenant isolation: random sequences of operations by two stores, each operation given ids of
  * either store. Every answer is compared with a model of each store's records: the other
  * store's records are never returned, counted, changed or deleted, nor usable in a bulk
- * create, an order or an effective-price question, nor its SKUs found by a SKU lookup. The negative control plants a leak in the
+ * create, an order or an effective-price question, nor its SKUs found by a SKU lookup, nor its
+ * changes shown in the price history. The negative control plants a leak in the
  * trade price list and must see differences.
  */
 const RUNS = 60;
@@ -40,6 +41,8 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     const known: Record<Kind, number[]> = { customers: [], products: [], categories: [], prices: [], orders: [] };
     const created = [new Set<string>(), new Set<string>()];
     const skuOf = new Map<number, string>();
+    /** The customer of every trade price each store ever created (deleted ones too: their history stays). */
+    const everPrices = [new Map<number, number>(), new Map<number, number>()] as const;
     let serial = 0;
 
     const call = (s: 0 | 1, method: string, path: string, body?: unknown) => {
@@ -122,7 +125,10 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           expect(response.status, response.text).toBe(201);
           const records = (response.body as Array<Record<string, unknown>>).map((record) => project('prices', record) as { id: number });
           expect(records).toEqual(items.map((item) => ({ id: expect.any(Number), ...item })));
-          for (const record of records) add(s, 'prices', record);
+          for (const [index, record] of records.entries()) {
+            add(s, 'prices', record);
+            everPrices[s].set(record.id, items[index]!.customerId);
+          }
           break;
         }
         case 'order': {
@@ -203,10 +209,29 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           }
           break;
         }
+        case 'history': {
+          // A customer's history: its own changes and its trade prices' (created ones all there), none of the other store's.
+          const customerId = idFrom('customers', step.customer);
+          note(s, 'customers', customerId);
+          const response = await call(s, 'GET', `/v1/price-history?customerId=${customerId}&count=100`);
+          expect(response.status, response.text).toBe(200);
+          const entries = response.body as HistoryEntry[];
+          if (!created[s]!.has(`customers:${customerId}`)) {
+            expect(entries).toEqual([]);
+            break;
+          }
+          for (const entry of entries) {
+            expect(entry.resource === 'customer' ? entry.resourceId : (entry.after ?? entry.before)?.customerId, `${entry.resource} ${entry.resourceId}`).toBe(customerId);
+          }
+          const pricesCreated = entries.filter((entry) => entry.resource === 'trade_price' && entry.change === 'created').map((entry) => entry.resourceId);
+          const expected = [...everPrices[s]].filter(([, customer]) => customer === customerId).map(([id]) => id);
+          expect(pricesCreated.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+          break;
+        }
       }
     }
 
-    // Afterwards, everything each store lists and counts is its own, as the model says; its event feed names only its own records.
+    // Afterwards, everything each store lists and counts is its own, as the model says; its event feed and its price history name only its own records.
     for (const s of [0, 1] as const) {
       for (const kind of KINDS) {
         await expectListed(s, kind, 'list');
@@ -217,6 +242,12 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
       for (const event of events.body as Array<{ storeId: number; topic: string; subjectId: number }>) {
         expect(event.storeId).toBe(tenants[s].storeId);
         expect(created[s]!.has(`${TOPIC_KINDS[event.topic.split('.')[0]!]}:${event.subjectId}`), `${event.topic} ${event.subjectId}`).toBe(true);
+      }
+      const history = await call(s, 'GET', '/v1/price-history?count=100');
+      expect(history.status).toBe(200);
+      expect((history.body as HistoryEntry[]).length).toBeGreaterThan(0);
+      for (const entry of history.body as HistoryEntry[]) {
+        expect(created[s]!.has(`${HISTORY_KINDS[entry.resource]}:${entry.resourceId}`), `${entry.resource} ${entry.resourceId}`).toBe(true);
       }
     }
 
@@ -265,6 +296,15 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     expect(differences.length).toBeGreaterThan(0);
   }, 60_000);
 });
+
+/** The fields of a price history entry (docs/history.md) this test reads. */
+interface HistoryEntry {
+  resource: string;
+  resourceId: number;
+  change: string;
+  before: { customerId?: number } | null;
+  after: { customerId?: number } | null;
+}
 
 interface Figures {
   steps: number;

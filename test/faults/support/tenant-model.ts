@@ -40,7 +40,8 @@ export type Step =
   | { op: 'trade'; store: 0 | 1; pick: number; trade: boolean }
   | { op: 'list' | 'count'; store: 0 | 1; kind: Kind }
   | { op: 'pricesOf'; store: 0 | 1; customer: number }
-  | { op: 'effective'; store: 0 | 1; customer: number; product: number };
+  | { op: 'effective'; store: 0 | 1; customer: number; product: number }
+  | { op: 'history'; store: 0 | 1; customer: number };
 
 const store = fc.constantFrom<0 | 1>(0, 1);
 const kind = fc.constantFrom(...KINDS);
@@ -59,7 +60,11 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constantFrom('list' as const, 'count' as const), store, kind }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('pricesOf' as const), store, customer: pick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('effective' as const), store, customer: pick, product: pick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('history' as const), store, customer: pick }) },
 );
+
+/** The model's kind of a price history entry's `resource` (the ones these sequences change). */
+export const HISTORY_KINDS: Record<string, Kind> = { customer: 'customers', product: 'products', trade_price: 'prices' };
 
 /**
  * Every sequence starts with this: each store gets a trade customer, a product and a trade
