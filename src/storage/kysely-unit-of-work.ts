@@ -4,6 +4,7 @@ import { type AppError, invalidField } from '../modules/errors.js';
 import type { Repositories, UnitOfWork } from '../modules/unit-of-work.js';
 import type { Database } from './database.js';
 import type { Engine } from './engine.js';
+import type { StatementRegistry } from './prepared-query.js';
 import { KyselyCustomerRepository } from './repositories/customer-repository.js';
 import { KyselyCategoryRepository } from './repositories/category-repository.js';
 import { KyselyProductRepository } from './repositories/product-repository.js';
@@ -24,7 +25,7 @@ import { KyselyImportRepository } from './repositories/import-repository.js';
 import { KyselyStaffRepository } from './repositories/staff-repository.js';
 import type { Tables } from './tables.js';
 
-function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads): Repositories {
+function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, statements: StatementRegistry): Repositories {
   return {
     stores: new KyselyStoreRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, hotReads),
@@ -35,8 +36,8 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     categories: new KyselyCategoryRepository(db),
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),
-    pricing: new KyselyPricingRepository(db, engine),
-    pricingAsOf: new KyselyPricingAsOfRepository(db),
+    pricing: new KyselyPricingRepository(db, engine, statements),
+    pricingAsOf: new KyselyPricingAsOfRepository(db, statements),
     imports: new KyselyImportRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
@@ -86,7 +87,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
   }
 
   private repositoriesOn(db: Kysely<Tables>): Repositories {
-    return this.decorate(createRepositories(db, this.database.engine, this.hotReads), db);
+    return this.decorate(createRepositories(db, this.database.engine, this.hotReads, this.database.statements), db);
   }
 }
 

@@ -44,3 +44,15 @@ export class PreparedQuery<Row, Params extends object> {
     return (await db.executeQuery<Row>({ ...this.compiled, parameters: values })).rows;
   }
 }
+
+/**
+ * Runs a query built for this request. When its text is one of a few fixed shapes (each of its
+ * `in` lists of one item: one customer, one SKU), the text is registered first, so PostgreSQL
+ * plans it once per connection instead of on every request; other shapes go as they are. The
+ * caller says which: only shapes whose number is fixed and small may be registered.
+ */
+export async function executeShaped<Row>(db: Kysely<Tables>, registry: StatementRegistry, query: Compilable<Row>, fixedShape: boolean): Promise<Row[]> {
+  const compiled = query.compile();
+  if (fixedShape) registry.register(compiled.sql);
+  return (await db.executeQuery<Row>(compiled)).rows;
+}

@@ -2,11 +2,20 @@ import { type Kysely, sql } from 'kysely';
 import type { PriceListKind } from '../../contract/price-lists.js';
 import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
 import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
+import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import type { Tables } from '../tables.js';
 
-/** The reads of an as-of price: a handful of statements whatever the number of SKUs, lists or lines. */
+/**
+ * The reads of an as-of price: a handful of statements whatever the number of SKUs, lists or
+ * lines. Those of one resource, one SKU or one list (an effective price) have one text each,
+ * registered, so PostgreSQL plans them once per connection: planning the states' statement cost
+ * ten times its run.
+ */
 export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly statements: StatementRegistry,
+  ) {}
 
   async statesAt(storeId: number, resource: StatefulResource, ids: readonly number[], at: string): Promise<Map<number, Record<string, unknown> | null>> {
     const states = new Map<number, Record<string, unknown> | null>();
@@ -32,7 +41,7 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
         .select(['h.resource_id', later ? 'h.before as record' : 'h.after as record'])
         .select(sql.lit(later ? 1 : 0).as('later'));
     };
-    const rows = await nearest('at or before').unionAll(nearest('after')).execute();
+    const rows = await executeShaped(this.db, this.statements, nearest('at or before').unionAll(nearest('after')), new Set(ids).size === 1);
     const before = new Map<number, string | null>();
     for (const row of rows) {
       const id = Number(row.resource_id);
@@ -45,14 +54,14 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async skuHolders(storeId: number, skus: readonly string[]): Promise<Array<{ resource: 'product' | 'variation'; id: number }>> {
     if (skus.length === 0) return [];
-    const rows = await this.db
+    const query = this.db
       .selectFrom('price_history')
       .select(['resource', 'resource_id'])
       .distinct()
       .where('store_id', '=', storeId)
       .where('sku', 'in', [...skus])
-      .where('resource', 'in', ['product', 'variation'])
-      .execute();
+      .where('resource', 'in', ['product', 'variation']);
+    const rows = await executeShaped(this.db, this.statements, query, skus.length === 1);
     return rows.map((row) => ({ resource: row.resource as 'product' | 'variation', id: Number(row.resource_id) }));
   }
 
@@ -72,7 +81,7 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
       live = live.where(validThen(at));
       gone = gone.where(validThen(at));
     }
-    return (await live.unionAll(gone).execute()).map(asRule);
+    return (await executeShaped(this.db, this.statements, live.unionAll(gone), skus.length === 1)).map(asRule);
   }
 
   async listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>> {
@@ -92,7 +101,8 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
       live = live.where(validThen(at));
       gone = gone.where(validThen(at));
     }
-    return (await live.unionAll(gone).execute()).map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
+    const rows = await executeShaped(this.db, this.statements, live.unionAll(gone), skus.length === 1 && priceListIds.length === 1);
+    return rows.map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
   }
 
   async currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>> {

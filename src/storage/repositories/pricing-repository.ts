@@ -3,6 +3,7 @@ import type { PriceListKind } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
 import type { Engine } from '../engine.js';
+import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import type { Tables } from '../tables.js';
 
 /** One query each, whatever the number of SKUs or lists. */
@@ -10,18 +11,20 @@ export class KyselyPricingRepository implements PricingRepository {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly engine: Engine,
+    private readonly statements: StatementRegistry,
   ) {}
 
   async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
     if (skus.length === 0) return [];
-    const rows = await this.db
+    const query = this.db
       .selectFrom('skus')
       .innerJoin('products', 'products.id', 'skus.product_id')
       .leftJoin('product_variations', 'product_variations.id', 'skus.variation_id')
       .select(['skus.sku', 'skus.product_id', 'skus.variation_id', 'products.price as product_price', 'product_variations.price as variation_price'])
       .where('skus.store_id', '=', storeId)
-      .where('skus.sku', 'in', [...skus])
-      .execute();
+      .where('skus.sku', 'in', [...skus]);
+    // One SKU (an effective price) is one text, planned once per connection on PostgreSQL.
+    const rows = await executeShaped(this.db, this.statements, query, skus.length === 1);
     return rows.map((row) => ({
       sku: row.sku,
       productId: Number(row.product_id),
