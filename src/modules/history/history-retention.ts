@@ -41,12 +41,13 @@ export class HistoryRetention {
     this.afterStoreId = stores.length < this.storesPerCall ? 0 : stores.at(-1)!.id;
     let cut = 0;
     for (const store of stores) {
+      cut += await this.cutStore(store.id, horizon, limit - cut);
       if (cut >= limit) {
-        // Not done with this store: the next call starts at it.
+        // The store may have more due: the next call starts at it. (Starting at the store after
+        // it, the loop saw a call that cut nothing and rested, with this store's backlog left.)
         this.afterStoreId = store.id - 1;
         break;
       }
-      cut += await this.cutStore(store.id, horizon, limit - cut);
     }
     return cut;
   }
