@@ -52,5 +52,15 @@ export interface UnitOfWork {
    * Called inside another transaction, it joins it, so a caller can wrap several
    * services' writes (and an idempotency record) into one commit.
    */
-  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(work: (repos: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The commit returns without waiting for the disk (default false). Only for a step of work
+   * that nobody is told of until a later, ordinary commit of the same work: that commit's wait
+   * for the disk covers this one's writes too. An upload's slices are written so, and the
+   * commit that queues the import, before the answer, makes them all durable.
+   */
+  unsynced?: boolean;
 }

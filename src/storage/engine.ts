@@ -54,6 +54,15 @@ export interface Engine {
   readonly bareColumnsFollowMax: boolean;
   /** Column type of raw bytes (an import's file, stored in slices). */
   readonly binaryColumnType: 'blob' | 'bytea';
+  /**
+   * A transaction whose commit may return before its log is on disk, because a later commit
+   * that waits for the disk makes it durable too (both engines write their log in order, and
+   * syncing it syncs everything before): statements run before `begin`, after it, and after
+   * the commit or rollback. SQLite's `synchronous` cannot change inside a transaction, so it
+   * is set around it on the one writing connection; PostgreSQL sets `synchronous_commit` for
+   * the transaction alone.
+   */
+  readonly unsyncedCommit: { readonly before: readonly string[]; readonly inside: readonly string[]; readonly after: readonly string[] };
 }
 
 export const SQLITE: Engine = Object.freeze({
@@ -70,6 +79,7 @@ export const SQLITE: Engine = Object.freeze({
   locksRows: false,
   bareColumnsFollowMax: true,
   binaryColumnType: 'blob',
+  unsyncedCommit: { before: ['pragma synchronous = NORMAL'], inside: [], after: ['pragma synchronous = FULL'] },
 });
 
 export const POSTGRES: Engine = Object.freeze({
@@ -86,4 +96,5 @@ export const POSTGRES: Engine = Object.freeze({
   locksRows: true,
   bareColumnsFollowMax: false,
   binaryColumnType: 'bytea',
+  unsyncedCommit: { before: [], inside: ['set local synchronous_commit = off'], after: [] },
 });

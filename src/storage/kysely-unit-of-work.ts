@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import { type AppError, invalidField } from '../modules/errors.js';
-import type { Repositories, UnitOfWork } from '../modules/unit-of-work.js';
+import type { Repositories, TransactionOptions, UnitOfWork } from '../modules/unit-of-work.js';
 import type { Database } from './database.js';
 import type { Engine } from './engine.js';
 import type { StatementRegistry } from './prepared-query.js';
@@ -68,20 +68,28 @@ export class KyselyUnitOfWork implements UnitOfWork {
     return this.current.getStore() ?? this.outside;
   }
 
-  async transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const joined = this.current.getStore();
     if (joined !== undefined) return work(joined);
+    const { engine } = this.database;
+    const unsynced = options.unsynced === true ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
     // One connection for the whole transaction; the begin statement is the engine's own.
     return this.database.db.connection().execute(async (connection) => {
-      await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
+      for (const statement of unsynced.before) await sql.raw(statement).execute(connection);
       try {
-        const repos = this.repositoriesOn(connection);
-        const result = await this.current.run(repos, () => work(repos));
-        await sql`commit`.execute(connection);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(connection).catch(() => undefined);
-        throw isForeignKeyViolation(error) ? concurrentlyDeleted() : error;
+        await sql.raw(engine.beginTransactionSql).execute(connection);
+        for (const statement of unsynced.inside) await sql.raw(statement).execute(connection);
+        try {
+          const repos = this.repositoriesOn(connection);
+          const result = await this.current.run(repos, () => work(repos));
+          await sql`commit`.execute(connection);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(connection).catch(() => undefined);
+          throw isForeignKeyViolation(error) ? concurrentlyDeleted() : error;
+        }
+      } finally {
+        for (const statement of unsynced.after) await sql.raw(statement).execute(connection);
       }
     });
   }

@@ -133,7 +133,10 @@ export class ImportUpload {
       if (queue.bytes + CAP_CHECK_EVERY * CHUNK_BYTES > this.caps.maxBytes) throw queueFull(this.caps, 'bytes');
     }
     const seq = this.seq++;
-    await this.uow.transaction((repos) => repos.imports.appendChunk(this.importId, this.storeId, seq, data));
+    // Not waiting for the disk: the import is queued, and answered, by a commit that does, which
+    // makes every slice before it durable too. A slice's commit waiting for the disk held the
+    // event loop (SQLite) while other uploads' slices filled it.
+    await this.uow.transaction((repos) => repos.imports.appendChunk(this.importId, this.storeId, seq, data), { unsynced: true });
     // The driver is done with the slice once the insert returns: the buffer is filled again.
     this.filled = 0;
   }
