@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, Tables, TradePricesTable } from '../tables.js';
-import { insertFromArrays, insertFromJson } from './array-insert.js';
+import { insertFromArrays, insertValues } from './array-insert.js';
 
 /*
  * Rows just deleted from `trade_prices` or `price_list_prices` are kept, in the same
@@ -37,5 +37,5 @@ async function keep(db: Kysely<Tables>, engine: Engine, table: string, ownerColu
     await sql`${insertFromArrays(table, columns)}`.execute(db);
     return;
   }
-  await sql`${insertFromJson(table, [...names, ownerColumn, 'deleted_at'], rows.map(values))}`.execute(db);
+  for (const statement of insertValues(table, [...names, ownerColumn, 'deleted_at'], rows.map(values))) await db.executeQuery(statement);
 }

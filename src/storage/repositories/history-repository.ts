@@ -6,7 +6,7 @@ import type { ChainCursor, ChainHead, HistoryCheckpoint, HistoryFilter, HistoryR
 import type { Page } from '../../modules/page.js';
 import type { Engine } from '../engine.js';
 import type { PriceHistoryTable, Tables } from '../tables.js';
-import { type ArrayColumn, insertFromArrays, insertFromJson } from './array-insert.js';
+import { type ArrayColumn, insertFromArrays, insertValues } from './array-insert.js';
 
 /** Every column an entry writes, with its type in PostgreSQL's arrays. */
 const COLUMN_TYPES: Readonly<Record<keyof Omit<PriceHistoryTable, 'id'>, ArrayColumn['type']>> = {
@@ -191,7 +191,7 @@ export class KyselyHistoryRepository implements HistoryRepository {
       await sql`${insertFromArrays('price_history', columns)}`.execute(this.db);
       return;
     }
-    await sql`${insertFromJson('price_history', COLUMNS, rows.map((row) => COLUMNS.map((name) => row[name] ?? null)))}`.execute(this.db);
+    for (const statement of insertValues('price_history', COLUMNS, rows.map((row) => COLUMNS.map((name) => row[name] ?? null)))) await this.db.executeQuery(statement);
   }
 }
 
