@@ -142,18 +142,48 @@ async function refreshStatistics(database: Database): Promise<void> {
   await sql`vacuum analyze trade_prices`.execute(database.db);
   await sql`vacuum analyze events`.execute(database.db);
   await sql`vacuum analyze idempotency_records`.execute(database.db);
+  await sql`vacuum analyze price_history`.execute(database.db);
+}
+
+/**
+ * What seeding left of a store's price history: its head (the last entry's seq and hash, or
+ * undefined when it has none) and the highest id among the trade prices it keeps as deleted.
+ */
+export interface HistoryMark {
+  head: { seq: number; hash: string } | undefined;
+  keptUpToId: number;
+}
+
+/** Where the store's price history ends now: read once seeding is done, to trim back to. */
+export async function historyMark(database: Database, storeId: number): Promise<HistoryMark> {
+  const head = await database.db.selectFrom('price_history_heads').select(['seq', 'hash']).where('store_id', '=', storeId).executeTakeFirst();
+  const kept = await database.db
+    .selectFrom('trade_prices_deleted')
+    .select((eb) => eb.fn.max<number>('id').as('id'))
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  return { head: head === undefined ? undefined : { seq: Number(head.seq), hash: head.hash }, keptUpToId: Number(kept?.id ?? 0) };
 }
 
 /**
  * Puts the store back to what was seeded: drops the trade prices above `keepUpToId`, every
- * event and every idempotency record (seeding writes none; the bench's creates wrote them). Run
- * while the server is idle, so every bulk-create slice starts with the stored count it is
- * reported at.
+ * event and every idempotency record (seeding writes none; the bench's creates wrote them), and
+ * with `history`, the price history entries written since and the deleted trade prices kept
+ * since (the head goes back to where it was). Run while the server is idle, so every
+ * bulk-create slice starts with the stored count it is reported at, its history included:
+ * left to grow by a slice's tens of thousands of entries, with their nine indexes, it slowed
+ * every slice after the first.
  */
-export async function trimPrices(database: Database, storeId: number, keepUpToId: number): Promise<void> {
+export async function trimPrices(database: Database, storeId: number, keepUpToId: number, history?: HistoryMark): Promise<void> {
   await database.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', '>', keepUpToId).execute();
   await database.db.deleteFrom('events').where('store_id', '=', storeId).execute();
   await database.db.deleteFrom('idempotency_records').where('store_id', '=', storeId).execute();
+  if (history !== undefined) {
+    await database.db.deleteFrom('trade_prices_deleted').where('store_id', '=', storeId).where('id', '>', history.keptUpToId).execute();
+    await database.db.deleteFrom('price_history').where('store_id', '=', storeId).where('seq', '>', history.head?.seq ?? 0).execute();
+    if (history.head === undefined) await database.db.deleteFrom('price_history_heads').where('store_id', '=', storeId).execute();
+    else await database.db.updateTable('price_history_heads').set(history.head).where('store_id', '=', storeId).execute();
+  }
   await refreshStatistics(database);
 }
 

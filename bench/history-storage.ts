@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     const report = (step: string, before: Record<string, number>, after: Record<string, number>, entries: number) => {
       const per = (name: string) => (((after[name] ?? 0) - (before[name] ?? 0)) / entries).toFixed(0);
       console.log(
-        `${step}: ${entries} changes; per change: history ${per('price_history')} bytes (table and its 7 indexes), ` +
+        `${step}: ${entries} changes; per change: history ${per('price_history')} bytes (table and its 9 indexes), ` +
           `trade prices ${per('trade_prices')}, deleted prices kept ${per('trade_prices_deleted')}, events ${per('events')}; whole file ${per('file')} bytes`,
       );
       const parts = Object.keys(after).filter((name) => name.startsWith('history:'));

@@ -29,6 +29,8 @@ import {
   seedQuote,
   seedReplaceCustomers,
   trimPrices,
+  historyMark,
+  type HistoryMark,
 } from './bench-data.js';
 import { type InsertForm, measureInsertCeiling } from './insert-ceiling.js';
 import { type LoadResult, type LoadSpec, pathAt } from './load-spec.js';
@@ -82,6 +84,8 @@ interface GrowthTarget {
   database: BenchDatabase;
   catalog: Catalog;
   ids: { min: number; max: number };
+  /** Where the store's price history ended once seeded: each slice's entries are trimmed back to it. */
+  history: HistoryMark;
   bodyFile: string;
   /** The quote scenario's request body (seeded on every store; quoted on the largest). */
   quoteFile: string;
@@ -119,11 +123,12 @@ async function main(): Promise<void> {
     fs.writeFileSync(quoteFile, await seedQuote(opened, catalog));
     const replaceCustomers = await seedReplaceCustomers(opened, catalog);
     const asOfAt = index === profile.storedSizes.length - 1 ? await seedAsOfHistory(opened, catalog, AS_OF_SKUS) : undefined;
+    const history = await historyMark(opened, catalog.storeId);
     await opened.close();
     const bodyFile = path.join(workDir, `bulk-${size}.json`);
     fs.writeFileSync(bodyFile, JSON.stringify(bulkItems(catalog)));
     const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
-    targets.push({ seeded, database, catalog, ids, bodyFile, quoteFile, server, bulk: new Tally(), created: 0, replaceCustomers, asOfAt });
+    targets.push({ seeded, database, catalog, ids, history, bodyFile, quoteFile, server, bulk: new Tally(), created: 0, replaceCustomers, asOfAt });
     progress(`seeded ${seeded} trade prices; server ${server.pid} up`);
   }
   const sync = targets.pop()!;
@@ -169,14 +174,14 @@ async function main(): Promise<void> {
       tally?.add(result);
       await target.server.settle();
       const opened = await target.database.open();
-      await trimPrices(opened, target.catalog.storeId, target.ids.max);
+      await trimPrices(opened, target.catalog.storeId, target.ids.max, target.history);
       await opened.close();
     };
     const replace = async (seconds: number, tally?: Tally) => {
       tally?.add(await load('replace', replaceSpec(sync, replaceFiles, seconds)));
       await sync.server.settle();
       const opened = await sync.database.open();
-      await trimPrices(opened, sync.catalog.storeId, sync.ids.max);
+      await trimPrices(opened, sync.catalog.storeId, sync.ids.max, sync.history);
       await opened.close();
     };
     const importOnce = async () => {
@@ -185,7 +190,7 @@ async function main(): Promise<void> {
       imports.seconds += timed;
       await sync.server.settle();
       const opened = await sync.database.open();
-      await trimPrices(opened, sync.catalog.storeId, sync.ids.max);
+      await trimPrices(opened, sync.catalog.storeId, sync.ids.max, sync.history);
       await opened.close();
     };
     const insertCeiling = async (seconds: number, form: InsertForm) => {
@@ -358,10 +363,11 @@ async function asOfOnly(tls: TlsFiles): Promise<void> {
   const ids = await priceIdRange(opened, catalog.storeId);
   await seedQuote(opened, catalog);
   const asOfAt = await seedAsOfHistory(opened, catalog, AS_OF_SKUS);
+  const history = await historyMark(opened, catalog.storeId);
   await opened.close();
   const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
   progress(`seeded ${seeded} trade prices and their history; server ${server.pid} up`);
-  const target: GrowthTarget = { seeded, database, catalog, ids, bodyFile: '', quoteFile: '', server, bulk: new Tally(), created: 0, replaceCustomers: [], asOfAt };
+  const target: GrowthTarget = { seeded, database, catalog, ids, history, bodyFile: '', quoteFile: '', server, bulk: new Tally(), created: 0, replaceCustomers: [], asOfAt };
   const spec = asOfSpec(target);
   const body = await sample(server, pathAt(spec.paths, 0), catalog.token);
   const bareSpecFile = path.join(workDir, 'bare.json');
