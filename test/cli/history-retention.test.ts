@@ -3,7 +3,7 @@ import { buildMaintenanceLoop } from '../../src/app/maintenance.js';
 import { ConfigError, parseConfig } from '../../src/config/config.js';
 import { signCheckpoint } from '../../src/modules/history/checkpoint-signature.js';
 import type { ChangeOrigin, HistoryRecord } from '../../src/modules/history/history-entry.js';
-import type { HistoryRetention } from '../../src/modules/history/history-retention.js';
+import { HistoryRetention } from '../../src/modules/history/history-retention.js';
 import { runCli } from '../support/cli-process.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { HISTORY_KEY, type Tamperer, tampererOf } from '../support/history-tamper.js';
@@ -147,5 +147,26 @@ describe.each(await enginesUnderTest())('history retention with a signed checkpo
       await loop.stop();
     }
     expect((await verify(tenant.storeId)).code).toBe(0);
+  });
+});
+
+describe.each(await enginesUnderTest())('history retention over several stores on %s', (engine) => {
+  const suite = suiteServer(engine, { tenants: 2 });
+
+  it('goes on with a store whose backlog filled the batch, before the stores after it', async () => {
+    const { uow } = suite.server.services;
+    // The first store has five entries of March, past the retention; the second none due.
+    for (let day = 1; day <= 5; day++) {
+      await uow.transaction(async (repos) => {
+        await repos.history.lockChain(suite.tenant.storeId);
+        await repos.history.append(suite.tenant.storeId, `2026-03-0${day}T09:00:00.000Z`, ORIGIN, [listRecord(day)]);
+      });
+    }
+    const now = Date.parse('2026-04-10T10:00:00.000Z');
+    const retention = new HistoryRetention(uow, { now: () => now }, { retentionMs: 30 * DAY, key: HISTORY_KEY });
+    // Batches of 2: a full batch means "more may be due", and the next call must find it.
+    expect([await retention.purge(now, 2), await retention.purge(now, 2), await retention.purge(now, 2), await retention.purge(now, 2)]).toEqual([2, 2, 1, 0]);
+    expect(await uow.repos.history.checkpoint(suite.tenant.storeId)).toMatchObject({ seq: 5 });
+    expect(await uow.repos.history.checkpoint(suite.other.storeId)).toBeUndefined();
   });
 });
