@@ -23,7 +23,7 @@ export function keepDeletedListEntries(db: Kysely<Tables>, engine: Engine, rows:
 
 type KeptRow = { [column in keyof typeof SHARED]: number | string | null } & { owner: number };
 
-/** One statement, whatever the number of rows: arrays on PostgreSQL, one JSON text on SQLite (`array-insert.ts`). */
+/** Arrays on PostgreSQL (one statement whatever the number of rows); on SQLite, bound `values` statements of up to 1000 rows (`array-insert.ts`). */
 async function keep(db: Kysely<Tables>, engine: Engine, table: string, ownerColumn: string, rows: readonly KeptRow[], deletedAt: string): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(SHARED) as Array<keyof typeof SHARED>;
