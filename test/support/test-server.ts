@@ -94,6 +94,16 @@ export interface Tenant {
 }
 
 /**
+ * Of the SQL statements a test server ran (`TestServer.statements`), the ones a request's own
+ * work made: without transaction control, the import runner's poll of its queue (every second,
+ * on its own) and the credential's read (made again only once it has been trusted for a second,
+ * so whether a request makes it depends on the time since the last one).
+ */
+export function requestStatements(statements: readonly string[]): string[] {
+  return statements.filter((sql) => !/^(begin|commit|rollback)/i.test(sql) && !/\b"?(imports|api_keys)"?\b/.test(sql));
+}
+
+/**
  * The real app over real HTTPS on 127.0.0.1, on a fresh SQLite data dir or a fresh PostgreSQL
  * database. Rate limits are raised unless the test sets them.
  */
