@@ -18,8 +18,8 @@ import { describe, expect, it } from 'vitest';
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const WRITERS: Record<string, RegExp[]> = {
-  'modules/trade-prices/trade-price-writes.ts': [/\.tradePrices\.(insertMany|deleteMany|delete|deleteBatchOf)\(/, /'trade_customer_product_price\.(created|deleted)'/],
-  'modules/price-lists/price-list-entry-writes.ts': [/\.priceLists\.(insertPrices|deletePrice|deletePriceBatchOf)\(/, /'price_list_price\.(created|deleted)'/],
+  'modules/trade-prices/trade-price-writes.ts': [/\.tradePrices\.(insertMany|deleteMany|delete|deleteBatchOf|restore)\(/, /'trade_customer_product_price\.(created|deleted)'/],
+  'modules/price-lists/price-list-entry-writes.ts': [/\.priceLists\.(insertPrices|deletePrice|deletePriceBatchOf|restorePrices)\(/, /'price_list_price\.(created|deleted)'/],
 };
 
 /** The files that append to the price history: the two price writers and the services of the other recorded changes. */
@@ -30,6 +30,7 @@ const HISTORY_WRITERS = [
   'modules/customers/customer-service.ts',
   'modules/catalog/product-service.ts',
   'modules/catalog/variation-service.ts',
+  'modules/change-sets/change-set-service.ts',
 ];
 const HISTORY_APPEND = /\.history\.append\(/;
 

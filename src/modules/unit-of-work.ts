@@ -15,6 +15,7 @@ import type { PricingAsOfRepository } from './pricing/as-of-repository.js';
 import type { ImportRepository } from './imports/import-repository.js';
 import type { HistoryRepository } from './history/history-repository.js';
 import type { StaffRepository } from './staff/staff-repository.js';
+import type { ChangeSetRepository } from './change-sets/change-set-repository.js';
 
 /** The repositories of one unit of work. */
 export interface Repositories {
@@ -41,6 +42,8 @@ export interface Repositories {
   readonly history: HistoryRepository;
   /** Staff accounts and their sessions. */
   readonly staff: StaffRepository;
+  /** Change sets and their operations. */
+  readonly changeSets: ChangeSetRepository;
 }
 
 /** The storage port: domain services see repositories and transactions, never SQL. */
@@ -53,6 +56,12 @@ export interface UnitOfWork {
    * services' writes (and an idempotency record) into one commit.
    */
   transaction<T>(work: (repos: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `work` as a transaction would, then undoes every write it made, and answers what it
+   * answered (a preview, or a check that can only be made by trying). Inside a transaction it
+   * undoes only its own writes (a savepoint); the writes before it stay.
+   */
+  rehearse<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
 export interface TransactionOptions {

@@ -23,6 +23,7 @@ import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyPricingAsOfRepository } from './repositories/as-of-pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
 import { KyselyStaffRepository } from './repositories/staff-repository.js';
+import { KyselyChangeSetRepository } from './repositories/change-set-repository.js';
 import type { Tables } from './tables.js';
 
 function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotReads, statements: StatementRegistry): Repositories {
@@ -45,6 +46,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     webhooks: new KyselyWebhookRepository(db),
     history: new KyselyHistoryRepository(db, engine),
     staff: new KyselyStaffRepository(db),
+    changeSets: new KyselyChangeSetRepository(db, engine),
   };
 }
 
@@ -52,8 +54,10 @@ export class KyselyUnitOfWork implements UnitOfWork {
   private readonly outside: Repositories;
   /** Compiled once for the database; every unit of work's repositories share them. */
   private readonly hotReads: HotReads;
-  /** The repositories of the transaction this async call chain is in, if any. */
-  private readonly current = new AsyncLocalStorage<Repositories>();
+  /** The transaction this async call chain is in, if any: its repositories and connection. */
+  private readonly current = new AsyncLocalStorage<{ repos: Repositories; connection: Kysely<Tables> }>();
+  /** Names the savepoints of rehearsals inside transactions. */
+  private savepoints = 0;
 
   constructor(
     private readonly database: Database,
@@ -65,12 +69,12 @@ export class KyselyUnitOfWork implements UnitOfWork {
 
   /** Inside a transaction, its repositories: a read there must not wait for its own connection. */
   get repos(): Repositories {
-    return this.current.getStore() ?? this.outside;
+    return this.current.getStore()?.repos ?? this.outside;
   }
 
   async transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const joined = this.current.getStore();
-    if (joined !== undefined) return work(joined);
+    if (joined !== undefined) return work(joined.repos);
     const { engine } = this.database;
     const unsynced = options.unsynced === true ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
     // One connection for the whole transaction; the begin statement is the engine's own.
@@ -81,7 +85,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
         for (const statement of unsynced.inside) await sql.raw(statement).execute(connection);
         try {
           const repos = this.repositoriesOn(connection);
-          const result = await this.current.run(repos, () => work(repos));
+          const result = await this.current.run({ repos, connection }, () => work(repos));
           await sql`commit`.execute(connection);
           return result;
         } catch (error) {
@@ -90,6 +94,29 @@ export class KyselyUnitOfWork implements UnitOfWork {
         }
       } finally {
         for (const statement of unsynced.after) await sql.raw(statement).execute(connection);
+      }
+    });
+  }
+
+  async rehearse<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const joined = this.current.getStore();
+    if (joined !== undefined) {
+      const savepoint = sql.id(`rehearsal_${++this.savepoints}`);
+      await sql`savepoint ${savepoint}`.execute(joined.connection);
+      try {
+        return await work(joined.repos);
+      } finally {
+        await sql`rollback to savepoint ${savepoint}`.execute(joined.connection);
+        await sql`release savepoint ${savepoint}`.execute(joined.connection);
+      }
+    }
+    return this.database.db.connection().execute(async (connection) => {
+      await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
+      try {
+        const repos = this.repositoriesOn(connection);
+        return await this.current.run({ repos, connection }, () => work(repos));
+      } finally {
+        await sql`rollback`.execute(connection).catch(() => undefined);
       }
     });
   }

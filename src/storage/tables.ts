@@ -31,6 +31,8 @@ export interface Tables {
   price_history_checkpoints: PriceHistoryCheckpointsTable;
   trade_prices_deleted: TradePricesDeletedTable;
   price_list_prices_deleted: PriceListPricesDeletedTable;
+  change_sets: ChangeSetsTable;
+  change_set_operations: ChangeSetOperationsTable;
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
 }
@@ -39,6 +41,8 @@ export interface StoresTable {
   id: Generated<number>;
   name: string;
   created_at: string;
+  /** 1: a change set is applied only once approved by someone who did not write it (migration 020). */
+  require_approval: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -455,4 +459,45 @@ export interface StaffSessionsTable {
   /** Refreshed at most every minute (or tenth of the idle expiry): the idle expiry counts from it. */
   last_seen_at: string;
   ended_at: string | null;
+}
+
+/** A store's staged price change (migration 020); actors are JSON `{type, id, name}`. */
+export interface ChangeSetsTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  note: string | null;
+  /** `draft`, `submitted`, `approved`, `scheduled`, `applied`, `failed`, `rolled_back` or `discarded`. */
+  state: string;
+  /** Goes up with every change of the operations. */
+  revision: number;
+  /** The revision an approval was given for; null when none stands. */
+  approved_revision: number | null;
+  operation_count: number;
+  created_by: string;
+  /** JSON array of `key:ID` / `staff:ID`: whoever created the set or changed its operations (none of them may approve it). */
+  authors: string;
+  submitted_by: string | null;
+  approved_by: string | null;
+  applied_by: string | null;
+  apply_at: string | null;
+  applied_at: string | null;
+  revert_of: number | null;
+  reverted_by: number | null;
+  /** JSON array of the last failed apply's problems. */
+  problems: string;
+  /** JSON `{operations, created, deleted, updated}`. */
+  counts: string;
+  /** JSON: what the apply did, which a revert undoes (modules/change-sets/applied-effects.ts); null until applied. */
+  effects: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A change set's operations, in order from 0. */
+export interface ChangeSetOperationsTable {
+  change_set_id: number;
+  position: number;
+  /** The operation as added, JSON. */
+  body: string;
 }

@@ -12,6 +12,8 @@ export interface SkuHolder {
 export interface SkuRepository {
   /** The holders of those SKUs; free SKUs are simply absent. */
   holders(storeId: number, skus: readonly string[]): Promise<SkuHolder[]>;
+  /** Up to `limit` of the store's SKUs, in order, from the first. */
+  firstSkus(storeId: number, limit: number): Promise<string[]>;
   /**
    * Registers the entries and returns the SKUs it could not claim because another writer
    * holds them (committed meanwhile); the caller must then fail its transaction.

@@ -35,6 +35,15 @@ export class PriceListEntryWrites {
     return created;
   }
 
+  /** Puts deleted entries back as they were, with their own ids (a change set's revert), each with its `price_list_price.created` event. */
+  async restore(entries: readonly PriceListPrice[]): Promise<PriceListPrice[]> {
+    await this.lock();
+    const restored = await this.repos.priceLists.restorePrices(this.storeId, entries, this.changedAt);
+    await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.created', restored), this.changedAt);
+    await this.record(restored.map((entry) => listEntryRecord(null, entry)));
+    return restored;
+  }
+
   /** Deletes one entry of a list with its event; undefined when the list has no entry `id`. */
   async removeById(priceListId: number, id: number): Promise<PriceListPrice | undefined> {
     await this.lock();

@@ -39,6 +39,10 @@ export interface PriceListRepository {
   listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]>;
   countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number>;
   findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;
+  /** Of these ids, the deleted entries of the store as they were when they last went. */
+  lastDeletedPrices(storeId: number, ids: readonly number[]): Promise<PriceListPrice[]>;
+  /** Puts deleted entries back with their own ids and every field as it was, `createdAt` the moment they come back. */
+  restorePrices(storeId: number, entries: readonly PriceListPrice[], createdAt: string): Promise<PriceListPrice[]>;
   /** The deleted entry, or undefined when there was none. */
   deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined>;
   /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */

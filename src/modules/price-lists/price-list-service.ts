@@ -151,6 +151,33 @@ export class PriceListService {
     });
   }
 
+  /**
+   * Puts deleted entries of a fixed list back as they were, with their own ids (a change set's
+   * revert). Refused, with each id's `index`: an entry that is live, one the list never had,
+   * or one whose product or SKU no longer allows it.
+   */
+  restorePrices(storeId: number, origin: ChangeOrigin, priceListId: number, ids: readonly number[]): Promise<PriceListPrice[]> {
+    return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
+      const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
+      if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
+      const kept = new Map((await repos.priceLists.lastDeletedPrices(storeId, ids)).filter((entry) => entry.priceListId === priceListId).map((entry) => [entry.id, entry]));
+      const problems: FieldProblem[] = [];
+      const seen = new Set<number>();
+      for (const [index, id] of ids.entries()) {
+        if (seen.has(id) || (await repos.priceLists.findPrice(storeId, priceListId, id)) !== undefined) {
+          problems.push({ index, field: 'id', message: `Entry ${id} of price list ${priceListId} exists: only a deleted entry can be restored` });
+        } else if (!kept.has(id)) problems.push({ index, field: 'id', message: `Entry ${id} was never deleted from price list ${priceListId}` });
+        seen.add(id);
+      }
+      if (problems.length > 0) throw validationFailed(problems, ids.length);
+      const entries = ids.map((id) => kept.get(id)!);
+      const checks = await checkPricedItems(repos, storeId, entries, []);
+      if (checks.problems.length > 0) throw validationFailed(checks.problems, ids.length);
+      return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).restore(entries);
+    });
+  }
+
   /** A read under a list: 404 when the list is not the store's. */
   private async withList<T>(storeId: number, priceListId: number, read: (repos: Repositories) => Promise<T>): Promise<T> {
     const repos = this.uow.repos;

@@ -33,6 +33,10 @@ export interface StoreRepository {
   any(): Promise<boolean>;
   /** Up to `limit` stores with ids above `afterId`, ascending. */
   page(afterId: number, limit: number): Promise<Store[]>;
+  /** Whether the store's change sets need an approval (docs/change-sets.md); undefined when there is no such store. */
+  requiresApproval(id: number): Promise<boolean | undefined>;
+  /** False when there is no such store. */
+  setRequireApproval(id: number, value: boolean): Promise<boolean>;
 }
 
 export interface ApiKeyRepository {

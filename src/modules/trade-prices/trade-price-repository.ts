@@ -47,6 +47,12 @@ export interface TradePriceRepository {
   list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]>;
   count(storeId: number, filter: TradePriceFilter): Promise<number>;
   find(storeId: number, id: number): Promise<TradePrice | undefined>;
+  /** Those of these ids that are live records of the store, by id. */
+  findMany(storeId: number, ids: readonly number[]): Promise<TradePrice[]>;
+  /** Of these ids, the deleted records of the store as they were when they last went (none for an id never deleted). */
+  lastDeleted(storeId: number, ids: readonly number[]): Promise<TradePrice[]>;
+  /** Puts deleted records back with their own ids and every field as it was, `createdAt` the moment they come back. */
+  restore(storeId: number, records: readonly TradePrice[], createdAt: string): Promise<TradePrice[]>;
   /** The deleted record, or undefined when there was none. */
   delete(storeId: number, id: number, deletedAt: string): Promise<TradePrice | undefined>;
   /** Every record of the customer (of these SKUs only, when given), by id. */

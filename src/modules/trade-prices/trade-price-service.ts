@@ -80,6 +80,52 @@ export class TradePriceService {
     }).then(onNextTurn);
   }
 
+  /**
+   * Deletes these records together (a change set's deletions), each with its event. An id
+   * the store has no live record of is a problem with its `index`, and nothing is deleted.
+   */
+  removeMany(storeId: number, origin: ChangeOrigin, ids: readonly number[]): Promise<TradePrice[]> {
+    return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
+      const live = new Map((await repos.tradePrices.findMany(storeId, ids)).map((record) => [record.id, record]));
+      const problems: FieldProblem[] = [];
+      const seen = new Set<number>();
+      ids.forEach((id, index) => {
+        if (!live.has(id) || seen.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} does not exist (deleted already?)` });
+        seen.add(id);
+      });
+      if (problems.length > 0) throw validationFailed(problems, ids.length);
+      const records = ids.map((id) => live.get(id)!);
+      await new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).remove(records);
+      return records;
+    });
+  }
+
+  /**
+   * Puts deleted records back as they were, with their own ids (a change set's revert), so the
+   * tie rule ranks them as before. Refused, with each id's `index`: an id that is live, one
+   * the store never deleted, or a record whose customer, product or SKU no longer allows it.
+   */
+  restore(storeId: number, origin: ChangeOrigin, ids: readonly number[]): Promise<TradePrice[]> {
+    return this.uow.transaction(async (repos) => {
+      await repos.history.lockChain(storeId);
+      const live = new Set((await repos.tradePrices.findMany(storeId, ids)).map((record) => record.id));
+      const kept = new Map((await repos.tradePrices.lastDeleted(storeId, ids)).map((record) => [record.id, record]));
+      const problems: FieldProblem[] = [];
+      const seen = new Set<number>();
+      ids.forEach((id, index) => {
+        if (live.has(id) || seen.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} exists: only a deleted record can be restored` });
+        else if (!kept.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} was never deleted in this store` });
+        seen.add(id);
+      });
+      if (problems.length > 0) throw validationFailed(problems, ids.length);
+      const records = ids.map((id) => kept.get(id)!);
+      const checks = await checkPricedItems(repos, storeId, records, []);
+      if (checks.problems.length > 0) throw validationFailed(checks.problems, ids.length);
+      return new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).restore(records);
+    });
+  }
+
   remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);

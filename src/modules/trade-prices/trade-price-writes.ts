@@ -90,6 +90,24 @@ export class TradePriceWrites {
     }
   }
 
+  /**
+   * Puts deleted records back as they were, with their own ids (a change set's revert): each
+   * with a `trade_customer_product_price.created` event and a `created` history entry, the
+   * record's `createdAt` the moment it comes back. An id keeps its place in the tie rule.
+   */
+  async restore(records: readonly TradePrice[]): Promise<TradePrice[]> {
+    const restored: TradePrice[] = [];
+    for (let start = 0; start < records.length; start += this.batch) {
+      await this.lock();
+      const batch = await this.repos.tradePrices.restore(this.storeId, records.slice(start, start + this.batch), this.changedAt);
+      await this.repos.events.append(eventsOf(this.storeId, 'trade_customer_product_price.created', batch), this.changedAt);
+      await this.record(batch.map((record) => tradePriceRecord(null, record)));
+      restored.push(...batch);
+      await this.pace();
+    }
+    return restored;
+  }
+
   /** A diff made real: its removals first, then its creations (so the feed reads as one write would make it); the created records in `diff.create`'s order. */
   async apply(diff: Pick<PriceDiff, 'create' | 'remove'>): Promise<TradePrice[]> {
     await this.remove(diff.remove);

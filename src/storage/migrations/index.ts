@@ -17,6 +17,7 @@ import { priceHistorySchema } from './015-price-history.js';
 import { staffSchema } from './016-staff.js';
 import { importOriginSchema } from './017-import-origin.js';
 import { historyCheckpointsSchema } from './018-history-checkpoints.js';
+import { changeSetsSchema } from './020-change-sets.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['017-import-origin', importOriginSchema],
   ['018-history-checkpoints', historyCheckpointsSchema],
   ['019-as-of-reads', asOfReadsSchema],
+  ['020-change-sets', changeSetsSchema],
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
-import { fromPriceUnits } from '../../modules/money.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   NewPriceList,
@@ -92,6 +92,34 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return row && toPriceListPrice(row);
   }
 
+  async lastDeletedPrices(storeId: number, ids: readonly number[]): Promise<PriceListPrice[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('price_list_prices_deleted').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('deleted_at').execute();
+    return [...new Map(rows.map((row) => [Number(row.id), toPriceListPrice(row)])).values()];
+  }
+
+  async restorePrices(storeId: number, entries: readonly PriceListPrice[], createdAt: string): Promise<PriceListPrice[]> {
+    if (entries.length === 0) return [];
+    await this.db
+      .insertInto('price_list_prices')
+      .values(
+        entries.map((entry) => ({
+          id: entry.id,
+          store_id: storeId,
+          price_list_id: entry.priceListId,
+          product_id: entry.productId,
+          sku: entry.sku,
+          price: toPriceUnits(entry.price),
+          min_quantity: entry.minQuantity,
+          valid_from: entry.validFrom,
+          valid_until: entry.validUntil,
+          created_at: createdAt,
+        })),
+      )
+      .execute();
+    return entries.map((entry) => ({ ...entry, createdAt }));
+  }
+
   async deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined> {
     const row = await this.db
       .deleteFrom('price_list_prices')
@@ -160,7 +188,7 @@ function toPriceList(row: Selectable<PriceListsTable>): PriceList {
   };
 }
 
-function toPriceListPrice(row: Selectable<PriceListPricesTable>): PriceListPrice {
+function toPriceListPrice(row: Omit<Selectable<PriceListPricesTable>, 'id'> & { id: number }): PriceListPrice {
   return {
     id: Number(row.id),
     priceListId: Number(row.price_list_id),

@@ -11,6 +11,11 @@ export class KyselySkuRepository implements SkuRepository {
     return rows.map((row) => ({ sku: row.sku, productId: row.product_id, variationId: row.variation_id }));
   }
 
+  async firstSkus(storeId: number, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('skus').select('sku').where('store_id', '=', storeId).orderBy('sku').limit(limit).execute();
+    return rows.map((row) => row.sku);
+  }
+
   async claim(storeId: number, entries: readonly SkuHolder[]): Promise<string[]> {
     if (entries.length === 0) return [];
     // A SKU another writer holds is skipped, not an error, so RETURNING tells exactly which SKUs

@@ -25,6 +25,16 @@ export class KyselyStoreRepository implements StoreRepository {
     const rows = await this.db.selectFrom('stores').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
     return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
   }
+
+  async requiresApproval(id: number): Promise<boolean | undefined> {
+    const row = await this.db.selectFrom('stores').select('require_approval').where('id', '=', id).executeTakeFirst();
+    return row && Number(row.require_approval) === 1;
+  }
+
+  async setRequireApproval(id: number, value: boolean): Promise<boolean> {
+    const result = await this.db.updateTable('stores').set({ require_approval: value ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
 }
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {

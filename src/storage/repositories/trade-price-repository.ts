@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
-import { fromPriceUnits } from '../../modules/money.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   BatchReferences,
@@ -56,6 +56,41 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   async find(storeId: number, id: number): Promise<TradePrice | undefined> {
     const [row] = await this.hotReads.tradePriceById.execute(this.db, { storeId, id });
     return row && toTradePrice(row);
+  }
+
+  async findMany(storeId: number, ids: readonly number[]): Promise<TradePrice[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('trade_prices').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('id').execute();
+    return rows.map(toTradePrice);
+  }
+
+  async lastDeleted(storeId: number, ids: readonly number[]): Promise<TradePrice[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('trade_prices_deleted').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('deleted_at').execute();
+    // The last stretch of each record's life wins.
+    return [...new Map(rows.map((row) => [Number(row.id), toTradePrice(row)])).values()];
+  }
+
+  async restore(storeId: number, records: readonly TradePrice[], createdAt: string): Promise<TradePrice[]> {
+    if (records.length === 0) return [];
+    await this.db
+      .insertInto('trade_prices')
+      .values(
+        records.map((record) => ({
+          id: record.id,
+          store_id: storeId,
+          customer_id: record.customerId,
+          product_id: record.productId,
+          sku: record.sku,
+          price: toPriceUnits(record.price),
+          min_quantity: record.minQuantity,
+          valid_from: record.validFrom,
+          valid_until: record.validUntil,
+          created_at: createdAt,
+        })),
+      )
+      .execute();
+    return records.map((record) => ({ ...record, createdAt }));
   }
 
   async delete(storeId: number, id: number, deletedAt: string): Promise<TradePrice | undefined> {
@@ -149,7 +184,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 }
 
-function toTradePrice(row: Selectable<TradePricesTable>): TradePrice {
+function toTradePrice(row: Omit<Selectable<TradePricesTable>, 'id'> & { id: number }): TradePrice {
   return {
     id: Number(row.id),
     customerId: Number(row.customer_id),

@@ -47,6 +47,10 @@ class AcknowledgeBeforeCommit implements UnitOfWork {
     return this.inner.repos;
   }
 
+  rehearse<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.inner.rehearse(work);
+  }
+
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     if (this.inside.getStore() === true) return this.inner.transaction(work);
     return new Promise<T>((resolve, reject) => {
