@@ -32,6 +32,7 @@ import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
 import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
+import { registerChangeSetRoutes } from '../http/routes/change-sets/index.js';
 import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerImportRoutes } from '../http/routes/imports/index.js';
 import { registerProductRoutes } from '../http/routes/products/index.js';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   const tradePriceEmbedder = new TradePriceEmbedder({ customers: services.customers, products: services.products });
   registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
   registerPriceListRoutes(app, services.priceLists);
+  registerChangeSetRoutes(app, services.changeSets);
   registerQuoteRoutes(app, services.pricing);
   registerImportRoutes(app, services.imports);
   registerOrderRoutes(app, services.orders);

@@ -1,6 +1,7 @@
 import { EVENT_RETENTION_MS } from '../modules/events/event-feed-service.js';
 import { MaintenanceLoop, type MaintenanceLog, type MaintenanceOptions, type PurgeTask } from '../modules/maintenance/maintenance-loop.js';
 import type { Services } from './services.js';
+import { ChangeSetScheduler } from '../modules/change-sets/change-set-scheduler.js';
 
 /**
  * The maintenance loop over the services: events past their retention (with their deliveries),
@@ -27,4 +28,9 @@ export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, op
     log,
     options,
   );
+}
+
+/** The scheduled change sets' loop (docs/change-sets.md, "Scheduling"): run wherever the maintenance loop runs. */
+export function buildChangeSetScheduler(services: Services, log: MaintenanceLog, periodMs?: number): ChangeSetScheduler {
+  return new ChangeSetScheduler(services.changeSets, services.clock, log, periodMs);
 }

@@ -12,6 +12,7 @@ import { StaffSessionService } from '../modules/staff/session-service.js';
 import { StaffService } from '../modules/staff/staff-service.js';
 import { PricingService } from '../modules/pricing/pricing-service.js';
 import { PriceListService } from '../modules/price-lists/price-list-service.js';
+import { ChangeSetService } from '../modules/change-sets/change-set-service.js';
 import { ImportService } from '../modules/imports/import-service.js';
 import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
 import type { UnitOfWork } from '../modules/unit-of-work.js';
@@ -61,6 +62,7 @@ export interface Services {
   /** The resolution rule: effective prices, quotes (and orders price with it). */
   readonly pricing: PricingService;
   readonly priceLists: PriceListService;
+  readonly changeSets: ChangeSetService;
   /** CSV imports; `serve` runs an `ImportRunner` that works them. */
   readonly imports: ImportService;
   readonly idempotency: IdempotencyService;
@@ -105,6 +107,9 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   const limiters = await buildRateLimiters(config, clock);
   const { rateLimiter, authFailures, signInFailures } = limiters;
   const pricing = new PricingService(uow, clock);
+  const customers = new CustomerService(uow, clock);
+  const tradePrices = new TradePriceService(uow, clock);
+  const priceLists = new PriceListService(uow, clock);
   const guard = new ReceiverGuard(options.webhookResolver ?? systemResolver, { allowPrivate: config.webhookAllowPrivate });
   const webhookSender = new WebhookSender(guard, options.webhookTransport ?? new NodeHttpTransport(), clock);
   return {
@@ -118,14 +123,15 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     credentials: new CredentialService(uow, clock),
     staff: new StaffService(uow, clock, config.passwordCost),
     staffSessions: new StaffSessionService(uow, clock, { idleMs: config.sessionIdleSeconds * 1000, absoluteMs: config.sessionLifetimeSeconds * 1000 }, config.passwordCost),
-    customers: new CustomerService(uow, clock),
+    customers,
     products: new ProductService(uow, clock),
     skus: new SkuLookupService(uow),
     variations: new VariationService(uow, clock),
     categories: new CategoryService(uow, clock),
-    tradePrices: new TradePriceService(uow, clock),
+    tradePrices,
     pricing,
-    priceLists: new PriceListService(uow, clock),
+    priceLists,
+    changeSets: new ChangeSetService(uow, clock, { tradePriceService: tradePrices, priceListService: priceLists, customerService: customers }, pricing),
     imports: new ImportService(uow, clock, {
       leaseMs: config.importLeaseSeconds * 1000,
       caps: { maxImports: config.importMaxQueued, maxBytes: config.importMaxQueuedMiB * 2 ** 20 },

@@ -23,7 +23,9 @@ export type ErrorKind =
   | 'request_timeout'
   /** A change refused because records still depend on what it changes (a priced SKU's rename). */
   | 'in_use'
-  | 'import_queue_full';
+  | 'import_queue_full'
+  /** A change set's step its state does not allow (approve a draft, apply a discarded set, an approval gone stale). */
+  | 'wrong_state';
 
 /** The numeric `code` of each failure: the table of the API contract. */
 export const ERROR_CODES: Readonly<Record<ErrorKind, number>> = {
@@ -45,6 +47,7 @@ export const ERROR_CODES: Readonly<Record<ErrorKind, number>> = {
   request_timeout: 14,
   in_use: 15,
   import_queue_full: 16,
+  wrong_state: 17,
 };
 
 export const FieldProblemSchema = Type.Object(

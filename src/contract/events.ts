@@ -22,6 +22,11 @@ export const EVENT_TOPICS = [
   'price_list_price.deleted',
   'import.succeeded',
   'import.failed',
+  'change_set.submitted',
+  'change_set.approved',
+  'change_set.applied',
+  'change_set.failed',
+  'change_set.reverted',
 ] as const;
 
 export type EventTopic = (typeof EVENT_TOPICS)[number];

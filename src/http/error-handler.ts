@@ -22,6 +22,7 @@ export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   request_timeout: 408,
   in_use: 409,
   import_queue_full: 429,
+  wrong_state: 409,
 };
 
 export function errorBody(error: AppError): ErrorBody {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
-import { isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
+import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { isStaffRole, STAFF_ROLES, type StaffRole } from '../modules/staff/roles.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
 import { registerPricesCommands } from './prices-commands.js';
@@ -109,7 +109,7 @@ function parseId(value: string, what: string): number {
 }
 
 function parseScopes(value: string | undefined): Scope[] {
-  if (value === undefined) return [...SCOPES];
+  if (value === undefined) return [...DEFAULT_SCOPES];
   const scopes = value.split(',').map((scope) => scope.trim());
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0 || scopes.length === 0) {
@@ -176,13 +176,29 @@ export function buildCli(): Command {
       withServices(options, (services) => writeJsonLines((afterId) => services.credentials.stores(afterId, LIST_PAGE))),
   );
 
+  addConfigFlags(
+    stores
+      .command('set-approval')
+      .description('whether the store\'s change sets need an approval by someone who did not write them (docs/change-sets.md); prints {"id","requireApproval"}')
+      .requiredOption('--store <id>', 'store id')
+      .requiredOption('--require <on|off>', 'on: a change set is applied only once approved; off (the default of a new store): anyone with trade_prices:write applies'),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string; require: string }) =>
+    withServices(options, async (services) => {
+      if (options.require !== 'on' && options.require !== 'off') throw new UsageError(`--require must be on or off, not '${options.require}'`);
+      const id = parseId(options.store, '--store');
+      await services.credentials.setRequireApproval(id, options.require === 'on');
+      return { id, requireApproval: options.require === 'on' };
+    }),
+  );
+
   const keys = program.command('keys').description('manage API credentials');
   addConfigFlags(
     keys
       .command('create')
       .description('create a credential; prints {"id","storeId","scopes","key","secret","token"} (secret and token are shown only here; "name" too when given)')
       .requiredOption('--store <id>', 'store id')
-      .option('--scopes <list>', `comma-separated scopes (default all): ${SCOPES.join(', ')}`)
+      .option('--scopes <list>', `comma-separated scopes: ${SCOPES.join(', ')} (default all but trade_prices:approve)`)
       .option('--name <name>', 'a name to tell the credential apart (keys list, keys revoke NAME); 1-100 characters, not only digits'),
     DATABASE_FLAGS,
   ).action((options: Record<string, string | undefined> & { store: string; scopes?: string; name?: string }) =>

@@ -5,7 +5,7 @@ import { buildApp, createPlainHttpServer } from '../app/build-app.js';
 import { seedDemoStore } from '../app/demo.js';
 import { buildServices, type ServiceOptions } from '../app/services.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
-import { buildMaintenanceLoop } from '../app/maintenance.js';
+import { buildChangeSetScheduler, buildMaintenanceLoop } from '../app/maintenance.js';
 import { buildImportRunner } from '../app/import-runner.js';
 import { loadTlsPair } from '../app/tls.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
@@ -62,6 +62,8 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   worker?.start();
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;
   maintenance?.start();
+  const scheduler = config.maintenance ? buildChangeSetScheduler(services, app.log) : undefined;
+  scheduler?.start();
   // CSV imports are worked here, by every instance that serves the API (each import by one).
   const importRunner = buildImportRunner(config, services, app.log);
   importRunner.start();
@@ -100,6 +102,7 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
         app.close(),
         worker?.stop(),
         maintenance?.stop(),
+        scheduler?.stop(),
         importRunner.stop(),
       ]);
       metrics?.stop();

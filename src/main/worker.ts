@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { buildDeliveryWorker } from '../app/delivery-worker.js';
-import { buildMaintenanceLoop } from '../app/maintenance.js';
+import { buildChangeSetScheduler, buildMaintenanceLoop } from '../app/maintenance.js';
 import { buildServices } from '../app/services.js';
 import { buildMetrics, deliveryObserver, listenForScrapes } from '../app/metrics.js';
 import { readableLogStream } from '../app/terminal-output.js';
@@ -26,6 +26,8 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
   worker.start();
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, log) : undefined;
   maintenance?.start();
+  const scheduler = config.maintenance ? buildChangeSetScheduler(services, log) : undefined;
+  scheduler?.start();
   log.info({ database: services.database.description, retryScheduleSeconds: config.webhookRetryScheduleSeconds }, 'webhook delivery worker started');
   const metricsListener = metrics === undefined ? undefined : await listenForScrapes(config, metrics, log);
   if (metricsListener !== undefined) log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
@@ -35,7 +37,7 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
     stop: () => {
       stopping ??= (async () => {
         log.info('shutting down: finishing the requests in flight');
-        await Promise.all([worker.stop(), maintenance?.stop(), metricsListener?.close()]);
+        await Promise.all([worker.stop(), maintenance?.stop(), scheduler?.stop(), metricsListener?.close()]);
         metrics?.stop();
         await services.close();
       })();

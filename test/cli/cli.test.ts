@@ -167,13 +167,16 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     expect(second.id).not.toBe(store.id);
   });
 
-  it('keys create prints {id, storeId, scopes, key, secret, token}, all scopes by default, or the ones asked for', async () => {
+  it('keys create prints {id, storeId, scopes, key, secret, token}, the contract\'s seven scopes by default, or the ones asked for', async () => {
     const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Keys'], env));
     const credential = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id)], env));
     expect(Object.keys(credential).sort()).toEqual(['id', 'key', 'scopes', 'secret', 'storeId', 'token']);
     expect(credential.storeId).toBe(store.id);
-    expect([...(credential.scopes as string[])].sort()).toEqual([...SCOPES].sort());
+    // Every scope of the contract; approving change sets is given only when asked for.
+    expect([...(credential.scopes as string[])].sort()).toEqual(SCOPES.filter((scope) => scope !== 'trade_prices:approve').sort());
     expect(credential.scopes).toHaveLength(7);
+    const approver = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id), '--scopes', 'trade_prices:read,trade_prices:approve'], env));
+    expect(approver.scopes).toEqual(['trade_prices:read', 'trade_prices:approve']);
     expect(credential.token).toBe(`${credential.key as string}.${credential.secret as string}`);
 
     const reader = onlyJsonObject(await runCli(['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read'], env));

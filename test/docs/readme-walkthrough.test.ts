@@ -20,7 +20,7 @@ import { freePort } from '../support/free-port.js';
  */
 const README = 'README.md';
 /** The files whose marked blocks run, each against a fresh demo store; the others start with the README's first block (`API`, `TOKEN`, `pb`). */
-const DOCUMENTS = [README, 'docs/imports.md'];
+const DOCUMENTS = [README, 'docs/imports.md', 'docs/change-sets.md'];
 const COMMAND_TIMEOUT_MS = 30_000;
 const DOCUMENTED_ORIGIN = 'https://localhost:8443';
 const DOCUMENTED_TOKEN = 'pk_….sk_…';

@@ -37,6 +37,8 @@ interface SiteCase {
 
 /** A fixed price list of the tenant's, made before the cases run. */
 let priceListId = 0;
+/** A draft change set of the tenant's, made before the cases run. */
+let changeSetId = 0;
 
 const CASES: Record<string, SiteCase> = {
   'POST /v1/orders lines': {
@@ -76,6 +78,14 @@ const CASES: Record<string, SiteCase> = {
       { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9, minQuantity: 5 },
     ],
     accepted: 200,
+  },
+  'POST /v1/change-sets/{id}/operations ': {
+    url: () => `/v1/change-sets/${changeSetId}/operations`,
+    body: (items) => items,
+    validItems: (catalog) => [
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+      { type: 'customer.set_price_lists', customerId: catalog.tradeCustomer, priceListIds: [] },
+    ],
   },
   'POST /v1/products/bulk ': {
     url: () => '/v1/products/bulk',
@@ -150,6 +160,9 @@ describe.each(await enginesUnderTest())('items of request arrays on %s', (engine
     const list = await suite.server.request('POST', '/v1/price-lists', { token: suite.tenant.token, body: { name: 'Shapes', kind: 'fixed' } });
     expect(list.status, list.text).toBe(201);
     priceListId = (list.body as { id: number }).id;
+    const set = await suite.server.request('POST', '/v1/change-sets', { token: suite.tenant.token, body: { name: 'Shapes' } });
+    expect(set.status, set.text).toBe(201);
+    changeSetId = (set.body as { id: number }).id;
     const response = await suite.server.request('GET', '/openapi.json');
     const document = response.body as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>> };
     sites = Object.entries(document.paths).flatMap(([template, operations]) =>

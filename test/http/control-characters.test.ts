@@ -101,6 +101,7 @@ const CASES: Record<string, FieldCase> = {
   },
   'POST /v1/categories title': { url: () => '/v1/categories', body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
   'PUT /v1/categories/{id} title': { url: (context) => `/v1/categories/${context.categoryId}`, body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
+  'POST /v1/change-sets name': { url: () => '/v1/change-sets', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/price-lists name': { url: () => '/v1/price-lists', body: (value) => ({ name: value, kind: 'fixed' }), valid: title, at: { field: 'name' } },
   'PUT /v1/price-lists/{id} name': { url: (context) => `/v1/price-lists/${context.priceListId}`, body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/products/bulk [].title': {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/modules/stores/scopes.js';
 import { checkedClient, expectError, type CheckedClient } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { type HttpResponse, type RequestOptions, startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
@@ -88,6 +89,20 @@ const FIXTURES: Record<string, Fixture> = {
       }
     },
     body: () => undefined,
+  },
+  '/v1/change-sets': { body: ({ unique }) => ({ name: `Cross ${unique}` }) },
+  // Another store's set is not found, whatever the body: an empty step, or one operation of B's own.
+  '/v1/change-sets/{id}/submit': { body: () => ({}) },
+  '/v1/change-sets/{id}/approve': { body: () => ({}) },
+  '/v1/change-sets/{id}/apply': { body: () => ({}) },
+  '/v1/change-sets/{id}/discard': { body: () => ({}) },
+  '/v1/change-sets/{id}/revert': { body: () => ({}) },
+  '/v1/change-sets/{id}/operations': {
+    body: async ({ unique, postAsB }) => {
+      const customer = await postAsB('/v1/customers', { email: `cross-cs-${unique}@example.com`, trade: true });
+      const product = await postAsB('/v1/products', { title: 'T', price: 1, sku: `CROSS-CS-${unique}` });
+      return [{ type: 'trade_price.create', customerId: customer.id, productId: product.id, sku: `CROSS-CS-${unique}`, price: 3 }];
+    },
   },
   '/v1/orders': {
     body: async ({ unique, post }) => {
@@ -200,8 +215,9 @@ describe.each(await enginesUnderTest())('contract §3 other stores’ records on
     server = await startTestServer(engine, { PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' });
     receiver = await startReceiver();
     api = checkedClient(server);
-    storeA = await server.createTenant();
-    storeB = await server.createTenant();
+    // Every scope, approving change sets too: B may do anything, only not to A's records.
+    storeA = await server.createTenant([...SCOPES]);
+    storeB = await server.createTenant([...SCOPES]);
   });
   afterAll(async () => {
     await server.close();
@@ -226,7 +242,8 @@ describe.each(await enginesUnderTest())('contract §3 other stores’ records on
       const path = await fillWithRecordsOfA(operation);
       const body = operation.hasBody ? await (bodyFixture.update ?? bodyFixture.body)(context()) : undefined;
       // Every record of A so far, and the sub-collection itself when the path is one (a product's variations).
-      const watched = operation.listable && !operation.template.endsWith('}') ? [path] : [];
+      // A preview prices at a moment (default now): watched at a fixed one, so only a change of A's shows.
+      const watched = operation.listable && !operation.template.endsWith('}') ? [path.endsWith('/preview') ? `${path}?at=2030-01-01T00:00:00Z` : path] : [];
       const before = await snapshotOfA(watched);
       const handshakes = receiver.handshakes.length;
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices, type Services } from '../../src/app/services.js';
 import { parseConfig } from '../../src/config/config.js';
+import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 import { expectError } from '../support/conventions.js';
 import { createPostgresDatabase, createRedisPrefix, postgresAvailable, redisAvailable, REDIS_TEST_URL } from '../support/engines.js';
 import { type Instance, startInstance, tlsFiles } from '../support/instance-process.js';
@@ -259,6 +260,44 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
       const after = seen.filter((request) => request.sentAt > revokedAt);
       expect(after.map((request) => request.status)).toEqual([401, 401, 401, 401, 401, 401]);
     });
+  });
+
+  describe('scheduled change sets', () => {
+    it('50 sets scheduled for the same seconds are each applied exactly once by the two instances’ loops', async () => {
+      const SETS = 50;
+      // Made directly on the shared database (as a busy store would over a minute): the instances only apply them.
+      const at = new Date(Date.now() + 4000).toISOString();
+      const ids: number[] = [];
+      for (let i = 0; i < SETS; i++) {
+        const set = await services.changeSets.create(storeId, CLI_ORIGIN, { name: `Scheduled ${i}` });
+        // Each set creates one price, told apart by its amount: 1.01, 1.02, …
+        await services.changeSets.addOperations(storeId, CLI_ORIGIN, set.id, [{ type: 'trade_price.create', customerId, productId, sku: 'TEE', price: 1 + (i + 1) / 100, minQuantity: 1000 + i }]);
+        expect((await services.changeSets.apply(storeId, CLI_ORIGIN, set.id, at)).state).toBe('scheduled');
+        ids.push(set.id);
+      }
+      // Both instances look every 5 s: all are due within about 10 s of T.
+      const deadline = Date.now() + 30_000;
+      let applied = 0;
+      while (Date.now() < deadline) {
+        applied = await services.changeSets.count(storeId, 'applied');
+        if (applied >= SETS) break;
+        await sleep(250);
+      }
+      expect(applied).toBe(SETS);
+      expect(await services.changeSets.count(storeId, 'failed')).toBe(0);
+      // Exactly once: one price per set, one `applied` step and one event each.
+      const ofSets = await services.database.db.selectFrom('trade_prices').select('min_quantity').where('store_id', '=', storeId).where('min_quantity', '>=', 1000).execute();
+      expect(ofSets.map((price) => Number(price.min_quantity)).sort((a, b) => a - b)).toEqual(ids.map((_, i) => 1000 + i));
+      const steps = await services.history.list(storeId, { resource: 'change_set' }, { count: 1000, offset: 0 }, { personal: false });
+      const appliedSteps = steps.filter((entry) => (entry.after as { state?: string } | null)?.state === 'applied');
+      expect(appliedSteps.map((entry) => entry.resourceId).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      const events = await services.database.db.selectFrom('events').select('subject_id').where('store_id', '=', storeId).where('topic', '=', 'change_set.applied').execute();
+      expect(events.map((event) => Number(event.subject_id)).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      // Both instances took part, or one took all: either way, none twice.
+      const late = (await Promise.all(ids.map((id) => services.changeSets.get(storeId, id)))).map((set) => Date.parse(set.appliedAt!) - Date.parse(at));
+      console.log(`50 scheduled sets applied ${Math.min(...late)}–${Math.max(...late)} ms after their moment`);
+      expect(Math.min(...late)).toBeGreaterThanOrEqual(0);
+    }, 60_000);
   });
 
   describe('failed authentications', () => {

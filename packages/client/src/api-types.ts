@@ -90,6 +90,254 @@ export type CategoryGetQuery = {
   embed?: string;
 };
 
+export type ChangeSet = {
+  id: number;
+  name: string;
+  note: string | null;
+  /** docs/change-sets.md, "States" */
+  state: "draft" | "submitted" | "approved" | "scheduled" | "applied" | "failed" | "rolled_back" | "discarded";
+  /** Goes up with every change of the operations: an approval holds for one revision */
+  revision: number;
+  counts: {
+    operations: number;
+    /** Trade prices and list entries created (restored ones too), once applied */
+    created: number;
+    /** Trade prices and list entries deleted, once applied */
+    deleted: number;
+    /** Customers’ lists and lists’ percentages changed, once applied */
+    updated: number;
+  };
+  /** An API key or a staff member */
+  createdBy: {
+    type: "key" | "staff";
+    id: number;
+    name: string;
+  };
+  /** An API key or a staff member */
+  submittedBy: {
+    type: "key" | "staff";
+    id: number;
+    name: string;
+  } | null;
+  /** An API key or a staff member */
+  approvedBy: {
+    type: "key" | "staff";
+    id: number;
+    name: string;
+  } | null;
+  /** An API key or a staff member */
+  appliedBy: {
+    type: "key" | "staff";
+    id: number;
+    name: string;
+  } | null;
+  /** When a scheduled set is applied */
+  applyAt: string | null;
+  /** ISO 8601, UTC */
+  appliedAt: string | null;
+  /** The applied set this one takes back */
+  revertOf: number | null;
+  /** The set made to take this one back */
+  revertedBy: number | null;
+  /** Why the last apply failed: each operation’s problem with the live book, by `index` */
+  problems: {
+    /** Position in the bulk request array */
+    index?: number;
+    /** Field name; null for the item or body as a whole */
+    field: string | null;
+    message: string;
+  }[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** ISO 8601, UTC */
+  updatedAt: string;
+};
+
+export type ChangeSetInput = {
+  name: string;
+  /** Why: free text */
+  note?: string | null;
+};
+
+export type ChangeSetState = "draft" | "submitted" | "approved" | "scheduled" | "applied" | "failed" | "rolled_back" | "discarded";
+
+export type ChangeSetListQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  /** Only sets in this state */
+  state?: "draft" | "submitted" | "approved" | "scheduled" | "applied" | "failed" | "rolled_back" | "discarded";
+};
+
+/** One operation of a change set: its `type` and that type’s fields (docs/change-sets.md). */
+export type ChangeSetOperation = {
+  type: "trade_price.create";
+  /** A customer of this store */
+  customerId: number;
+  productId: number;
+  /** Exact SKU of the product or one of its variations (case-sensitive) */
+  sku: string;
+  price: number;
+  /** Applies to lines of at least this many units; default 1 */
+  minQuantity?: number;
+  /** Applies from this moment on (inclusive); null or left out: always has */
+  validFrom?: string | null;
+  /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
+  validUntil?: string | null;
+} | {
+  type: "trade_price.delete";
+  /** A trade price of this store */
+  id: number;
+} | {
+  type: "trade_price.restore";
+  /** A deleted trade price: it comes back as it was, with its id (a revert makes these) */
+  id: number;
+} | {
+  type: "trade_prices.replace";
+  /** A customer of this store (a trade customer, unless `prices` is empty) */
+  customerId: number;
+  /** 0–10000 prices, as a bulk create's items without customerId */
+  prices: {
+    /** A product of this store */
+    productId: number;
+    sku: string;
+    price: number;
+    /** Applies to lines of at least this many units; default 1 */
+    minQuantity?: number;
+    /** Applies from this moment on (inclusive); null or left out: always has */
+    validFrom?: string | null;
+    /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
+    validUntil?: string | null;
+  }[];
+  /** `customer`: the customer’s prices become exactly `prices`. `skus`: only the prices of the SKUs named in `prices` are replaced; others stay */
+  scope: "customer" | "skus";
+} | {
+  type: "price_list_entry.create";
+  /** A price list of this store */
+  priceListId: number;
+  /** A product of this store */
+  productId: number;
+  sku: string;
+  price: number;
+  /** Applies to lines of at least this many units; default 1 */
+  minQuantity?: number;
+  /** Applies from this moment on (inclusive); null or left out: always has */
+  validFrom?: string | null;
+  /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
+  validUntil?: string | null;
+} | {
+  type: "price_list_entry.delete";
+  /** A price list of this store */
+  priceListId: number;
+  /** An entry of that list */
+  id: number;
+} | {
+  type: "price_list_entry.restore";
+  /** A price list of this store */
+  priceListId: number;
+  /** A deleted entry of that list: it comes back as it was, with its id */
+  id: number;
+} | {
+  type: "customer.set_price_lists";
+  /** A customer of this store */
+  customerId: number;
+  /** The customer’s lists, in the order they apply */
+  priceListIds: number[];
+} | {
+  type: "price_list.set_percentage";
+  /** A price list of this store */
+  priceListId: number;
+  percentage: number;
+};
+
+export type ListedOperation = {
+  index: number;
+  operation: {
+    [key: string]: unknown;
+  };
+};
+
+export type ChangeSetApply = {
+  /** Schedule the set for this moment (in the future); left out: apply now */
+  at?: string;
+};
+
+export type ChangeSetPreviewQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  /** Price the book at this moment; default the scheduled moment, or now; ISO 8601 with a time zone */
+  at?: string;
+  /** `csv`: every row as a CSV file (no paging) */
+  format?: "json" | "csv";
+};
+
+export type ChangeSetPreview = {
+  changeSetId: number;
+  /** ISO 8601, UTC */
+  at: string;
+  counts: {
+    created: number;
+    deleted: number;
+    updated: number;
+    /** Price rows: one per customer, SKU and quantity break affected */
+    prices: number;
+    /** Price rows whose price changes */
+    changedPrices: number;
+  };
+  /** false when the set touches more than 10000 customer and SKU pairs: only the first are priced */
+  pricesComplete: boolean;
+  /** What would make the apply fail now; empty when it would succeed */
+  problems: {
+    /** Position in the bulk request array */
+    index?: number;
+    /** Field name; null for the item or body as a whole */
+    field: string | null;
+    message: string;
+  }[];
+  /** Rows in all; `rows` is the page asked for */
+  total: number;
+  rows: {
+    kind: "created" | "deleted" | "updated" | "price";
+    /** trade_price, price_list_entry, customer or price_list; null for a price row */
+    resource: string | null;
+    record: {
+      [key: string]: unknown;
+    } | null;
+    customerId: number | null;
+    sku: string | null;
+    /** The quantity break: from this many units */
+    minQuantity: number | null;
+    /** The effective price before the set (null: the SKU or customer had none) */
+    before: number | null;
+    /** The effective price after it */
+    after: number | null;
+  }[];
+};
+
+export type ChangeSetPreviewRow = {
+  kind: "created" | "deleted" | "updated" | "price";
+  /** trade_price, price_list_entry, customer or price_list; null for a price row */
+  resource: string | null;
+  record: {
+    [key: string]: unknown;
+  } | null;
+  customerId: number | null;
+  sku: string | null;
+  /** The quantity break: from this many units */
+  minQuantity: number | null;
+  /** The effective price before the set (null: the SKU or customer had none) */
+  before: number | null;
+  /** The effective price after it */
+  after: number | null;
+};
+
 export type Customer = {
   id: number;
   email: string;
@@ -153,7 +401,7 @@ export type CustomerCountQuery = {
 };
 
 /** What changed */
-export type EventTopic = "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+export type EventTopic = "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
 
 export type Event = {
   /** Increasing; the `webhook-id` of its deliveries, for de-duplication */
@@ -162,7 +410,7 @@ export type Event = {
   /** ISO 8601, UTC */
   createdAt: string;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** Id of the record that changed */
   subjectId: number;
   /** The record as the API returns it (for deletions: as it was) */
@@ -401,7 +649,7 @@ export type PriceHistoryEntry = {
   /** ISO 8601, UTC */
   at: string;
   /** What changed */
-  resource: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  resource: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
   resourceId: number;
   /** created, updated or deleted */
   change: "created" | "updated" | "deleted";
@@ -453,7 +701,7 @@ export type PriceHistoryListQuery = {
   /** Only changes made by this key or staff member (with actorType, exactly that one) */
   actorId?: number;
   /** Only entries about this kind of record */
-  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
   /** Only changes at or after this moment; ISO 8601 with a time zone */
   from?: string;
   /** Only changes before this moment; ISO 8601 with a time zone */
@@ -474,7 +722,7 @@ export type PriceHistoryCountQuery = {
   /** Only changes made by this key or staff member (with actorType, exactly that one) */
   actorId?: number;
   /** Only entries about this kind of record */
-  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation";
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
   /** Only changes at or after this moment; ISO 8601 with a time zone */
   from?: string;
   /** Only changes before this moment; ISO 8601 with a time zone */
@@ -1000,7 +1248,7 @@ export type VariationListQuery = {
 export type Webhook = {
   id: number;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   url: string;
   /** false: disabled by the store, by a 410 answer or after every retry failed */
   active: boolean;
@@ -1012,14 +1260,14 @@ export type Webhook = {
 
 export type WebhookInput = {
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** https:// address of the receiver; its host must resolve to public addresses only (not loopback, private, link-local, metadata or IPv4-embedding IPv6) */
   url: string;
 };
 
 export type WebhookUpdate = {
   /** What changed */
-  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** A new address is verified again before events go to it */
   url?: string;
   /** true re-activates a disabled webhook and clears its failures */
@@ -1029,7 +1277,7 @@ export type WebhookUpdate = {
 export type CreatedWebhook = {
   id: number;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   url: string;
   /** false: disabled by the store, by a 410 answer or after every retry failed */
   active: boolean;
@@ -1049,5 +1297,5 @@ export type WebhookListQuery = {
   /** Comma-separated top-level fields to return */
   fields?: string;
   /** What changed */
-  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed";
+  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
 };

@@ -59,6 +59,19 @@ export const OPERATIONS = {
   'priceLists.prices.bulkCreate': { method: 'POST', path: '/v1/price-lists/{id}/prices/bulk' },
   'priceLists.prices.delete': { method: 'DELETE', path: '/v1/price-lists/{id}/prices/{priceId}' },
 
+  'changeSets.list': { method: 'GET', path: '/v1/change-sets' },
+  'changeSets.count': { method: 'GET', path: '/v1/change-sets/count' },
+  'changeSets.get': { method: 'GET', path: '/v1/change-sets/{id}' },
+  'changeSets.create': { method: 'POST', path: '/v1/change-sets' },
+  'changeSets.operations': { method: 'GET', path: '/v1/change-sets/{id}/operations' },
+  'changeSets.addOperations': { method: 'POST', path: '/v1/change-sets/{id}/operations' },
+  'changeSets.preview': { method: 'GET', path: '/v1/change-sets/{id}/preview' },
+  'changeSets.submit': { method: 'POST', path: '/v1/change-sets/{id}/submit' },
+  'changeSets.approve': { method: 'POST', path: '/v1/change-sets/{id}/approve' },
+  'changeSets.apply': { method: 'POST', path: '/v1/change-sets/{id}/apply' },
+  'changeSets.discard': { method: 'POST', path: '/v1/change-sets/{id}/discard' },
+  'changeSets.revert': { method: 'POST', path: '/v1/change-sets/{id}/revert' },
+
   'quotes.create': { method: 'POST', path: '/v1/quotes' },
 
   'orders.list': { method: 'GET', path: '/v1/orders' },

@@ -4,6 +4,7 @@ import { ImportsResource } from './imports-resource.js';
 import { OrdersResource, QuotesResource } from './orders-resource.js';
 import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
 import { PriceHistoryResource } from './price-history-resource.js';
+import { ChangeSetsResource } from './change-sets-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
 import { SessionResource } from './session-resource.js';
 import { SkusResource } from './skus-resource.js';
@@ -55,6 +56,7 @@ export class PricebookBase {
   readonly categories: CategoriesResource;
   readonly tradePrices: TradePricesResource;
   readonly priceLists: PriceListsResource;
+  readonly changeSets: ChangeSetsResource;
   readonly quotes: QuotesResource;
   readonly orders: OrdersResource;
   readonly webhooks: WebhooksResource;
@@ -80,6 +82,7 @@ export class PricebookBase {
     this.categories = new CategoriesResource(api);
     this.tradePrices = new TradePricesResource(api);
     this.priceLists = new PriceListsResource(api);
+    this.changeSets = new ChangeSetsResource(api);
     this.quotes = new QuotesResource(api);
     this.orders = new OrdersResource(api);
     this.webhooks = new WebhooksResource(api);

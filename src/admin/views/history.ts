@@ -59,6 +59,7 @@ const RESOURCE_TEXT: Readonly<Record<PriceHistoryEntry['resource'], string>> = {
   customer: 'Customer',
   product: 'Product',
   variation: 'Variation',
+  change_set: 'Change set',
 };
 
 /** The fields of each kind of record whose change matters to a price, in the order they are told. */
@@ -69,6 +70,7 @@ const KEY_FIELDS: Readonly<Record<PriceHistoryEntry['resource'], readonly string
   customer: ['priceListIds', 'trade', 'active'],
   product: ['price', 'sku', 'active'],
   variation: ['price', 'sku'],
+  change_set: ['state', 'revision', 'operations', 'applyAt'],
 };
 
 const FIELD_TEXT: Readonly<Record<string, string>> = {

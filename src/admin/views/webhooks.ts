@@ -29,6 +29,11 @@ const TOPIC_SET: Readonly<Record<EventTopic, true>> = {
   'price_list_price.deleted': true,
   'import.succeeded': true,
   'import.failed': true,
+  'change_set.submitted': true,
+  'change_set.approved': true,
+  'change_set.applied': true,
+  'change_set.failed': true,
+  'change_set.reverted': true,
 };
 const TOPICS = Object.keys(TOPIC_SET) as EventTopic[];
 

@@ -27,6 +27,11 @@ export const READ_SCOPE_OF_TOPIC: Readonly<Record<EventTopic, Scope>> = {
   'price_list_price.deleted': 'trade_prices:read',
   'import.succeeded': 'trade_prices:read',
   'import.failed': 'trade_prices:read',
+  'change_set.submitted': 'trade_prices:read',
+  'change_set.approved': 'trade_prices:read',
+  'change_set.applied': 'trade_prices:read',
+  'change_set.failed': 'trade_prices:read',
+  'change_set.reverted': 'trade_prices:read',
 };
 
 /** The topics whose events a credential with `scopes` may read. */

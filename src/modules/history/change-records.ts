@@ -57,6 +57,21 @@ export function variationRecord(before: Variation | null, after: Variation | nul
   return { resource: 'variation', resourceId: variation.id, change: changeOf(before, after), before, after, customerId: null, productId: variation.productId, priceListId: null, sku: variation.sku };
 }
 
+/** What a change set's entry shows of it: a step of its workflow (docs/change-sets.md, "States"). */
+export interface ChangeSetStep {
+  id: number;
+  name: string;
+  state: string;
+  revision: number;
+  operations: number;
+  applyAt: string | null;
+}
+
+/** A change set created (before null) or moved from one state to another. */
+export function changeSetRecord(before: ChangeSetStep | null, after: ChangeSetStep): HistoryRecord {
+  return { resource: 'change_set', resourceId: after.id, change: before === null ? 'created' : 'updated', before, after, customerId: null, productId: null, priceListId: null, sku: null };
+}
+
 /** Whether an update changes what a customer would pay: a customer's lists, trade flag or active flag. */
 export function customerPricingChanged(before: Customer, after: Customer): boolean {
   return before.trade !== after.trade || before.active !== after.active || before.priceListIds.join(',') !== after.priceListIds.join(',');

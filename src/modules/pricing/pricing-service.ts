@@ -13,7 +13,7 @@ import { type CandidatePage, explainPrice } from './explain-price.js';
 import { customerProblem } from './trade-customer.js';
 import { customerAsOf, loadFactsAsOf } from './as-of-facts.js';
 import { priceBreaks } from './price-breaks.js';
-import { type Resolution, resolvePrice } from './price-resolution.js';
+import { isValidAt, type Resolution, resolvePrice } from './price-resolution.js';
 import type { SkuFacts, SkuPrice } from './pricing-repository.js';
 
 /** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
@@ -156,6 +156,30 @@ export class PricingService {
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
     return priceFromFacts(await loadFacts(repos, storeId, customer, skus, { at }), lines, at);
+  }
+
+  /**
+   * What the customer pays for each SKU at `at`, from each quantity break on: the breaks of
+   * every trade price and list entry valid then, and 1. Read from the live book (inside a
+   * transaction, as that transaction sees it); an unknown customer prices nothing, and a SKU
+   * the store does not have is left out.
+   */
+  async breakPrices(storeId: number, customerId: number, skus: readonly string[], at: string): Promise<Map<string, Array<{ minQuantity: number; priceUnits: number }>>> {
+    const repos = this.uow.repos;
+    const prices = new Map<string, Array<{ minQuantity: number; priceUnits: number }>>();
+    const customer = await repos.customers.find(storeId, customerId);
+    if (customer === undefined) return prices;
+    for (const [sku, { facts }] of await loadFacts(repos, storeId, customer, skus, { at })) {
+      const breaks = new Set([1]);
+      const rules = [...(facts.trade ? facts.tradeRules : []), ...facts.lists.flatMap((list) => list.rules)];
+      for (const rule of rules) if (isValidAt(rule, at)) breaks.add(rule.minQuantity);
+      const priceOf = priceBreaks(facts, at);
+      prices.set(
+        sku,
+        [...breaks].sort((a, b) => a - b).map((minQuantity) => ({ minQuantity, priceUnits: priceOf(minQuantity).priceUnits })),
+      );
+    }
+    return prices;
   }
 
   /**

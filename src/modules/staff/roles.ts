@@ -13,12 +13,12 @@ const VIEWER: readonly Scope[] = ['catalog:read', 'trade_prices:read', 'orders:r
 const EDITOR: readonly Scope[] = [...VIEWER, 'trade_prices:write'];
 
 /**
- * The scopes of each role. An approver is an editor until change sets arrive (their approval
- * scope is added to it then); an owner has every scope, and manages staff with the CLI.
+ * The scopes of each role. An approver is an editor who may also approve others' change sets;
+ * an owner has every scope, and manages staff with the CLI.
  */
 export const SCOPES_OF_ROLE: Readonly<Record<StaffRole, readonly Scope[]>> = {
   viewer: VIEWER,
   editor: EDITOR,
-  approver: EDITOR,
+  approver: [...EDITOR, 'trade_prices:approve'],
   owner: SCOPES,
 };

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { Actor } from '../history/history-entry.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
-import { SCOPES, type Scope } from './scopes.js';
+import { DEFAULT_SCOPES, type Scope } from './scopes.js';
 import type { ApiKey, ListedApiKey, Store } from './store-repository.js';
 
 /** A new credential, the only time its secret and token are known. */
@@ -105,6 +105,11 @@ export class CredentialService {
     return this.uow.repos.stores.insert(trimmed, isoTimestamp(this.clock));
   }
 
+  /** Turns the store's approval of change sets on or off (docs/change-sets.md, "Approval"). */
+  async setRequireApproval(storeId: number, value: boolean): Promise<void> {
+    if (!(await this.uow.repos.stores.setRequireApproval(storeId, value))) throw new AppError('not_found', `Store ${storeId} not found`);
+  }
+
   /** Stores by ascending id, `limit` at most, after `afterId`. */
   stores(afterId: number, limit: number): Promise<Store[]> {
     return this.uow.repos.stores.page(afterId, limit);
@@ -132,7 +137,7 @@ export class CredentialService {
     return matches[0]!;
   }
 
-  async issueKey(storeId: number, scopes: readonly Scope[] = SCOPES, name?: string): Promise<IssuedCredential> {
+  async issueKey(storeId: number, scopes: readonly Scope[] = DEFAULT_SCOPES, name?: string): Promise<IssuedCredential> {
     if (scopes.length === 0) throw new AppError('validation_failed', 'A credential needs at least one scope');
     const badName = name === undefined ? undefined : keyNameProblem(name);
     if (badName !== undefined) throw new AppError('validation_failed', badName);

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { ChangeSet, ListedOperation, OperationListQuery } from '../../../contract/change-sets.js';
+import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
+import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+export function getChangeSet(app: App, changeSets: ChangeSetService): void {
+  app.get(
+    '/v1/change-sets/:id',
+    {
+      schema: {
+        tags: ['change sets'],
+        summary: 'Get a change set',
+        params: IdParams,
+        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        response: { 200: ChangeSet, ...readErrors },
+      },
+      config: { scope: 'trade_prices:read' },
+    },
+    async (request) => changeSets.get(storeIdOf(request), request.params.id),
+  );
+  app.get(
+    '/v1/change-sets/:id/operations',
+    {
+      schema: {
+        tags: ['change sets'],
+        summary: 'List a change set’s operations, in the order they apply',
+        params: IdParams,
+        querystring: OperationListQuery,
+        response: { 200: Type.Array(ListedOperation), ...readErrors },
+      },
+      config: { scope: 'trade_prices:read' },
+    },
+    async (request) => changeSets.operations(storeIdOf(request), request.params.id, pageOf(request.query)),
+  );
+}

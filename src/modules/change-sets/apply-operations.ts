@@ -1,0 +1,173 @@
+import type { ChangeSetOperation, OperationOf } from '../../contract/change-sets.js';
+import type { Customer } from '../../contract/customers.js';
+import type { FieldProblem } from '../../contract/errors.js';
+import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
+import type { CustomerService } from '../customers/customer-service.js';
+import { AppError } from '../errors.js';
+import type { ChangeOrigin } from '../history/history-entry.js';
+import type { PriceListService } from '../price-lists/price-list-service.js';
+import type { TradePriceService } from '../trade-prices/trade-price-service.js';
+import { type AppliedEffects, noEffects } from './applied-effects.js';
+
+/** The services a change set's operations are carried out by: each its own writer, joined into the apply's one transaction. */
+export interface OperationServices {
+  tradePriceService: TradePriceService;
+  priceListService: PriceListService;
+  customerService: CustomerService;
+}
+
+/** What carrying out operations did, or would: the records created and deleted, the updates, and every problem met. */
+export interface Execution {
+  problems: FieldProblem[];
+  /** `restored`: put back with its own id (else its id and createdAt are new, and a preview shows neither). */
+  created: Array<({ resource: 'trade_price'; record: TradePrice } | { resource: 'price_list_entry'; record: PriceListPrice }) & { restored?: true }>;
+  deleted: Array<{ resource: 'trade_price'; record: TradePrice } | { resource: 'price_list_entry'; record: PriceListPrice }>;
+  updated: Array<{ resource: 'customer'; before: Customer; after: Customer } | { resource: 'price_list'; before: PriceList; after: PriceList }>;
+  effects: AppliedEffects;
+}
+
+/** Operations of one kind carried out by one call, at most (a bulk create's size). */
+const RUN = 1000;
+
+/** The kinds carried out a run at a time; the others one by one. */
+const RUN_KINDS = new Set<ChangeSetOperation['type']>(['trade_price.create', 'trade_price.delete', 'trade_price.restore', 'price_list_entry.create', 'price_list_entry.restore']);
+
+/**
+ * Carries out `operations` in their order, inside the caller's transaction, through the
+ * services that write each kind (so every record gets its event and its history entry with
+ * `origin`). An operation the live book refuses (a record gone, a customer deleted, a SKU no
+ * longer the product's) is a problem with its `index` (`firstIndex` + its place), and the rest
+ * are still tried, so that every problem is reported; the caller rolls back when there are any.
+ * Runs of creations, deletions and restores of one kind go together, a bulk create's size at a time.
+ */
+export async function executeOperations(services: OperationServices, storeId: number, origin: ChangeOrigin, operations: readonly ChangeSetOperation[], firstIndex = 0): Promise<Execution> {
+  const execution: Execution = { problems: [], created: [], deleted: [], updated: [], effects: noEffects() };
+  const { effects } = execution;
+  for (let start = 0; start < operations.length; ) {
+    const first = operations[start]!;
+    let end = start + 1;
+    if (RUN_KINDS.has(first.type)) {
+      const listOf = (operation: ChangeSetOperation) => ('priceListId' in operation ? operation.priceListId : undefined);
+      while (end < operations.length && end - start < RUN && operations[end]!.type === first.type && listOf(operations[end]!) === listOf(first)) end++;
+    }
+    const run = operations.slice(start, end);
+    const index = firstIndex + start;
+    const attempt = <T>(work: () => Promise<T>, itemsField?: string) => attemptInto(execution.problems, index, run.length > 1 || RUN_KINDS.has(first.type), itemsField, work);
+    switch (first.type) {
+      case 'trade_price.create': {
+        const items = (run as Array<OperationOf<'trade_price.create'>>).map(({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }) => ({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }));
+        const records = await attempt(() => services.tradePriceService.bulkCreate(storeId, origin, items));
+        for (const record of records ?? []) {
+          execution.created.push({ resource: 'trade_price', record });
+          effects.tradePrices.created.push(record.id);
+        }
+        break;
+      }
+      case 'trade_price.delete': {
+        const records = await attempt(() => services.tradePriceService.removeMany(storeId, origin, (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id)));
+        for (const record of records ?? []) {
+          execution.deleted.push({ resource: 'trade_price', record });
+          effects.tradePrices.deleted.push(record.id);
+        }
+        break;
+      }
+      case 'trade_price.restore': {
+        const records = await attempt(() => services.tradePriceService.restore(storeId, origin, (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id)));
+        for (const record of records ?? []) {
+          execution.created.push({ resource: 'trade_price', record, restored: true });
+          effects.tradePrices.created.push(record.id);
+        }
+        break;
+      }
+      case 'trade_prices.replace': {
+        const result = await attempt(() => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }), 'prices');
+        for (const record of result?.deleted ?? []) {
+          execution.deleted.push({ resource: 'trade_price', record });
+          effects.tradePrices.deleted.push(record.id);
+        }
+        for (const record of result?.created ?? []) {
+          const created = record as TradePrice;
+          execution.created.push({ resource: 'trade_price', record: created });
+          effects.tradePrices.created.push(created.id);
+        }
+        break;
+      }
+      case 'price_list_entry.create': {
+        const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(({ productId, sku, price, minQuantity, validFrom, validUntil }) => ({ productId, sku, price, minQuantity, validFrom, validUntil }));
+        const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items));
+        for (const record of entries ?? []) {
+          execution.created.push({ resource: 'price_list_entry', record });
+          effects.listEntries.created.push([record.priceListId, record.id]);
+        }
+        break;
+      }
+      case 'price_list_entry.restore': {
+        const ids = (run as Array<OperationOf<'price_list_entry.restore'>>).map((operation) => operation.id);
+        const entries = await attempt(() => services.priceListService.restorePrices(storeId, origin, first.priceListId, ids));
+        for (const record of entries ?? []) {
+          execution.created.push({ resource: 'price_list_entry', record, restored: true });
+          effects.listEntries.created.push([record.priceListId, record.id]);
+        }
+        break;
+      }
+      case 'price_list_entry.delete': {
+        const entry = await attempt(async () => {
+          const before = await services.priceListService.getPrice(storeId, first.priceListId, first.id);
+          await services.priceListService.removePrice(storeId, origin, first.priceListId, first.id);
+          return before;
+        });
+        if (entry !== undefined) {
+          execution.deleted.push({ resource: 'price_list_entry', record: entry });
+          effects.listEntries.deleted.push([entry.priceListId, entry.id]);
+        }
+        break;
+      }
+      case 'customer.set_price_lists': {
+        const change = await attempt(async () => {
+          const before = await services.customerService.get(storeId, first.customerId);
+          return { before, after: await services.customerService.update(storeId, origin, first.customerId, { priceListIds: first.priceListIds }) };
+        });
+        if (change !== undefined) {
+          execution.updated.push({ resource: 'customer', ...change });
+          if (!effects.customers.some((customer) => customer.id === change.before.id)) effects.customers.push({ id: change.before.id, priceListIds: change.before.priceListIds });
+        }
+        break;
+      }
+      case 'price_list.set_percentage': {
+        const change = await attempt(async () => {
+          const before = await services.priceListService.get(storeId, first.priceListId);
+          if (before.kind !== 'percentage') throw new AppError('validation_failed', 'is a fixed list: its entries set its prices', [{ field: 'priceListId', message: `Price list ${first.priceListId} is a fixed list: its entries set its prices` }]);
+          return { before, after: await services.priceListService.update(storeId, origin, first.priceListId, { percentage: first.percentage }) };
+        });
+        if (change !== undefined) {
+          execution.updated.push({ resource: 'price_list', ...change });
+          if (!effects.lists.some((list) => list.id === change.before.id)) effects.lists.push({ id: change.before.id, percentage: change.before.percentage ?? 0 });
+        }
+        break;
+      }
+    }
+    start = end;
+  }
+  return execution;
+}
+
+/**
+ * Runs `work`; a refusal of the store (422, 404, 409 in use) becomes problems of the operation
+ * at `index` (of a run: each item's own, by its place in the run; of a replace: with the item's
+ * place in `prices`). Other errors go on up.
+ */
+async function attemptInto<T>(problems: FieldProblem[], index: number, isRun: boolean, itemsField: string | undefined, work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError) || !['validation_failed', 'not_found', 'in_use'].includes(error.kind)) throw error;
+    const found = error.problems ?? [{ field: null, message: error.message }];
+    for (const problem of found) {
+      if (isRun) problems.push({ index: index + (problem.index ?? 0), field: problem.field, message: problem.message });
+      else if (problem.index !== undefined && itemsField !== undefined) problems.push({ index, field: `${itemsField}[${problem.index}]${problem.field === null ? '' : `.${problem.field}`}`, message: problem.message });
+      else problems.push({ index, field: problem.field, message: problem.message });
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../support/conventions.js';
+import { enginesUnderTest } from '../support/engines.js';
+import { asStaff, createSignedInStaff } from '../support/staff.js';
+import { suiteServer } from '../support/suite-server.js';
+import type { Tenant } from '../support/test-server.js';
+
+interface ChangeSet {
+  id: number;
+  state: string;
+  revision: number;
+  counts: { operations: number; created: number; deleted: number; updated: number };
+  problems: Array<{ index: number; field: string | null; message: string }>;
+  revertOf: number | null;
+  revertedBy: number | null;
+  applyAt: string | null;
+  approvedBy: { type: string; id: number } | null;
+}
+
+interface PriceRecord {
+  id: number;
+  customerId: number;
+  sku: string;
+  price: number;
+  minQuantity: number;
+}
+
+interface PreviewRow {
+  kind: string;
+  resource: string | null;
+  record: Record<string, unknown> | null;
+  customerId: number | null;
+  sku: string | null;
+  minQuantity: number | null;
+  before: number | null;
+  after: number | null;
+}
+
+const PRICES = '/v1/trade-customer-product-prices';
+
+describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
+  const suite = suiteServer(engine, { catalogs: true });
+
+  const call = (method: string, path: string, body?: unknown, token = suite.tenant.token) => suite.api.request(method, path, { token, ...(body !== undefined && { body }) });
+  async function newSet(name = 'Contract 2027', token = suite.tenant.token): Promise<ChangeSet> {
+    const created = await call('POST', '/v1/change-sets', { name, note: 'From the new contract' }, token);
+    expect(created.status, created.text).toBe(201);
+    return created.body as ChangeSet;
+  }
+  async function add(id: number, operations: unknown[], token = suite.tenant.token): Promise<ChangeSet> {
+    const added = await call('POST', `/v1/change-sets/${id}/operations`, operations, token);
+    expect(added.status, added.text).toBe(201);
+    return added.body as ChangeSet;
+  }
+  async function createPrices(items: unknown[]): Promise<PriceRecord[]> {
+    const created = await call('POST', `${PRICES}/bulk`, items);
+    expect(created.status, created.text).toBe(201);
+    return created.body as PriceRecord[];
+  }
+  const pricesOf = async (customerId: number) => (await call('GET', `${PRICES}?customerId=${customerId}&count=100`)).body as PriceRecord[];
+  const effective = async (customerId: number, sku: string, quantity = 1) =>
+    (await call('GET', `${PRICES}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}&quantity=${quantity}`)).body as { price: number; tradePriceId: number | null };
+
+  it('stages operations, previews them before → after, applies them in one go, and a revert takes them back exactly', async () => {
+    const { catalog } = suite;
+    const [kept, dropped] = await createPrices([
+      { customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9.75 },
+      { customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+    ]);
+    const set = await newSet();
+    expect(set).toMatchObject({ state: 'draft', revision: 1, counts: { operations: 0 } });
+    const added = await add(set.id, [
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9.5 },
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 8, minQuantity: 10 },
+      { type: 'trade_price.delete', id: dropped!.id },
+    ]);
+    expect(added).toMatchObject({ state: 'draft', revision: 2, counts: { operations: 3 } });
+    // Nothing is live yet.
+    expect((await pricesOf(catalog.tradeCustomer)).map((price) => price.id)).toEqual([kept!.id, dropped!.id]);
+
+    const preview = await call('GET', `/v1/change-sets/${set.id}/preview?count=100`);
+    expect(preview.status, preview.text).toBe(200);
+    const body = preview.body as { counts: Record<string, number>; problems: unknown[]; rows: PreviewRow[]; total: number; pricesComplete: boolean };
+    expect(body.counts).toMatchObject({ created: 2, deleted: 1, updated: 0 });
+    expect(body.problems).toEqual([]);
+    expect(body.pricesComplete).toBe(true);
+    const priceRows = body.rows.filter((row) => row.kind === 'price').map(({ sku, minQuantity, before, after }) => ({ sku, minQuantity, before, after }));
+    expect(priceRows).toEqual(
+      [
+        { sku: catalog.skus.mug, minQuantity: 1, before: 3, after: 4.2 },
+        { sku: catalog.skus.teeRedM, minQuantity: 1, before: 9.75, after: 9.5 },
+        { sku: catalog.skus.teeRedM, minQuantity: 10, before: 9.75, after: 8 },
+      ].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : a.minQuantity - b.minQuantity)),
+    );
+    // The preview changed nothing.
+    expect((await pricesOf(catalog.tradeCustomer)).map((price) => price.id)).toEqual([kept!.id, dropped!.id]);
+
+    const csv = await suite.server.request('GET', `/v1/change-sets/${set.id}/preview?format=csv`, { token: suite.tenant.token });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.text.split('\n')[0]).toBe('kind,resource,id,customer_id,price_list_id,sku,min_quantity,price,before,after');
+    expect(csv.text.split('\n').filter((line) => line.startsWith('price,'))).toHaveLength(3);
+
+    const applied = await call('POST', `/v1/change-sets/${set.id}/apply`, {});
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body).toMatchObject({ state: 'applied', counts: { operations: 3, created: 2, deleted: 1, updated: 0 } });
+    expect((await effective(catalog.tradeCustomer, catalog.skus.teeRedM, 12)).price).toBe(8);
+    expect((await effective(catalog.tradeCustomer, catalog.skus.mug)).price).toBe(4.2);
+
+    // Every record's history entry names the set; so do the set's own steps.
+    const history = (await call('GET', `/v1/price-history?customerId=${catalog.tradeCustomer}&count=10`)).body as Array<{ resource: string; change: string; source: string; sourceId: number | null }>;
+    expect(history.slice(0, 3).every((entry) => entry.source === 'changeset' && entry.sourceId === set.id)).toBe(true);
+    const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100')).body as Array<{ resourceId: number; after: { state: string } }>;
+    expect(steps.filter((entry) => entry.resourceId === set.id).map((entry) => entry.after.state)).toEqual(['applied', 'draft', 'draft']);
+
+    const events = (await call('GET', '/v1/events?count=100&after=0')).body as Array<{ topic: string; subjectId: number; data: { counts?: unknown } }>;
+    expect(events.find((event) => event.topic === 'change_set.applied' && event.subjectId === set.id)?.data.counts).toEqual({ operations: 3, created: 2, deleted: 1, updated: 0 });
+
+    const revert = await call('POST', `/v1/change-sets/${set.id}/revert`, {});
+    expect(revert.status, revert.text).toBe(201);
+    const inverse = revert.body as ChangeSet;
+    expect(inverse).toMatchObject({ state: 'draft', revertOf: set.id, counts: { operations: 3 } });
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ state: 'applied', revertedBy: inverse.id });
+    const again = await call('POST', `/v1/change-sets/${set.id}/revert`, {});
+    expectError(again, 409, 17, /takes it back already/);
+
+    expect((await call('POST', `/v1/change-sets/${inverse.id}/apply`, {})).status).toBe(200);
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ state: 'rolled_back' });
+    // The book is as it was, the deleted record back with its own id.
+    const after = await pricesOf(catalog.tradeCustomer);
+    expect(after.map(({ id, sku, price, minQuantity }) => ({ id, sku, price, minQuantity }))).toEqual([
+      { id: kept!.id, sku: kept!.sku, price: 9.75, minQuantity: 1 },
+      { id: dropped!.id, sku: dropped!.sku, price: 3, minQuantity: 1 },
+    ]);
+    expect((await effective(catalog.tradeCustomer, catalog.skus.teeRedM, 12)).price).toBe(9.75);
+    const reverted = events.length;
+    const later = (await call('GET', `/v1/events?count=100&after=0`)).body as Array<{ topic: string; subjectId: number }>;
+    expect(later.length).toBeGreaterThan(reverted);
+    expect(later.some((event) => event.topic === 'change_set.reverted' && event.subjectId === set.id)).toBe(true);
+  });
+
+  it('restores a deleted record with its own id, so the tie rule ranks it as before (newest id wins)', async () => {
+    const { catalog } = suite;
+    const [older, newer] = await createPrices([
+      { customerId: catalog.otherTradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
+      { customerId: catalog.otherTradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 2.5 },
+    ]);
+    expect(await effective(catalog.otherTradeCustomer, catalog.skus.mug)).toMatchObject({ price: 2.5, tradePriceId: newer!.id });
+    const set = await newSet('Drop the old mug price');
+    await add(set.id, [{ type: 'trade_price.delete', id: older!.id }]);
+    expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(200);
+    const inverse = (await call('POST', `/v1/change-sets/${set.id}/revert`, {})).body as ChangeSet;
+    const operations = (await call('GET', `/v1/change-sets/${inverse.id}/operations`)).body;
+    expect(operations).toEqual([{ index: 0, operation: { type: 'trade_price.restore', id: older!.id } }]);
+    expect((await call('POST', `/v1/change-sets/${inverse.id}/apply`, {})).status).toBe(200);
+    // Back with a new, higher id it would win now; with its own it still loses to the newer record.
+    expect(await effective(catalog.otherTradeCustomer, catalog.skus.mug)).toMatchObject({ price: 2.5, tradePriceId: newer!.id });
+    expect((await call('GET', `${PRICES}/${older!.id}`)).body).toMatchObject({ id: older!.id, price: 2 });
+    // Deleted again, and restored again: a record may go and come back more than once.
+    expect((await call('DELETE', `${PRICES}/${older!.id}`)).status).toBe(204);
+    const restoreAgain = await newSet('Bring it back');
+    await add(restoreAgain.id, [{ type: 'trade_price.restore', id: older!.id }]);
+    expect((await call('POST', `/v1/change-sets/${restoreAgain.id}/apply`, {})).status).toBe(200);
+    expect((await call('GET', `${PRICES}/${older!.id}`)).status).toBe(200);
+  });
+
+  it('refuses bad operations item by item, as a bulk create does, and stores none of them', async () => {
+    const { catalog, foreign } = suite;
+    const set = await newSet('Bad items');
+    const refused = await call('POST', `/v1/change-sets/${set.id}/operations`, [
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 5 },
+      { type: 'trade_price.teleport', id: 1 },
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: -1 },
+      { type: 'trade_price.create', customerId: foreign.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 5 },
+      { type: 'trade_price.delete', id: 999_999_999 },
+      { type: 'customer.set_price_lists', customerId: catalog.tradeCustomer, priceListIds: [999_999] },
+      'not an object',
+    ]);
+    expectError(refused, 422, 10);
+    const problems = (refused.body as { errors: Array<{ index: number; field: string | null }> }).errors;
+    expect([...new Set(problems.map((problem) => problem.index))]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(problems.find((problem) => problem.index === 1)?.field).toBe('type');
+    expect(problems.find((problem) => problem.index === 2)?.field).toBe('price');
+    expect(problems.find((problem) => problem.index === 3)?.field).toBe('customerId');
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ revision: 1, counts: { operations: 0 } });
+    expect(await call('GET', `/v1/change-sets/${set.id}/operations`)).toMatchObject({ status: 200, body: [] });
+    // Another store's set is not found; the body must be an array of 1–1000.
+    expect((await call('GET', `/v1/change-sets/${set.id}`, undefined, suite.other.token)).status).toBe(404);
+    expectError(await call('POST', `/v1/change-sets/${set.id}/operations`, []), 422, 10);
+    expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(409);
+  });
+
+  it('fails the whole set when the live book has moved on, changes nothing and reports each conflict', async () => {
+    const { catalog } = suite;
+    const [gone] = await createPrices([{ customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 7 }]);
+    const set = await newSet('Stale');
+    await add(set.id, [
+      { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 6 },
+      { type: 'trade_price.delete', id: gone!.id },
+    ]);
+    expect((await call('DELETE', `${PRICES}/${gone!.id}`)).status).toBe(204);
+    const before = await pricesOf(catalog.tradeCustomer);
+    const applied = await call('POST', `/v1/change-sets/${set.id}/apply`, {});
+    expectError(applied, 422, 10, /nothing changed/);
+    expect((applied.body as { errors: Array<{ index: number }> }).errors.map((problem) => problem.index)).toEqual([1]);
+    expect(await pricesOf(catalog.tradeCustomer)).toEqual(before);
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ state: 'failed', problems: [{ index: 1, field: 'id' }] });
+    const events = (await call('GET', '/v1/events?count=100&after=0')).body as Array<{ topic: string; subjectId: number }>;
+    expect(events.some((event) => event.topic === 'change_set.failed' && event.subjectId === set.id)).toBe(true);
+  });
+
+  it('schedules a set and applies it exactly once when its moment comes, however many loops try', async () => {
+    const { catalog } = suite;
+    const set = await newSet('From 1 January');
+    await add(set.id, [{ type: 'trade_price.create', customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 11 }]);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await call('POST', `/v1/change-sets/${set.id}/apply`, { at });
+    expect(scheduled.status, scheduled.text).toBe(200);
+    expect(scheduled.body).toMatchObject({ state: 'scheduled', applyAt: at });
+    expect(await suite.server.services.changeSets.applyDue(Date.now(), 50)).toBe(0);
+    const later = Date.parse(at) + 1000;
+    const services = suite.server.services.changeSets;
+    await Promise.all([services.applyDue(later, 50), services.applyDue(later, 50), services.applyDue(later, 50)]);
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ state: 'applied' });
+    expect((await pricesOf(catalog.otherTradeCustomer)).filter((price) => price.sku === catalog.skus.teeRedL)).toHaveLength(1);
+  });
+
+  describe('where the store requires approval', () => {
+    let approvingKey: Tenant;
+
+    it('needs an approval by someone who did not write the set, for the revision it has', async () => {
+      const { server, tenant, catalog } = suite;
+      await server.services.credentials.setRequireApproval(tenant.storeId, true);
+      try {
+        const issued = await server.services.credentials.issueKey(tenant.storeId, ['trade_prices:read', 'trade_prices:write', 'trade_prices:approve']);
+        approvingKey = { ...tenant, keyId: issued.id, token: issued.token, key: issued.key, secret: issued.secret };
+        const set = await newSet('Needs a second pair of eyes', approvingKey.token);
+        await add(set.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.9 }], approvingKey.token);
+        // Not approved: neither applied nor scheduled.
+        expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, {}), 409, 17, /requires an approval/);
+        expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, { at: new Date(Date.now() + 60_000).toISOString() }), 409, 17);
+        expectError(await call('POST', `/v1/change-sets/${set.id}/approve`, {}, approvingKey.token), 409, 17, /submit it first/);
+        expect((await call('POST', `/v1/change-sets/${set.id}/submit`, {})).status).toBe(200);
+        // The default key lacks the scope; the author has it but wrote the set.
+        expectError(await call('POST', `/v1/change-sets/${set.id}/approve`, {}), 403, 4, /trade_prices:approve/);
+        expectError(await call('POST', `/v1/change-sets/${set.id}/approve`, {}, approvingKey.token), 403, 4, /did not write or submit/);
+        // An editor has no approval; an approver who did not write it approves.
+        const editor = await createSignedInStaff(server, tenant.storeId, 'editor');
+        expect((await server.request('POST', `/v1/change-sets/${set.id}/approve`, asStaff(server, editor.token, { body: {} }))).status).toBe(403);
+        const approver = await createSignedInStaff(server, tenant.storeId, 'approver');
+        const approved = await server.request('POST', `/v1/change-sets/${set.id}/approve`, asStaff(server, approver.token, { body: {} }));
+        expect(approved.status, approved.text).toBe(200);
+        expect(approved.body).toMatchObject({ state: 'approved', approvedBy: { type: 'staff', id: approver.id } });
+
+        // A change after the approval: the approval no longer holds.
+        await add(set.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.8, minQuantity: 6 }]);
+        expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, {}), 409, 17, /changed after the approval/);
+        expect((await call('POST', `/v1/change-sets/${set.id}/submit`, {})).status).toBe(200);
+        // The default key added operations: it may not approve now either, the approver may.
+        expect((await server.request('POST', `/v1/change-sets/${set.id}/approve`, asStaff(server, approver.token, { body: {} }))).status).toBe(200);
+        const applied = await call('POST', `/v1/change-sets/${set.id}/apply`, {});
+        expect(applied.status, applied.text).toBe(200);
+        const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100')).body as Array<{ resourceId: number; actor: { type: string; id: number }; after: { state: string } }>;
+        const ofSet = steps.filter((entry) => entry.resourceId === set.id).reverse();
+        expect(ofSet.map((entry) => entry.after.state)).toEqual(['draft', 'draft', 'submitted', 'approved', 'draft', 'submitted', 'approved', 'applied']);
+        expect(ofSet[3]!.actor).toMatchObject({ type: 'staff', id: approver.id });
+      } finally {
+        await server.services.credentials.setRequireApproval(tenant.storeId, false);
+      }
+    });
+  });
+});
