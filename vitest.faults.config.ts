@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  * `.ci/run` runs the two groups as two runs (`-- --project untimed`, then `-- --project timed`)
  * with one seed, so work that asserts no time either can share the machine with the first.
  */
-const untimed = ['test/faults/crash.test.ts', 'test/faults/fuzz.test.ts', 'test/faults/tenant-isolation.test.ts', 'test/faults/import-crash.test.ts', 'test/faults/purge-soak.test.ts', 'test/faults/history-crash.test.ts'];
+const untimed = ['test/faults/crash.test.ts', 'test/faults/change-set-crash.test.ts', 'test/faults/fuzz.test.ts', 'test/faults/tenant-isolation.test.ts', 'test/faults/import-crash.test.ts', 'test/faults/purge-soak.test.ts', 'test/faults/history-crash.test.ts'];
 
 export default defineConfig({
   test: {
