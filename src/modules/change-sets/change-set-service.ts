@@ -133,7 +133,7 @@ export class ChangeSetService {
       await repos.history.lockChain(storeId);
       const set = await findSet(repos, storeId, id);
       if (set.state !== 'draft' && set.state !== 'failed') throw wrongState(set, 'submitted', 'only a draft (or a failed set) can be');
-      if (set.operationCount === 0) throw wrongState(set, 'submitted', 'it has no operations yet');
+      if (set.operationCount === 0 && set.revertOf === null) throw wrongState(set, 'submitted', 'it has no operations yet');
       const moved = await this.step(repos, set, { state: 'submitted', submittedBy: origin.actor }, origin);
       await this.announce(repos, 'change_set.submitted', moved);
       return shown(moved);
@@ -413,7 +413,8 @@ function assertOpen(set: StoredChangeSet, step: string): void {
 /** Whether the set may be applied or scheduled: open, not empty, and approved for this revision where the store requires it. */
 async function assertApplicable(repos: Repositories, set: StoredChangeSet): Promise<void> {
   assertOpen(set, 'applied');
-  if (set.operationCount === 0) throw wrongState(set, 'applied', 'it has no operations');
+  // A revert of a set that changed nothing (a replace with every price as it was) has nothing to do, and is applied all the same.
+  if (set.operationCount === 0 && set.revertOf === null) throw wrongState(set, 'applied', 'it has no operations');
   if ((await repos.stores.requiresApproval(set.storeId)) !== true) return;
   if (set.approvedRevision === null) {
     throw wrongState(set, 'applied', 'this store requires an approval: submit it, then another staff member or key with trade_prices:approve approves it');
