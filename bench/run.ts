@@ -59,6 +59,8 @@ const PAGE_SIZE = 50;
 const AS_OF_SKUS = 20;
 /** Rows of the import scenario's file. */
 const IMPORT_ROWS_QUICK = 20_000;
+/** Operations requests of the change set scenario: 10 of 1000, a 10 000-operation set. */
+const CHANGE_SET_BATCHES = 10;
 const IMPORT_ROWS_FULL = 100_000;
 /** Load processes started so far: each one's Idempotency-Keys start with its own number. */
 let loadsStarted = 0;
@@ -166,6 +168,8 @@ async function main(): Promise<void> {
   const csvRows = profile.name === 'full' ? IMPORT_ROWS_FULL : IMPORT_ROWS_QUICK;
   const csv = importCsv(sync.catalog, csvRows);
   const imports = { rows: 0, seconds: 0 };
+  const changeSets = { records: 0, seconds: 0 };
+  const changeSetBody = bulkItems(sync.catalog).map((item) => ({ type: 'trade_price.create', ...item }));
 
   try {
     const bulk = async (target: GrowthTarget, seconds: number, tally?: Tally) => {
@@ -188,6 +192,15 @@ async function main(): Promise<void> {
       const timed = await importFile(sync, csv);
       imports.rows += csvRows;
       imports.seconds += timed;
+      await sync.server.settle();
+      const opened = await sync.database.open();
+      await trimPrices(opened, sync.catalog.storeId, sync.ids.max, sync.history);
+      await opened.close();
+    };
+    const changeSetOnce = async () => {
+      const timed = await applyChangeSet(sync, changeSetBody, CHANGE_SET_BATCHES);
+      changeSets.records += changeSetBody.length * CHANGE_SET_BATCHES;
+      changeSets.seconds += timed;
       await sync.server.settle();
       const opened = await sync.database.open();
       await trimPrices(opened, sync.catalog.storeId, sync.ids.max, sync.history);
@@ -225,6 +238,7 @@ async function main(): Promise<void> {
       for (const target of targets) await bulk(target, slice, target.bulk);
       await replace(slice, replaceTally);
       await importOnce();
+      await changeSetOnce();
       tallies.one.add(await read('get one price', reads.one, slice));
       tallies.bareOne.add(await read('bare get one', reads.one, slice, bare.baseUrl));
       tallies.list.add(await read('list customer prices', reads.list, slice));
@@ -309,6 +323,14 @@ async function main(): Promise<void> {
       target: {},
     },
     {
+      name: 'change set apply',
+      figure: changeSets.records / changeSets.seconds,
+      unit: 'records/s',
+      ratio: changeSets.records / changeSets.seconds / bulkRate(first),
+      ratioOf: 'bulk create',
+      target: { min: 0.5 },
+    },
+    {
       name: 'growth',
       figure: bulkRate(largest),
       unit: 'records/s',
@@ -332,7 +354,8 @@ async function main(): Promise<void> {
   detail(
     `replace: ${BULK_ITEMS} prices a request (each replace deletes the customer's ${BULK_ITEMS} and creates ${BULK_ITEMS} others), ${REPLACE_CUSTOMERS} customers in turn, ${REPLACE_CUSTOMERS} connections, at ${first.seeded} stored; ` +
       `import: a ${csvRows}-row long CSV (mode add) once a round, from upload to succeeded, ${imports.seconds.toFixed(1)} s in all; ` +
-      `both on a server of their own (peak RSS ${syncRss === undefined ? '?' : (syncRss / 2 ** 20).toFixed(0)} MB, not in the budget line), ratios against the bulk create above`,
+      `change set apply: a set of ${CHANGE_SET_BATCHES * BULK_ITEMS} trade_price.create operations (added ${BULK_ITEMS} a request beforehand, not timed) applied now, once a round, the POST …/apply timed (${changeSets.seconds.toFixed(1)} s in all); ` +
+      `all three on a server of their own (peak RSS ${syncRss === undefined ? '?' : (syncRss / 2 ** 20).toFixed(0)} MB, not in the budget line), ratios against the bulk create above`,
   );
   detail(
     `quote: ${QUOTE_LINES} lines a request, ${QUOTE_CONNECTIONS} connections, at ${largest.seeded} stored; the customer has a fixed list (entries and breaks for half the SKUs) and a percentage list; ` +
@@ -490,6 +513,21 @@ function replaceSpec(target: GrowthTarget, bodyFiles: string[], seconds: number)
 }
 
 /** Uploads the CSV and polls the import until it ends; the seconds from upload to success. */
+/** A change set of `batches` × `operations`, built through the API, then applied: the seconds the apply took. */
+async function applyChangeSet(target: GrowthTarget, operations: readonly object[], batches: number): Promise<number> {
+  const created = await target.server.post('/v1/change-sets', target.catalog.token, JSON.stringify({ name: 'Bench' }));
+  if (created.status !== 201) throw new Error(`POST /v1/change-sets answered ${created.status}: ${created.body}`);
+  const { id } = JSON.parse(created.body) as { id: number };
+  for (let batch = 0; batch < batches; batch++) {
+    const added = await target.server.post(`/v1/change-sets/${id}/operations`, target.catalog.token, JSON.stringify(operations));
+    if (added.status !== 201) throw new Error(`POST /v1/change-sets/${id}/operations answered ${added.status}: ${added.body.slice(0, 500)}`);
+  }
+  const started = performance.now();
+  const applied = await target.server.post(`/v1/change-sets/${id}/apply`, target.catalog.token, '{}');
+  if (applied.status !== 200) throw new Error(`POST /v1/change-sets/${id}/apply answered ${applied.status}: ${applied.body.slice(0, 500)}`);
+  return (performance.now() - started) / 1000;
+}
+
 async function importFile(target: GrowthTarget, csv: string): Promise<number> {
   const started = performance.now();
   const upload = await target.server.post('/v1/imports?mode=add', target.catalog.token, csv, 'text/csv');

@@ -145,7 +145,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerPriceListRoutes(app, services.priceLists);
   registerChangeSetRoutes(app, services.changeSets);
   registerQuoteRoutes(app, services.pricing);
-  registerImportRoutes(app, services.imports);
+  registerImportRoutes(app, services.imports, services.changeSets);
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);

@@ -110,6 +110,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   const customers = new CustomerService(uow, clock);
   const tradePrices = new TradePriceService(uow, clock);
   const priceLists = new PriceListService(uow, clock);
+  const changeSets = new ChangeSetService(uow, clock, { tradePriceService: tradePrices, priceListService: priceLists, customerService: customers }, pricing);
   const guard = new ReceiverGuard(options.webhookResolver ?? systemResolver, { allowPrivate: config.webhookAllowPrivate });
   const webhookSender = new WebhookSender(guard, options.webhookTransport ?? new NodeHttpTransport(), clock);
   return {
@@ -131,11 +132,12 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     tradePrices,
     pricing,
     priceLists,
-    changeSets: new ChangeSetService(uow, clock, { tradePriceService: tradePrices, priceListService: priceLists, customerService: customers }, pricing),
+    changeSets,
     imports: new ImportService(uow, clock, {
       leaseMs: config.importLeaseSeconds * 1000,
       caps: { maxImports: config.importMaxQueued, maxBytes: config.importMaxQueuedMiB * 2 ** 20 },
       retentionMs: config.importRetentionDays * 24 * 3600_000,
+      changeSets,
     }),
     idempotency: new IdempotencyService(uow, clock),
     orders: new OrderService(uow, clock, pricing),

@@ -32,6 +32,13 @@ export const ImportQuery = Type.Object(
       }),
     ),
     dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Check the file and count what would change; change nothing' })),
+    changeSet: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'An open change set of the store: the rows become its operations (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` a customer) instead of changing the book (docs/change-sets.md)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -64,6 +71,7 @@ export const Import = Type.Object(
     status: Type.Unsafe<ImportStatus>({ type: 'string', enum: [...IMPORT_STATUSES], description: 'queued → running → succeeded or failed' }),
     mode: Type.Unsafe<ImportMode>({ type: 'string', enum: [...IMPORT_MODES] }),
     dryRun: Type.Boolean(),
+    changeSetId: Nullable({ ...Id, description: 'The change set the rows went into as operations; null when they change the book' }),
     format: Nullable(Type.Union([Type.Literal('long'), Type.Literal('matrix')], { description: 'Read from the header; null until it is' })),
     rows: Nullable(Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' })),
     processed: Type.Integer({ minimum: 0, description: 'Rows checked so far' }),

@@ -185,6 +185,8 @@ export interface ImportsTable {
   /** `add` or `replace`. */
   mode: string;
   dry_run: number;
+  /** The change set the rows go into as operations (migration 020); null: applied to the book. */
+  change_set_id: Generated<number | null>;
   /** `long` or `matrix`, once the header is read. */
   format: string | null;
   /** Data rows of the file, once counted. */

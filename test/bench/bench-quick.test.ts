@@ -6,7 +6,7 @@ import { SCENARIO_LINE } from '../../bench/report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUN = path.join(ROOT, 'dist/bench/bench/run.js');
-const SCENARIOS = ['bulk create', 'get one price', 'list customer prices', 'quote', 'as of effective price', 'replace', 'import', 'growth', 'server peak rss'];
+const SCENARIOS = ['bulk create', 'get one price', 'list customer prices', 'quote', 'as of effective price', 'replace', 'import', 'change set apply', 'growth', 'server peak rss'];
 
 /**
  * `npm run bench -- --quick`, without the build, on SQLite: the same scenarios as the full run

@@ -225,6 +225,49 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect((await pricesOf(catalog.otherTradeCustomer)).filter((price) => price.sku === catalog.skus.teeRedL)).toHaveLength(1);
   });
 
+  it('takes a CSV import into a set as operations, and leaves the book alone until the set is applied', async () => {
+    const { catalog } = suite;
+    const set = await newSet('From the supplier’s sheet');
+    const upload = (query: string, csv: string, token = suite.tenant.token) =>
+      suite.server.request('POST', `/v1/imports?${query}`, { token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const ended = async (id: number) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const current = (await call('GET', `/v1/imports/${id}`)).body as { status: string; result: unknown; errors: unknown[]; changeSetId: number | null };
+        if (current.status === 'succeeded' || current.status === 'failed' || Date.now() > deadline) return current;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const before = await pricesOf(catalog.otherTradeCustomer);
+    const csv = `customer_id,sku,price,min_quantity\n${catalog.otherTradeCustomer},${catalog.skus.teeRedM},7.5,1\n${catalog.otherTradeCustomer},${catalog.skus.teeRedM},7,20\n`;
+    const queued = await upload(`mode=add&changeSet=${set.id}`, csv);
+    expect(queued.status, queued.text).toBe(202);
+    expect(queued.body).toMatchObject({ changeSetId: set.id });
+    expect(await ended((queued.body as { id: number }).id)).toMatchObject({ status: 'succeeded', result: { created: 2 }, changeSetId: set.id });
+    expect(await pricesOf(catalog.otherTradeCustomer)).toEqual(before);
+    const operations = (await call('GET', `/v1/change-sets/${set.id}/operations`)).body as Array<{ operation: { type: string; price: number } }>;
+    expect(operations.map(({ operation }) => [operation.type, operation.price])).toEqual([
+      ['trade_price.create', 7.5],
+      ['trade_price.create', 7],
+    ]);
+    // A replace makes one operation a customer.
+    const replaced = await upload(`mode=replace&changeSet=${set.id}`, `customer_id,sku,price\n${catalog.otherTradeCustomer},${catalog.skus.mug},2.5\n`);
+    expect(replaced.status, replaced.text).toBe(202);
+    expect(await ended((replaced.body as { id: number }).id)).toMatchObject({ status: 'succeeded' });
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 3 }, revision: 3 });
+    const third = ((await call('GET', `/v1/change-sets/${set.id}/operations?offset=2`)).body as Array<{ operation: object }>)[0]!.operation;
+    expect(third).toMatchObject({ type: 'trade_prices.replace', customerId: catalog.otherTradeCustomer, scope: 'customer', prices: [{ sku: catalog.skus.mug, price: 2.5 }] });
+    expect(await pricesOf(catalog.otherTradeCustomer)).toEqual(before);
+
+    // Another store's set is not found, a closed one refused, both before the file is read; a dry run adds nothing.
+    expectError(await upload(`changeSet=${set.id}`, csv, suite.other.token), 404, 5);
+    const dry = await upload(`dryRun=true&changeSet=${set.id}`, csv);
+    expect(await ended((dry.body as { id: number }).id)).toMatchObject({ status: 'succeeded' });
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 3 } });
+    expect((await call('POST', `/v1/change-sets/${set.id}/discard`, {})).status).toBe(200);
+    expectError(await upload(`changeSet=${set.id}`, csv), 409, 17);
+  });
+
   describe('where the store requires approval', () => {
     let approvingKey: Tenant;
 

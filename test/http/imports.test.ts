@@ -85,6 +85,7 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       status: 'queued',
       mode: 'add',
       dryRun: false,
+      changeSetId: null,
       format: null,
       rows: 3,
       processed: 0,

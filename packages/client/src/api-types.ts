@@ -442,6 +442,8 @@ export type Import = {
   status: "queued" | "running" | "succeeded" | "failed";
   mode: "add" | "replace";
   dryRun: boolean;
+  /** The change set the rows went into as operations; null when they change the book */
+  changeSetId: number | null;
   /** Read from the header; null until it is */
   format: "long" | "matrix" | null;
   /** Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted */
@@ -488,6 +490,8 @@ export type ImportQuery = {
   mode?: "add" | "replace";
   /** Check the file and count what would change; change nothing */
   dryRun?: boolean;
+  /** An open change set of the store: the rows become its operations (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` a customer) instead of changing the book (docs/change-sets.md) */
+  changeSet?: number;
 };
 
 export type ImportResult = {

@@ -67,6 +67,11 @@ export class ChangeSetService {
     return shown(await findSet(this.uow.repos, storeId, id));
   }
 
+  /** 404 unless the set is the store's, 409 (code 17) unless it is open: an import checks its set before reading the file. */
+  async assertOpen(storeId: number, id: number): Promise<void> {
+    assertOpen(await findSet(this.uow.repos, storeId, id), 'changed');
+  }
+
   async operations(storeId: number, id: number, page: Page): Promise<ListedOperation[]> {
     const set = await findSet(this.uow.repos, storeId, id);
     const operations = await this.uow.repos.changeSets.operations(set.id, page);

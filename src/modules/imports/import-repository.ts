@@ -9,12 +9,21 @@ export type StagedPrice = NewTradePrice & { position: number };
 /** Who uploaded an import, and with which request: its apply's history entries name them (source `import`). */
 export type ImportUploader = Pick<ChangeOrigin, 'actor' | 'requestId'>;
 
+/** How an import was asked for. */
+export interface ImportOptions {
+  mode: ImportMode;
+  dryRun: boolean;
+  changeSetId?: number;
+}
+
 /** An import a process took on: it owns it while its lease lasts. */
 export interface ClaimedImport {
   id: number;
   storeId: number;
   mode: ImportMode;
   dryRun: boolean;
+  /** The change set its rows go into as operations; null: they change the book. */
+  changeSetId: number | null;
   leaseToken: string;
   /** Times it was taken up, this one included. */
   attempts: number;
@@ -37,7 +46,7 @@ export interface StoreImportQueue {
 
 export interface ImportRepository {
   /** A new import whose file is still arriving (`uploading`: never answered, never claimed). */
-  beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, uploader: ImportUploader, createdAt: string): Promise<number>;
+  beginUpload(storeId: number, options: ImportOptions, uploader: ImportUploader, createdAt: string): Promise<number>;
   /** Stores slice `seq` of an upload's file and adds its bytes to the import's size. */
   appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void>;
   /**

@@ -15,7 +15,9 @@ import { CsvProblem } from '../../csv/csv-problem.js';
 import { CsvRecordReader } from '../../csv/csv-record-reader.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { ClaimedImport, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
+import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
+import { AppError } from '../errors.js';
+import type { ChangeSetOperation } from '../../contract/change-sets.js';
 import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.js';
 
 /** Rows checked per batch, at most: their lookups are a query or two. */
@@ -63,6 +65,13 @@ export interface ImportServiceOptions {
   caps?: ImportQueueCaps;
   /** How long ended imports are kept (PRICEBOOK_IMPORT_RETENTION). Default 30 days. */
   retentionMs?: number;
+  /** Where an import into a change set (`changeSet=ID`) adds its operations. */
+  changeSets?: ChangeSetSink;
+}
+
+/** What an import into a change set needs of it: `ChangeSetService.addOperations`. */
+export interface ChangeSetSink {
+  addOperations(storeId: number, origin: ChangeOrigin, id: number, operations: readonly ChangeSetOperation[]): Promise<unknown>;
 }
 
 /** How `process` ended: `ended` false when the import went back to the queue; `failure` an unexpected error that failed it. */
@@ -102,6 +111,7 @@ export class ImportService {
   private readonly leaseMs: number;
   private readonly caps: ImportQueueCaps;
   private readonly retentionMs: number;
+  private readonly changeSets: ChangeSetSink | undefined;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -111,6 +121,7 @@ export class ImportService {
     this.leaseMs = options.leaseMs ?? 300_000;
     this.caps = options.caps ?? DEFAULT_IMPORT_CAPS;
     this.retentionMs = options.retentionMs ?? DEFAULT_IMPORT_RETENTION_MS;
+    this.changeSets = options.changeSets;
   }
 
   /** Calls `listener` whenever this process queues an import (a runner here wakes up for it). */
@@ -125,7 +136,7 @@ export class ImportService {
    * one) would take its files past the bytes cap. Nothing is stored then. `uploader` (who
    * sends it, with which request) is kept with the import: its apply's history entries name them.
    */
-  async startUpload(storeId: number, uploader: ImportUploader, options: { mode: ImportMode; dryRun: boolean }, declaredBytes: number | undefined): Promise<ImportUpload> {
+  async startUpload(storeId: number, uploader: ImportUploader, options: ImportOptions, declaredBytes: number | undefined): Promise<ImportUpload> {
     const now = this.clock.now();
     const uploadsSince = new Date(now - UPLOAD_ABANDONED_MS).toISOString();
     const queue = await this.uow.repos.imports.queueOf(storeId, uploadsSince);
@@ -395,16 +406,55 @@ export class ImportService {
     // The lease is renewed outside any transaction meanwhile: a long apply must not look like a dead process.
     const keeper = this.keepLease(claim);
     try {
-      if (!claim.dryRun) {
+      if (!claim.dryRun && claim.changeSetId === null) {
         await this.applyAll(claim, pacer);
         return;
       }
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
       if (claim.mode === 'add') result.created = staged;
       else await this.replace(claim, result, pacer);
+      if (!claim.dryRun && claim.changeSetId !== null) await this.addToChangeSet(claim, claim.changeSetId);
       await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
     } finally {
       clearInterval(keeper);
+    }
+  }
+
+  /**
+   * An import into a change set: its staged prices become the set's operations, all of them or
+   * none (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` of scope
+   * `customer` for each customer of the file), and the book is not touched; the result counts
+   * what applying them would change now, as a dry run's does. The set refusing them (it holds
+   * at most 10 000 operations, it is no longer open, an operation the book refuses) fails the
+   * import with its reasons.
+   */
+  private async addToChangeSet(claim: ClaimedImport, changeSetId: number): Promise<void> {
+    if (this.changeSets === undefined) throw new Error('imports into change sets need the change set service');
+    const staged: StagedPrice[] = [];
+    for (let after = 0; ; ) {
+      const batch = await this.uow.repos.imports.staged(claim.id, after, APPLY_BATCH);
+      if (batch.length === 0) break;
+      staged.push(...batch);
+      after = batch[batch.length - 1]!.position;
+    }
+    let operations: ChangeSetOperation[];
+    if (claim.mode === 'add') operations = staged.map((price) => ({ type: 'trade_price.create', ...asNewPrice(price) }));
+    else {
+      const byCustomer = new Map<number, StagedPrice[]>();
+      for (const price of staged) byCustomer.set(price.customerId, [...(byCustomer.get(price.customerId) ?? []), price]);
+      operations = [...byCustomer].map(([customerId, prices]) => ({
+        type: 'trade_prices.replace',
+        customerId,
+        scope: 'customer',
+        prices: prices.map(({ productId, sku, price, minQuantity, validFrom, validUntil }) => ({ productId, sku, price, minQuantity, validFrom, validUntil })),
+      }));
+    }
+    try {
+      await this.changeSets.addOperations(claim.storeId, importOrigin(claim), changeSetId, operations);
+    } catch (error) {
+      if (!(error instanceof AppError) || !['validation_failed', 'not_found', 'wrong_state'].includes(error.kind)) throw error;
+      const reasons = (error.problems ?? []).slice(0, MAX_IMPORT_ERRORS - 1).map((problem) => ({ row: 1, field: problem.field, message: `Operation ${problem.index ?? 0}: ${problem.message}` }));
+      throw new StaleCheck([{ row: 1, field: null, message: `Change set ${changeSetId} refused the file's operations; nothing was added: ${error.message}` }, ...reasons]);
     }
   }
 

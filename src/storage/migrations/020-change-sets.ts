@@ -15,6 +15,8 @@ export function changeSetsSchema(engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('stores').addColumn('require_approval', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // An import whose rows become a change set's operations (`POST /v1/imports?changeSet=ID`).
+      await db.schema.alterTable('imports').addColumn('change_set_id', ref).execute();
 
       await withIdColumn(db.schema.createTable('change_sets'), engine)
         .addColumn('store_id', ref, (c) => c.notNull().references('stores.id'))

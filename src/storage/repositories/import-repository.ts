@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Import, ImportError, ImportMode, ImportResult, ImportStatus } from '../../contract/imports.js';
-import type { ClaimedImport, ImportOutcome, ImportRepository, ImportUploader, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
+import type { ClaimedImport, ImportOptions, ImportOutcome, ImportRepository, ImportUploader, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
 import { CLI_ORIGIN } from '../../modules/history/change-records.js';
 import type { Page } from '../../modules/page.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
@@ -9,7 +9,7 @@ import type { ImportRowsTable, ImportsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
 
 /** The columns answered: never the file. */
-const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
+const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
 /** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
 const STAGED_PER_INSERT = 3000;
 /** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
@@ -29,7 +29,7 @@ export class KyselyImportRepository implements ImportRepository {
     private readonly engine: Engine,
   ) {}
 
-  async beginUpload(storeId: number, options: { mode: ImportMode; dryRun: boolean }, uploader: ImportUploader, createdAt: string): Promise<number> {
+  async beginUpload(storeId: number, options: ImportOptions, uploader: ImportUploader, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('imports')
       .values({
@@ -37,6 +37,7 @@ export class KyselyImportRepository implements ImportRepository {
         status: 'uploading',
         mode: options.mode,
         dry_run: toFlag(options.dryRun),
+        change_set_id: options.changeSetId ?? null,
         format: null,
         rows: null,
         result: null,
@@ -160,7 +161,7 @@ export class KyselyImportRepository implements ImportRepository {
       .where('id', '=', candidate.id)
       .where((eb) => claimable(eb, now))
       .where(({ not, exists, selectFrom }) => not(exists(liveRun(selectFrom, now))))
-      .returning(['id', 'store_id', 'mode', 'dry_run', 'attempts', 'actor_type', 'actor_id', 'actor_name', 'request_id'])
+      .returning(['id', 'store_id', 'mode', 'dry_run', 'change_set_id', 'attempts', 'actor_type', 'actor_id', 'actor_name', 'request_id'])
       .executeTakeFirst();
     return (
       taken && {
@@ -168,6 +169,7 @@ export class KyselyImportRepository implements ImportRepository {
         storeId: Number(taken.store_id),
         mode: taken.mode as ImportMode,
         dryRun: fromFlag(taken.dry_run),
+        changeSetId: taken.change_set_id === null ? null : Number(taken.change_set_id),
         leaseToken,
         attempts: Number(taken.attempts),
         uploader: uploaderOf(taken),
@@ -380,6 +382,7 @@ function toImport(row: Pick<Selectable<ImportsTable>, (typeof IMPORT_COLUMNS)[nu
     status: row.status as ImportStatus,
     mode: row.mode as ImportMode,
     dryRun: fromFlag(row.dry_run),
+    changeSetId: row.change_set_id === null ? null : Number(row.change_set_id),
     format: row.format as Import['format'],
     rows: row.rows === null ? null : Number(row.rows),
     processed: Number(row.processed),

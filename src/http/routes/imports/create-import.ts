@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Import, ImportQuery, MAX_IMPORT_BYTES } from '../../../contract/imports.js';
 import { AppError } from '../../../modules/errors.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
+import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
 import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../../modules/imports/import-header.js';
 import { bodyTooLarge, type ImportUpload } from '../../../modules/imports/import-upload.js';
 import { type App, requireScope, storeIdOf, uploaderOf } from '../../app-types.js';
@@ -9,7 +10,7 @@ import { startFingerprint } from '../../idempotent-create.js';
 import { readPieces } from '../../streamed-body.js';
 import { createErrors } from '../docs.js';
 
-export function createImport(app: App, imports: ImportService): void {
+export function createImport(app: App, imports: ImportService, changeSets: ChangeSetService): void {
   app.post(
     '/v1/imports',
     {
@@ -19,7 +20,7 @@ export function createImport(app: App, imports: ImportService): void {
         description:
           'The body is the file itself (`Content-Type: text/csv`), in the long format (`customer_id,sku,price[,min_quantity,valid_from,valid_until]`) or the matrix (`sku,<customer id or e-mail>,…`): docs/imports.md. ' +
           'Answered 202 with the import; poll `GET /v1/imports/{id}` until `status` is `succeeded` or `failed`. A file with any problem changes nothing and lists them (row and column). ' +
-          '`mode=add` creates every price; `mode=replace` gives each customer of the file exactly its prices. `dryRun=true` counts what would change. An `Idempotency-Key` replays the first answer. ' +
+          '`mode=add` creates every price; `mode=replace` gives each customer of the file exactly its prices. `dryRun=true` counts what would change. `changeSet=ID` adds the rows to that open change set as operations instead (docs/change-sets.md), and also needs `trade_prices:read`. An `Idempotency-Key` replays the first answer. ' +
           'A store has at most 4 imports queued or running and 200 MiB of their files (configurable): past either, 429 code 16 with `Retry-After`. ' +
           'A matrix whose header names a customer by e-mail also needs `catalog:read` (it looks customers up by e-mail); reading the outcome (`GET /v1/imports/{id}`) needs `trade_prices:read`.',
         querystring: ImportQuery,
@@ -34,7 +35,13 @@ export function createImport(app: App, imports: ImportService): void {
     async (request, reply) => {
       const body = request.body as Readable;
       const storeId = storeIdOf(request);
-      const { mode = 'add', dryRun = false } = request.query;
+      const { mode = 'add', dryRun = false, changeSet } = request.query;
+      // Into a change set: it must be the store's and open before the file is read (404, 409 code 17).
+      if (changeSet !== undefined) {
+        // Adding operations answers the set's records when refused: as `POST /v1/change-sets/{id}/operations`, it reads them too.
+        requireScope(request, 'trade_prices:read', 'changeSet=');
+        await changeSets.assertOpen(storeId, changeSet);
+      }
       const fingerprint = startFingerprint(request);
 
       if (await reply.hasIdempotentAnswer()) {
@@ -58,7 +65,7 @@ export function createImport(app: App, imports: ImportService): void {
       const begin = async (complete: boolean): Promise<ImportUpload> => {
         const head = Buffer.concat(start);
         if (namesCustomersByEmail(head.toString('utf8'), complete)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
-        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun }, Number.isSafeInteger(declared) ? declared : undefined);
+        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun, ...(changeSet !== undefined && { changeSetId: changeSet }) }, Number.isSafeInteger(declared) ? declared : undefined);
         if (head.length > 0) await upload.append(head);
         return upload;
       };
