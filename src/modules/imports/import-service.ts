@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Import, type ImportError, type ImportEventData, type ImportMode, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
+import { type Import, type ImportError, type ImportEventData, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found } from '../errors.js';
 import { eventOf } from '../events/events.js';
