@@ -9,6 +9,7 @@ import { changePasswordView } from './views/change-password.js';
 import { customerView } from './views/customer.js';
 import { customersView } from './views/customers.js';
 import { importsView } from './views/imports.js';
+import { changeSetsView, changeSetView } from './views/change-sets.js';
 import { priceListView } from './views/price-list.js';
 import { priceListsView } from './views/price-lists.js';
 import { signInView } from './views/sign-in.js';
@@ -33,6 +34,8 @@ const ROUTES: readonly Route[] = [
   { pattern: /^#\/customers\/([1-9]\d*)$/, view: customerView, nav: 'customers' },
   { pattern: /^#\/price-lists$/, view: priceListsView, nav: 'price-lists' },
   { pattern: /^#\/price-lists\/([1-9]\d*)$/, view: priceListView, nav: 'price-lists' },
+  { pattern: /^#\/change-sets$/, view: changeSetsView, nav: 'change-sets' },
+  { pattern: /^#\/change-sets\/([1-9]\d*)$/, view: changeSetView, nav: 'change-sets' },
   { pattern: /^#\/imports$/, view: importsView, nav: 'imports' },
   { pattern: /^#\/webhooks$/, view: webhooksView, nav: 'webhooks' },
 ];

@@ -1,0 +1,350 @@
+import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow, ImportMode } from '@pricebook/client/browser';
+import { findCustomer } from '../customer-lookup.js';
+import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
+import { Form } from '../forms.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
+import { actionButton, alertBox, pager, section, type View, type ViewContext } from '../view.js';
+
+/** Rows of the preview and operations tables per page. */
+const PAGE = 20;
+/** How often an import into the set is asked how far it is, and how many times at most (10 minutes). */
+const POLL_MS = 300;
+const MAX_POLLS = 2000;
+
+const STATE_TEXT: Readonly<Record<ChangeSet['state'], string>> = {
+  draft: 'Draft',
+  submitted: 'Submitted for approval',
+  approved: 'Approved',
+  scheduled: 'Scheduled',
+  applied: 'Applied',
+  failed: 'Failed (nothing changed)',
+  rolled_back: 'Rolled back',
+  discarded: 'Discarded',
+};
+const OPEN = new Set<ChangeSet['state']>(['draft', 'submitted', 'approved', 'scheduled', 'failed']);
+
+/** The store's change sets, newest first, and a form that starts one. */
+export const changeSetsView: View = async (context) => {
+  context.heading('Change sets');
+  const alert = alertBox();
+  const list = h('div', {}, h('p', {}, 'Loading change sets…'));
+  const form = new Form({
+    label: 'Start a change set',
+    submitLabel: 'Start change set',
+    fields: [
+      { name: 'name', label: 'Name', hint: 'What the change is: “Northwind 2027 contract”.' },
+      { name: 'note', label: 'Note', hint: 'Optional: why, where it comes from.' },
+    ],
+    onSubmit: async (form) => {
+      const note = form.value('note');
+      const created = await context.api.changeSets.create({ name: form.value('name'), ...(note !== '' && { note }) });
+      context.announce(`Change set ${created.name} started`);
+      context.navigate(`#/change-sets/${created.id}`);
+    },
+  });
+  context.main.append(
+    h('p', {}, 'A change set gathers price changes that go live together: nobody pays them until it is applied, now or at a moment you choose. Its preview shows what each customer would pay before and after.'),
+    alert,
+    ...(context.canChange ? [section('Start a change set', form.element)] : []),
+    section('All change sets', list),
+  );
+  try {
+    const sets = await context.api.changeSets.list({ count: 100 });
+    replaceChildren(
+      list,
+      sets.length === 0
+        ? h('p', {}, 'No change sets yet.')
+        : table(
+            'Change sets, newest first',
+            ['Name', 'State', 'Operations', 'Started by', 'Last change'],
+            sets.map((set) => [h('a', { href: `#/change-sets/${set.id}` }, set.name), stateText(set), String(set.counts.operations), set.createdBy.name, formatMoment(set.updatedAt)]),
+          ),
+    );
+  } catch (error) {
+    replaceChildren(list);
+    alert.show(error);
+  }
+};
+
+/** One change set: its state and steps, its operations, the forms that add to it, and its preview before → after. */
+export const changeSetView: View = async (context, id) => {
+  const setId = Number(id);
+  let set = await context.api.changeSets.get(setId);
+  const heading = context.heading(`Change set: ${set.name}`);
+  const alert = alertBox();
+  const summary = h('div', {});
+  const steps = h('div', { class: 'actions' });
+  const operations = h('div', {});
+  const preview = h('div', {});
+  let operationsOffset = 0;
+  let previewOffset = 0;
+
+  const reload = async (message?: string) => {
+    set = await context.api.changeSets.get(setId);
+    heading.textContent = `Change set: ${set.name}`;
+    showSummary();
+    await Promise.all([loadOperations(), loadPreview()]);
+    if (message !== undefined) context.announce(message);
+  };
+
+  const showSummary = () => {
+    const member = context.member;
+    const who = (actor: ChangeSet['createdBy'] | null) => (actor === null ? '' : `${actor.name} (${actor.type === 'staff' ? 'staff' : 'API key'})`);
+    replaceChildren(
+      summary,
+      h(
+        'dl',
+        { class: 'record' },
+        h('dt', {}, 'State'),
+        h('dd', { class: 'change-set-state' }, stateText(set)),
+        h('dt', {}, 'Operations'),
+        h('dd', {}, String(set.counts.operations)),
+        ...(set.note === null ? [] : [h('dt', {}, 'Note'), h('dd', {}, set.note)]),
+        h('dt', {}, 'Started by'),
+        h('dd', {}, who(set.createdBy)),
+        ...(set.submittedBy === null ? [] : [h('dt', {}, 'Submitted by'), h('dd', {}, who(set.submittedBy))]),
+        ...(set.approvedBy === null ? [] : [h('dt', {}, 'Approved by'), h('dd', {}, who(set.approvedBy))]),
+        ...(set.appliedAt === null ? [] : [h('dt', {}, 'Applied'), h('dd', {}, `${formatMoment(set.appliedAt)} by ${who(set.appliedBy)}: ${set.counts.created} created, ${set.counts.deleted} deleted, ${set.counts.updated} updated`)]),
+        ...(set.revertOf === null ? [] : [h('dt', {}, 'Takes back'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertOf}` }, `change set #${set.revertOf}`))]),
+        ...(set.revertedBy === null ? [] : [h('dt', {}, 'Taken back by'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertedBy}` }, `change set #${set.revertedBy}`))]),
+      ),
+      set.problems.length === 0
+        ? null
+        : table(
+            'Why the last apply failed',
+            ['Operation', 'Field', 'Problem'],
+            set.problems.map((problem) => [String((problem.index ?? 0) + 1), problem.field ?? '', problem.message]),
+          ),
+    );
+    const buttons: HTMLElement[] = [];
+    if (context.canChange && (set.state === 'draft' || set.state === 'failed') && set.counts.operations > 0) buttons.push(actionButton('Submit for approval', async () => step(() => context.api.changeSets.submit(setId), 'Submitted for approval'), alert));
+    // The server decides who may approve (never the set's writers where approval is required): the button is offered to those whose role approves.
+    if (set.state === 'submitted' && (member?.role === 'approver' || member?.role === 'owner')) buttons.push(actionButton('Approve', async () => step(() => context.api.changeSets.approve(setId), 'Approved'), alert));
+    if (context.canChange && OPEN.has(set.state) && (set.counts.operations > 0 || set.revertOf !== null)) buttons.push(actionButton('Apply now', async () => step(() => context.api.changeSets.apply(setId), 'Applied'), alert));
+    if (context.canChange && OPEN.has(set.state)) buttons.push(actionButton('Discard', async () => step(() => context.api.changeSets.discard(setId), 'Discarded'), alert));
+    if (context.canChange && set.state === 'applied' && set.revertedBy === null) {
+      buttons.push(
+        actionButton(
+          'Make a revert',
+          async () => {
+            const revert = await context.api.changeSets.revert(setId);
+            context.announce(`Change set #${revert.id} takes this one back: preview it, then apply it`);
+            context.navigate(`#/change-sets/${revert.id}`);
+          },
+          alert,
+        ),
+      );
+    }
+    replaceChildren(steps, ...buttons, context.canChange && OPEN.has(set.state) ? scheduleForm.element : null);
+  };
+
+  const step = async (run: () => Promise<ChangeSet>, message: string) => {
+    try {
+      set = await run();
+    } finally {
+      // A refused apply changed the set too (failed, with its problems).
+      await reload();
+    }
+    context.announce(message);
+  };
+
+  const scheduleForm = new Form({
+    label: 'Schedule the change set',
+    submitLabel: 'Schedule',
+    fields: [{ name: 'at', label: 'Apply at', type: 'datetime-local', hint: 'Your local time; applied within seconds after it.' }],
+    onSubmit: async (form) => {
+      const at = momentFromInput(form.value('at'));
+      if (at === undefined) return form.showFieldError('at', 'choose a moment first');
+      await context.api.changeSets.apply(setId, at);
+      await reload(`Scheduled for ${formatMoment(at)}`);
+    },
+  });
+
+  const loadOperations = async () => {
+    const listed = await context.api.changeSets.operations(setId, { offset: operationsOffset, count: PAGE });
+    replaceChildren(
+      operations,
+      listed.length === 0
+        ? h('p', {}, 'No operations yet.')
+        : table(
+            'Operations, in the order they apply',
+            ['#', 'Operation'],
+            listed.map((item) => [String(item.index + 1), operationText(item.operation as ChangeSetOperation)]),
+          ),
+      set.counts.operations > PAGE
+        ? pager({ offset: operationsOffset, count: PAGE, total: set.counts.operations, shown: listed.length, label: 'Operations', onPage: (offset) => void turn(() => (operationsOffset = offset), loadOperations) })
+        : null,
+    );
+  };
+
+  const loadPreview = async () => {
+    if (!OPEN.has(set.state)) {
+      replaceChildren(preview, h('p', {}, 'This change set is no longer open: what it changed is in each customer’s price history.'));
+      return;
+    }
+    const shown = await context.api.changeSets.preview(setId, { offset: previewOffset, count: PAGE });
+    const { counts } = shown;
+    replaceChildren(
+      preview,
+      h('p', { class: 'preview-counts' }, `Applied ${set.applyAt === null ? 'now' : `at ${formatMoment(set.applyAt)}`}, it would create ${counts.created} and delete ${counts.deleted} records, update ${counts.updated}, and change ${counts.changedPrices} of ${counts.prices} prices customers pay.`),
+      shown.problems.length === 0
+        ? null
+        : table(
+            'What would stop it now',
+            ['Operation', 'Field', 'Problem'],
+            shown.problems.map((problem) => [String((problem.index ?? 0) + 1), problem.field ?? '', problem.message]),
+          ),
+      shown.rows.length === 0
+        ? h('p', {}, 'Nothing would change.')
+        : table(
+            'Preview, before → after',
+            ['Change', 'Customer', 'SKU', 'From quantity', 'Before → after'],
+            shown.rows.map((row) => previewCells(row)),
+          ),
+      shown.total > PAGE ? pager({ offset: previewOffset, count: PAGE, total: shown.total, shown: shown.rows.length, label: 'Preview', onPage: (offset) => void turn(() => (previewOffset = offset), loadPreview) }) : null,
+      shown.pricesComplete ? null : h('p', { class: 'notice' }, 'The set touches more customers and SKUs than a preview prices: only the first are shown.'),
+    );
+  };
+
+  const turn = async (move: () => void, load: () => Promise<void>) => {
+    move();
+    await load().catch((error: unknown) => alert.show(error));
+  };
+
+  const forms = context.canChange && OPEN.has(set.state) ? [addPriceForm(context, setId, () => reload('Price added to the change set')), deletePriceForm(context, setId, () => reload('Deletion added to the change set')), uploadForm(context, setId, () => reload())] : [];
+  context.main.append(
+    alert,
+    section('Summary', summary, steps),
+    ...forms,
+    section('Preview', preview),
+    section('Operations', operations),
+    h('p', {}, h('a', { href: '#/change-sets' }, 'All change sets')),
+  );
+  showSummary();
+  await Promise.all([loadOperations(), loadPreview()]).catch((error: unknown) => alert.show(error));
+};
+
+function stateText(set: ChangeSet): string {
+  const text = STATE_TEXT[set.state];
+  return set.state === 'scheduled' && set.applyAt !== null ? `${text} for ${formatMoment(set.applyAt)}` : text;
+}
+
+/** An operation in words. */
+function operationText(operation: ChangeSetOperation): string {
+  switch (operation.type) {
+    case 'trade_price.create':
+      return `Add a price for customer ${operation.customerId}: ${operation.sku} at ${operation.price}${(operation.minQuantity ?? 1) > 1 ? ` from ${operation.minQuantity}` : ''}`;
+    case 'trade_price.delete':
+      return `Delete trade price #${operation.id}`;
+    case 'trade_price.restore':
+      return `Restore trade price #${operation.id}`;
+    case 'trade_prices.replace':
+      return `Replace the prices of customer ${operation.customerId}${operation.scope === 'skus' ? ' (of the SKUs named)' : ''} with ${operation.prices.length}`;
+    case 'price_list_entry.create':
+      return `Add an entry to price list ${operation.priceListId}: ${operation.sku} at ${operation.price}`;
+    case 'price_list_entry.delete':
+      return `Delete entry #${operation.id} of price list ${operation.priceListId}`;
+    case 'price_list_entry.restore':
+      return `Restore entry #${operation.id} of price list ${operation.priceListId}`;
+    case 'customer.set_price_lists':
+      return `Give customer ${operation.customerId} the price lists ${operation.priceListIds.length === 0 ? '(none)' : operation.priceListIds.join(', ')}`;
+    case 'price_list.set_percentage':
+      return `Set price list ${operation.priceListId} to ${operation.percentage} % off`;
+  }
+}
+
+/** A preview row as table cells: what changes, for whom, and the price before → after. */
+function previewCells(row: ChangeSetPreviewRow): string[] {
+  const record = (row.record ?? {}) as Record<string, unknown>;
+  const price = (value: number | null) => (value === null ? 'none' : String(value));
+  if (row.kind === 'price') return ['Price', String(row.customerId ?? ''), row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
+  const what = row.resource === 'trade_price' ? 'trade price' : row.resource === 'price_list_entry' ? 'list entry' : (row.resource ?? '').replace('_', ' ');
+  const id = record.id === null || record.id === undefined ? '' : ` #${String(record.id as number)}`;
+  const verb = row.kind === 'created' ? 'New' : row.kind === 'deleted' ? 'Deleted' : 'Changed';
+  const value = row.kind === 'updated' ? JSON.stringify(record.priceListIds ?? record.percentage) : `${String(record.price as number)}`;
+  return [`${verb} ${what}${id}`, String(row.customerId ?? ''), row.sku ?? '', row.kind === 'updated' ? '' : String(record.minQuantity as number), row.kind === 'deleted' ? `${value} → none` : row.kind === 'created' ? `none → ${value}` : value];
+}
+
+function addPriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
+  const form = new Form({
+    label: 'Add a price to the change set',
+    submitLabel: 'Add price to the set',
+    fields: [{ name: 'customerId', label: 'Customer', hint: 'Id or email.' }, ...PRICE_FIELDS],
+    aliases: PRICE_ALIASES,
+    grid: true,
+    onSubmit: async (form) => {
+      const customer = await findCustomer(context.api, form.value('customerId'));
+      if (customer === undefined) return form.showFieldError('customerId', 'no customer of this store has this id or email');
+      const sku = form.value('sku');
+      const product = sku === '' ? undefined : await productOfSku(context.api, sku);
+      if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
+      try {
+        // Sent as typed: the API judges it (a 422 shown at its field).
+        await context.api.changeSets.addOperations(setId, [{ type: 'trade_price.create', customerId: customer.id, ...priceFromForm(form, product?.id) } as ChangeSetOperation]);
+      } catch (error) {
+        return form.showError(error, 0);
+      }
+      form.setValue('price', '');
+      await added();
+    },
+  });
+  return section('Add a price', form.element);
+}
+
+function deletePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
+  const form = new Form({
+    label: 'Delete a price in the change set',
+    submitLabel: 'Add the deletion to the set',
+    fields: [{ name: 'id', label: 'Trade price id', inputmode: 'numeric', hint: 'The # of the price, as the customer’s prices show it.' }],
+    onSubmit: async (form) => {
+      const id = Number(form.value('id'));
+      if (!Number.isSafeInteger(id) || id < 1) return form.showFieldError('id', 'a trade price’s id: a whole number from 1');
+      try {
+        await context.api.changeSets.addOperations(setId, [{ type: 'trade_price.delete', id }]);
+      } catch (error) {
+        return form.showError(error, 0);
+      }
+      form.setValue('id', '');
+      await added();
+    },
+  });
+  return section('Delete a price', form.element);
+}
+
+function uploadForm(context: ViewContext, setId: number, uploaded: () => Promise<void>): HTMLElement {
+  const progress = h('div', { 'aria-live': 'polite' });
+  const form = new Form({
+    label: 'Upload prices into the change set',
+    submitLabel: 'Upload into the set',
+    fields: [
+      { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'The import formats (long or matrix); the rows become operations of the set, nothing changes until it is applied.' },
+      {
+        name: 'mode',
+        label: 'Mode',
+        type: 'select',
+        value: 'replace',
+        options: [
+          { value: 'replace', label: 'Replace: each customer in the file gets exactly its rows' },
+          { value: 'add', label: 'Add: every row becomes a new trade price' },
+        ],
+      },
+    ],
+    onSubmit: async (form) => {
+      const file = form.file('file');
+      if (file === undefined) return form.showFieldError('file', 'choose a file first');
+      replaceChildren(progress, h('p', {}, 'Checking the file…'));
+      let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: form.value('mode') as ImportMode, changeSet: setId });
+      for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        state = await context.api.imports.get(state.id);
+      }
+      replaceChildren(
+        progress,
+        h('p', { class: state.status === 'failed' ? 'result failed' : 'result' }, state.status === 'succeeded' ? `File added: ${state.rows ?? 0} rows.` : `The file was not added: ${state.errorCount} problems.`),
+        state.errors.length === 0 ? null : table('Problems in the file', ['Row', 'Column', 'Problem'], state.errors.map((problem) => [String(problem.row), problem.field ?? '', problem.message])),
+      );
+      await uploaded();
+    },
+  });
+  return section('Upload a CSV file', form.element, progress);
+}

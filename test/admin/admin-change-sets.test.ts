@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.js';
+import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
+import { form, heading, seriousViolations, signIn, type StaffLogin, staffMember, watch, type WatchedPage } from './admin-browser.js';
+
+/**
+ * Change sets on the admin page, in a real Chromium against the real server on SQLite, in a
+ * store that requires approval: an editor starts a set, adds a price to it, reads the preview
+ * before → after and submits it; an approver (another person) approves and applies it; the
+ * editor is never offered the approval. Then a revert takes it back, and the price is as it was.
+ */
+describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromium', () => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let catalog: CatalogFixture;
+  let browser: TestBrowser;
+  let editor: StaffLogin;
+  let approver: StaffLogin;
+  const tabs: WatchedPage[] = [];
+  const secrets: string[] = [];
+
+  const open = async (staff: StaffLogin, hash: string, landing: string | RegExp) => {
+    await browser.context.clearCookies();
+    const tab = watch(await browser.context.newPage());
+    tabs.push(tab);
+    await tab.page.goto(`${server.baseUrl}/admin${hash}`);
+    await signIn(tab.page, staff, landing);
+    return tab.page;
+  };
+  const effective = async () =>
+    (
+      (await server.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${catalog.tradeCustomer}&sku=${catalog.skus.mug}&quantity=1`, { token: tenant.token })).body as {
+        price: number;
+      }
+    ).price;
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+    tenant = await server.createTenant();
+    catalog = await createCatalog(server, tenant);
+    await server.services.credentials.setRequireApproval(tenant.storeId, true);
+    editor = await staffMember(server, tenant.storeId, 'editor', 'Edith Editor');
+    approver = await staffMember(server, tenant.storeId, 'approver', 'Amos Approver');
+    secrets.push(tenant.token, tenant.secret, editor.password, approver.password);
+    browser = await launchBrowser(server.baseUrl);
+  });
+
+  afterAll(async () => {
+    for (const tab of tabs) tab.expectClean(secrets);
+    expect(browser?.refused ?? []).toEqual([]);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('an editor builds and submits a set with its preview, an approver approves and applies it, and a revert takes it back', async () => {
+    expect(await effective()).toBe(4.2);
+    // The editor starts a set and adds a price to it: nothing changes yet.
+    let page = await open(editor, '#/change-sets', 'Change sets');
+    expect(await seriousViolations(page)).toEqual([]);
+    const start = form(page, 'Start a change set');
+    await start.getByLabel('Name').fill('Spring mugs');
+    await start.getByRole('button', { name: 'Start change set' }).click();
+    await heading(page, 'Change set: Spring mugs').waitFor();
+    const setId = Number(/#\/change-sets\/(\d+)$/.exec(page.url())![1]);
+    const add = form(page, 'Add a price to the change set');
+    await add.getByLabel('Customer').fill(String(catalog.tradeCustomer));
+    await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
+    await add.getByLabel('Price', { exact: true }).fill('3.5');
+    await add.getByRole('button', { name: 'Add price to the set' }).click();
+    const preview = page.getByRole('region', { name: 'Preview, before → after' });
+    await expect.poll(() => preview.getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([`Price${catalog.tradeCustomer}${catalog.skus.mug}14.2 → 3.5`]);
+    expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').nth(1).textContent()).toBe(`1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at 3.5`);
+    expect(await effective()).toBe(4.2);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Approval is required: the editor submits, and is not offered the approval.
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    // The approver approves it, then applies it.
+    page = await open(approver, `#/change-sets/${setId}`, 'Change set: Spring mugs');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Approved');
+    await page.getByRole('button', { name: 'Apply now' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Applied');
+    expect(await effective()).toBe(3.5);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A revert, approved and applied in turn, takes it back.
+    await page.getByRole('button', { name: 'Make a revert' }).click();
+    await heading(page, 'Change set: Revert of Spring mugs').waitFor();
+    await expect.poll(() => page.getByRole('region', { name: 'Preview, before → after' }).getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
+      `Price${catalog.tradeCustomer}${catalog.skus.mug}13.5 → 4.2`,
+    ]);
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
+    // Amos wrote the revert: the server refuses his own approval, and the page says why.
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'must be approved by someone who did not write or submit it' }).count()).toBe(1);
+    const revertId = Number(/#\/change-sets\/(\d+)$/.exec(page.url())![1]);
+    const owner = await staffMember(server, tenant.storeId, 'owner', 'Olive Owner');
+    secrets.push(owner.password);
+    page = await open(owner, `#/change-sets/${revertId}`, 'Change set: Revert of Spring mugs');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Approved');
+    await page.getByRole('button', { name: 'Apply now' }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Applied');
+    expect(await effective()).toBe(4.2);
+    await page.getByRole('link', { name: `change set #${setId}` }).click();
+    await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Rolled back');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
