@@ -164,6 +164,25 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect((await call('GET', `${PRICES}/${older!.id}`)).status).toBe(200);
   });
 
+  it('tries added operations after those the set holds, and reverts a record deleted, restored and deleted again by its net change', async () => {
+    const { catalog } = suite;
+    const [record] = await createPrices([{ customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 5.5 }]);
+    const set = await newSet('Twice');
+    await add(set.id, [{ type: 'trade_price.delete', id: record!.id }]);
+    // The set deletes it already: a second deletion is refused, a restore after it accepted.
+    const again = await call('POST', `/v1/change-sets/${set.id}/operations`, [{ type: 'trade_price.delete', id: record!.id }]);
+    expectError(again, 422, 10);
+    expect((again.body as { errors: Array<{ index: number; field: string }> }).errors).toMatchObject([{ index: 0, field: 'id' }]);
+    await add(set.id, [{ type: 'trade_price.restore', id: record!.id }]);
+    await add(set.id, [{ type: 'trade_price.delete', id: record!.id }]);
+    expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(200);
+    expect((await call('GET', `${PRICES}/${record!.id}`)).status).toBe(404);
+    const inverse = (await call('POST', `/v1/change-sets/${set.id}/revert`, {})).body as ChangeSet;
+    expect((await call('GET', `/v1/change-sets/${inverse.id}/operations`)).body).toEqual([{ index: 0, operation: { type: 'trade_price.restore', id: record!.id } }]);
+    expect((await call('POST', `/v1/change-sets/${inverse.id}/apply`, {})).status).toBe(200);
+    expect((await call('GET', `${PRICES}/${record!.id}`)).body).toMatchObject({ id: record!.id, price: 5.5 });
+  });
+
   it('refuses bad operations item by item, as a bulk create does, and stores none of them', async () => {
     const { catalog, foreign } = suite;
     const set = await newSet('Bad items');
@@ -303,10 +322,35 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
         expect((await server.request('POST', `/v1/change-sets/${set.id}/approve`, asStaff(server, approver.token, { body: {} }))).status).toBe(200);
         const applied = await call('POST', `/v1/change-sets/${set.id}/apply`, {});
         expect(applied.status, applied.text).toBe(200);
-        const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100')).body as Array<{ resourceId: number; actor: { type: string; id: number }; after: { state: string } }>;
+        const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100&offset=0')).body as Array<{ resourceId: number; actor: { type: string; id: number }; after: { state: string } }>;
         const ofSet = steps.filter((entry) => entry.resourceId === set.id).reverse();
         expect(ofSet.map((entry) => entry.after.state)).toEqual(['draft', 'draft', 'submitted', 'approved', 'draft', 'submitted', 'approved', 'applied']);
         expect(ofSet[3]!.actor).toMatchObject({ type: 'staff', id: approver.id });
+      } finally {
+        await server.services.credentials.setRequireApproval(tenant.storeId, false);
+      }
+    });
+
+    it('does not count a writer’s approval given while approval was not required, and fails a scheduled set that lacks one by its moment', async () => {
+      const { server, tenant, catalog } = suite;
+      const ownApproval = await newSet('Approved by its writer', approvingKey.token);
+      await add(ownApproval.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.7, minQuantity: 7 }], approvingKey.token);
+      const scheduledSet = await newSet('Scheduled before approval was required');
+      await add(scheduledSet.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.6, minQuantity: 8 }]);
+      // Approval not required yet: the writer approves its own set, and another set is scheduled unapproved.
+      expect((await call('POST', `/v1/change-sets/${ownApproval.id}/submit`, {}, approvingKey.token)).status).toBe(200);
+      expect((await call('POST', `/v1/change-sets/${ownApproval.id}/approve`, {}, approvingKey.token)).status).toBe(200);
+      const at = new Date(Date.now() + 3_600_000).toISOString();
+      expect((await call('POST', `/v1/change-sets/${scheduledSet.id}/apply`, { at })).body).toMatchObject({ state: 'scheduled' });
+      await server.services.credentials.setRequireApproval(tenant.storeId, true);
+      try {
+        expectError(await call('POST', `/v1/change-sets/${ownApproval.id}/apply`, {}, approvingKey.token), 409, 17, /approved by one of its writers/);
+        await server.services.changeSets.applyDue(Date.parse(at) + 1000, 50);
+        const failed = (await call('GET', `/v1/change-sets/${scheduledSet.id}`)).body as ChangeSet;
+        expect(failed).toMatchObject({ state: 'failed', problems: [{ field: null, message: expect.stringMatching(/requires an approval/) }] });
+        // It is due no more: the next turn takes up nothing.
+        expect(await server.services.changeSets.applyDue(Date.parse(at) + 2000, 50)).toBe(0);
+        expect((await pricesOf(catalog.tradeCustomer)).filter((price) => price.minQuantity === 7 || price.minQuantity === 8)).toEqual([]);
       } finally {
         await server.services.credentials.setRequireApproval(tenant.storeId, false);
       }

@@ -12,7 +12,7 @@ export class ChangeSetsResource {
   list(query: ChangeSetListQuery = {}): Promise<ChangeSet[]> {
     return this.api.call('changeSets.list', { query });
   }
-  /** Every set the query finds, newest first, page by page. */
+  /** Every set the query finds, by id, page by page. */
   iterate(query: IterateQuery<ChangeSetListQuery> = {}): AsyncGenerator<ChangeSet, void, undefined> {
     return offsetPages((page) => this.list({ ...query, ...page }));
   }

@@ -49,7 +49,9 @@ export const changeSetsView: View = async (context) => {
     section('All change sets', list),
   );
   try {
-    const sets = await context.api.changeSets.list({ count: 100 });
+    // The newest 100: the list is by id, so its last page, turned round.
+    const count = await context.api.changeSets.count();
+    const sets = count === 0 ? [] : (await context.api.changeSets.list({ offset: Math.max(0, count - 100), count: 100 })).reverse();
     replaceChildren(
       list,
       sets.length === 0

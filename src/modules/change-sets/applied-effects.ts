@@ -2,8 +2,10 @@ import type { ChangeSetOperation } from '../../contract/change-sets.js';
 
 /**
  * What an applied change set did, kept with it so that a revert can undo exactly that: the ids
- * of the trade prices and list entries it created and deleted, and the customers' lists and
- * the lists' percentages as they were before it first changed them.
+ * of the trade prices and list entries it left live that were not before it (`created`) and left
+ * gone that were live before it (`deleted`), and the customers' lists and the lists'
+ * percentages as they were before it first changed them. A record the set deleted and restored
+ * (or created and deleted) is in neither: it is as it was.
  */
 export interface AppliedEffects {
   tradePrices: { created: number[]; deleted: number[] };
@@ -18,23 +20,43 @@ export function noEffects(): AppliedEffects {
 }
 
 /**
+ * Each record's first and last change in a set, in the order they were made: whether it was
+ * live before the set (its first change is a deletion) and is after it (its last is a creation).
+ */
+export class RecordChanges<K> {
+  private readonly changes = new Map<string, { key: K; first: 'created' | 'deleted'; last: 'created' | 'deleted' }>();
+
+  constructor(private readonly name: (key: K) => string) {}
+
+  note(key: K, change: 'created' | 'deleted'): void {
+    const held = this.changes.get(this.name(key));
+    if (held === undefined) this.changes.set(this.name(key), { key, first: change, last: change });
+    else held.last = change;
+  }
+
+  /** Live after the set, not before it: a revert deletes them. */
+  created(): K[] {
+    return [...this.changes.values()].filter((change) => change.first === 'created' && change.last === 'created').map((change) => change.key);
+  }
+
+  /** Live before the set, not after it: a revert restores them. */
+  deleted(): K[] {
+    return [...this.changes.values()].filter((change) => change.first === 'deleted' && change.last === 'deleted').map((change) => change.key);
+  }
+}
+
+/**
  * The operations that take an applied set back: customers' lists and lists' percentages set as
  * they were, records it created deleted, records it deleted restored with their own ids (so the
- * tie rule, newest id first, ranks them as before). A record both created and deleted by the
- * set is left alone.
+ * tie rule, newest id first, ranks them as before).
  */
 export function inverseOperations(effects: AppliedEffects): ChangeSetOperation[] {
   const operations: ChangeSetOperation[] = [];
   for (const customer of effects.customers) operations.push({ type: 'customer.set_price_lists', customerId: customer.id, priceListIds: customer.priceListIds });
   for (const list of effects.lists) operations.push({ type: 'price_list.set_percentage', priceListId: list.id, percentage: list.percentage });
-  const createdPrices = new Set(effects.tradePrices.created);
-  const deletedPrices = new Set(effects.tradePrices.deleted);
-  for (const id of effects.tradePrices.created) if (!deletedPrices.has(id)) operations.push({ type: 'trade_price.delete', id });
-  for (const id of effects.tradePrices.deleted) if (!createdPrices.has(id)) operations.push({ type: 'trade_price.restore', id });
-  const key = ([listId, id]: [number, number]) => `${listId}:${id}`;
-  const createdEntries = new Set(effects.listEntries.created.map(key));
-  const deletedEntries = new Set(effects.listEntries.deleted.map(key));
-  for (const entry of effects.listEntries.created) if (!deletedEntries.has(key(entry))) operations.push({ type: 'price_list_entry.delete', priceListId: entry[0], id: entry[1] });
-  for (const entry of effects.listEntries.deleted) if (!createdEntries.has(key(entry))) operations.push({ type: 'price_list_entry.restore', priceListId: entry[0], id: entry[1] });
+  for (const id of effects.tradePrices.created) operations.push({ type: 'trade_price.delete', id });
+  for (const id of effects.tradePrices.deleted) operations.push({ type: 'trade_price.restore', id });
+  for (const [priceListId, id] of effects.listEntries.created) operations.push({ type: 'price_list_entry.delete', priceListId, id });
+  for (const [priceListId, id] of effects.listEntries.deleted) operations.push({ type: 'price_list_entry.restore', priceListId, id });
   return operations;
 }

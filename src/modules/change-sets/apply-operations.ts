@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { PriceListService } from '../price-lists/price-list-service.js';
 import type { TradePriceService } from '../trade-prices/trade-price-service.js';
-import { type AppliedEffects, noEffects } from './applied-effects.js';
+import { type AppliedEffects, noEffects, RecordChanges } from './applied-effects.js';
 
 /** The services a change set's operations are carried out by: each its own writer, joined into the apply's one transaction. */
 export interface OperationServices {
@@ -44,6 +44,8 @@ const RUN_KINDS = new Set<ChangeSetOperation['type']>(['trade_price.create', 'tr
 export async function executeOperations(services: OperationServices, storeId: number, origin: ChangeOrigin, operations: readonly ChangeSetOperation[], firstIndex = 0): Promise<Execution> {
   const execution: Execution = { problems: [], created: [], deleted: [], updated: [], effects: noEffects() };
   const { effects } = execution;
+  const prices = new RecordChanges<number>(String);
+  const listEntries = new RecordChanges<[number, number]>(([listId, id]) => `${listId}:${id}`);
   for (let start = 0; start < operations.length; ) {
     const first = operations[start]!;
     let end = start + 1;
@@ -53,14 +55,14 @@ export async function executeOperations(services: OperationServices, storeId: nu
     }
     const run = operations.slice(start, end);
     const index = firstIndex + start;
-    const attempt = <T>(work: () => Promise<T>, itemsField?: string) => attemptInto(execution.problems, index, run.length > 1 || RUN_KINDS.has(first.type), itemsField, work);
+    const attempt = <T>(work: () => Promise<T>, fields: { items?: string; missing?: string } = {}) => attemptInto(execution.problems, index, run.length > 1 || RUN_KINDS.has(first.type), fields, work);
     switch (first.type) {
       case 'trade_price.create': {
         const items = (run as Array<OperationOf<'trade_price.create'>>).map(({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }) => ({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }));
         const records = await attempt(() => services.tradePriceService.bulkCreate(storeId, origin, items));
         for (const record of records ?? []) {
           execution.created.push({ resource: 'trade_price', record });
-          effects.tradePrices.created.push(record.id);
+          prices.note(record.id, 'created');
         }
         break;
       }
@@ -68,7 +70,7 @@ export async function executeOperations(services: OperationServices, storeId: nu
         const records = await attempt(() => services.tradePriceService.removeMany(storeId, origin, (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id)));
         for (const record of records ?? []) {
           execution.deleted.push({ resource: 'trade_price', record });
-          effects.tradePrices.deleted.push(record.id);
+          prices.note(record.id, 'deleted');
         }
         break;
       }
@@ -76,38 +78,38 @@ export async function executeOperations(services: OperationServices, storeId: nu
         const records = await attempt(() => services.tradePriceService.restore(storeId, origin, (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id)));
         for (const record of records ?? []) {
           execution.created.push({ resource: 'trade_price', record, restored: true });
-          effects.tradePrices.created.push(record.id);
+          prices.note(record.id, 'created');
         }
         break;
       }
       case 'trade_prices.replace': {
-        const result = await attempt(() => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }), 'prices');
+        const result = await attempt(() => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }), { items: 'prices', missing: 'customerId' });
         for (const record of result?.deleted ?? []) {
           execution.deleted.push({ resource: 'trade_price', record });
-          effects.tradePrices.deleted.push(record.id);
+          prices.note(record.id, 'deleted');
         }
         for (const record of result?.created ?? []) {
           const created = record as TradePrice;
           execution.created.push({ resource: 'trade_price', record: created });
-          effects.tradePrices.created.push(created.id);
+          prices.note(created.id, 'created');
         }
         break;
       }
       case 'price_list_entry.create': {
         const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(({ productId, sku, price, minQuantity, validFrom, validUntil }) => ({ productId, sku, price, minQuantity, validFrom, validUntil }));
-        const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items));
+        const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items), { missing: 'priceListId' });
         for (const record of entries ?? []) {
           execution.created.push({ resource: 'price_list_entry', record });
-          effects.listEntries.created.push([record.priceListId, record.id]);
+          listEntries.note([record.priceListId, record.id], 'created');
         }
         break;
       }
       case 'price_list_entry.restore': {
         const ids = (run as Array<OperationOf<'price_list_entry.restore'>>).map((operation) => operation.id);
-        const entries = await attempt(() => services.priceListService.restorePrices(storeId, origin, first.priceListId, ids));
+        const entries = await attempt(() => services.priceListService.restorePrices(storeId, origin, first.priceListId, ids), { missing: 'priceListId' });
         for (const record of entries ?? []) {
           execution.created.push({ resource: 'price_list_entry', record, restored: true });
-          effects.listEntries.created.push([record.priceListId, record.id]);
+          listEntries.note([record.priceListId, record.id], 'created');
         }
         break;
       }
@@ -116,10 +118,10 @@ export async function executeOperations(services: OperationServices, storeId: nu
           const before = await services.priceListService.getPrice(storeId, first.priceListId, first.id);
           await services.priceListService.removePrice(storeId, origin, first.priceListId, first.id);
           return before;
-        });
+        }, { missing: 'id' });
         if (entry !== undefined) {
           execution.deleted.push({ resource: 'price_list_entry', record: entry });
-          effects.listEntries.deleted.push([entry.priceListId, entry.id]);
+          listEntries.note([entry.priceListId, entry.id], 'deleted');
         }
         break;
       }
@@ -127,7 +129,7 @@ export async function executeOperations(services: OperationServices, storeId: nu
         const change = await attempt(async () => {
           const before = await services.customerService.get(storeId, first.customerId);
           return { before, after: await services.customerService.update(storeId, origin, first.customerId, { priceListIds: first.priceListIds }) };
-        });
+        }, { missing: 'customerId' });
         if (change !== undefined) {
           execution.updated.push({ resource: 'customer', ...change });
           if (!effects.customers.some((customer) => customer.id === change.before.id)) effects.customers.push({ id: change.before.id, priceListIds: change.before.priceListIds });
@@ -139,7 +141,7 @@ export async function executeOperations(services: OperationServices, storeId: nu
           const before = await services.priceListService.get(storeId, first.priceListId);
           if (before.kind !== 'percentage') throw new AppError('validation_failed', 'is a fixed list: its entries set its prices', [{ field: 'priceListId', message: `Price list ${first.priceListId} is a fixed list: its entries set its prices` }]);
           return { before, after: await services.priceListService.update(storeId, origin, first.priceListId, { percentage: first.percentage }) };
-        });
+        }, { missing: 'priceListId' });
         if (change !== undefined) {
           execution.updated.push({ resource: 'price_list', ...change });
           if (!effects.lists.some((list) => list.id === change.before.id)) effects.lists.push({ id: change.before.id, percentage: change.before.percentage ?? 0 });
@@ -149,20 +151,24 @@ export async function executeOperations(services: OperationServices, storeId: nu
     }
     start = end;
   }
+  effects.tradePrices = { created: prices.created(), deleted: prices.deleted() };
+  effects.listEntries = { created: listEntries.created(), deleted: listEntries.deleted() };
   return execution;
 }
 
 /**
  * Runs `work`; a refusal of the store (422, 404, 409 in use) becomes problems of the operation
  * at `index` (of a run: each item's own, by its place in the run; of a replace: with the item's
- * place in `prices`). Other errors go on up.
+ * place in `prices`). A record not found is a problem of the field that names it
+ * (`fields.missing`). Other errors go on up.
  */
-async function attemptInto<T>(problems: FieldProblem[], index: number, isRun: boolean, itemsField: string | undefined, work: () => Promise<T>): Promise<T | undefined> {
+async function attemptInto<T>(problems: FieldProblem[], index: number, isRun: boolean, fields: { items?: string; missing?: string }, work: () => Promise<T>): Promise<T | undefined> {
+  const itemsField = fields.items;
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof AppError) || !['validation_failed', 'not_found', 'in_use'].includes(error.kind)) throw error;
-    const found = error.problems ?? [{ field: null, message: error.message }];
+    const found = error.problems ?? [{ field: error.kind === 'not_found' ? (fields.missing ?? null) : null, message: error.message }];
     for (const problem of found) {
       if (isRun) problems.push({ index: index + (problem.index ?? 0), field: problem.field, message: problem.message });
       else if (problem.index !== undefined && itemsField !== undefined) problems.push({ index, field: `${itemsField}[${problem.index}]${problem.field === null ? '' : `.${problem.field}`}`, message: problem.message });

@@ -40,6 +40,7 @@ export type ChangeSetPatch = Partial<Omit<StoredChangeSet, 'id' | 'storeId' | 'c
 export interface ChangeSetRepository {
   insert(set: NewChangeSet): Promise<StoredChangeSet>;
   find(storeId: number, id: number): Promise<StoredChangeSet | undefined>;
+  /** A page of the store's sets (in one state, when given), by id ascending. */
   list(storeId: number, state: ChangeSetState | undefined, page: Page): Promise<StoredChangeSet[]>;
   count(storeId: number, state: ChangeSetState | undefined): Promise<number>;
   /**

@@ -104,15 +104,22 @@ export class ChangeSetService {
       const refused = refusedBy(shapeProblems);
       const checkable = operations.flatMap((operation, index) => (operation === undefined || refused(index, null) ? [] : [{ operation, index }]));
       const problems = [...shapeProblems];
+      // Tried after the set's own operations, as the apply will carry them out: a deletion of a
+      // record the set deletes already is refused, a restore of one it deletes accepted. The
+      // problems of the operations already held (the book may have moved on) are the preview's to tell.
+      const held = await this.allOperations(set);
       const tried = await this.uow.rehearse(() =>
         executeOperations(
           this.services,
           storeId,
           asChangeSet(origin, id),
-          checkable.map((item) => item.operation),
+          [...held, ...checkable.map((item) => item.operation)],
         ),
       );
-      for (const problem of tried.problems) problems.push({ ...problem, index: checkable[problem.index ?? 0]!.index });
+      for (const problem of tried.problems) {
+        const at = (problem.index ?? 0) - held.length;
+        if (at >= 0) problems.push({ ...problem, index: checkable[at]!.index });
+      }
       if (problems.length > 0) throw validationFailed(problems, operations.length);
 
       const added = checkable.map((item) => item.operation);
@@ -156,8 +163,7 @@ export class ChangeSetService {
       const set = await findSet(repos, storeId, id);
       if (set.state !== 'submitted') throw wrongState(set, 'approved', 'only a submitted set can be: submit it first');
       if ((await repos.stores.requiresApproval(storeId)) === true) {
-        const approver = actorKey(origin.actor);
-        if (set.authors.includes(approver) || (set.submittedBy !== null && actorKey(set.submittedBy) === approver)) {
+        if (isWriter(set, origin.actor)) {
           throw new AppError('forbidden', `Change set ${set.id} must be approved by someone who did not write or submit it: this store requires approval by another staff member or key`);
         }
       }
@@ -230,7 +236,7 @@ export class ChangeSetService {
    */
   async preview(storeId: number, id: number, at: string | undefined): Promise<FullPreview> {
     const set = await findSet(this.uow.repos, storeId, id);
-    if (!OPEN_STATES.includes(set.state)) throw wrongState(set, 'previewed', 'it is no longer open (its changes are in the price history)');
+    if (!OPEN_STATES.includes(set.state)) throw wrongState(set, 'previewed', 'it is no longer open (what an applied set changed is in the price history)');
     const moment = at ?? set.applyAt ?? isoTimestamp(this.clock);
     const operations = await this.allOperations(set);
     const origin: ChangeOrigin = { actor: set.createdBy, source: 'changeset', sourceId: set.id, requestId: null };
@@ -287,7 +293,13 @@ export class ChangeSetService {
         await repos.history.lockChain(storeId);
         const set = await findSet(repos, storeId, id);
         if (scheduled && set.state !== 'scheduled') throw wrongState(set, 'applied by its schedule', 'it is no longer scheduled');
-        await assertApplicable(repos, set);
+        try {
+          await assertApplicable(repos, set);
+        } catch (error) {
+          // A scheduled set that may no longer be applied (the store came to require an approval it lacks) fails, rather than stay due for ever.
+          if (scheduled && error instanceof AppError) throw new ApplyRefused([{ field: null, message: error.message }]);
+          throw error;
+        }
         const origin = requested ?? scheduleOrigin(set);
         const appliedAt = isoTimestamp(this.clock);
         if (!(await repos.changeSets.move(storeId, id, set.state, { state: 'applied' }, set.revision))) throw wrongState(set, 'applied', 'another request or process moved it meanwhile');
@@ -427,6 +439,16 @@ async function assertApplicable(repos: Repositories, set: StoredChangeSet): Prom
   if (set.approvedRevision !== set.revision || (set.state !== 'approved' && set.state !== 'scheduled' && set.state !== 'failed')) {
     throw wrongState(set, 'applied', `its operations changed after the approval (revision ${set.approvedRevision}, now ${set.revision}): submit it again for approval`);
   }
+  // An approval given while the store did not require one may have come from a writer of the set: it does not count now.
+  if (set.approvedBy === null || isWriter(set, set.approvedBy)) {
+    throw wrongState(set, 'applied', 'it was approved by one of its writers, before this store required approval: submit it again for another’s approval');
+  }
+}
+
+/** Whether `actor` created the set, changed its operations or submitted it. */
+function isWriter(set: StoredChangeSet, actor: Actor): boolean {
+  const key = actorKey(actor);
+  return set.authors.includes(key) || (set.submittedBy !== null && actorKey(set.submittedBy) === key);
 }
 
 function actorKey(actor: Actor): string {

@@ -47,7 +47,8 @@ export async function affectedPairs(repos: Repositories, storeId: number, execut
     }
     return ids;
   };
-  const everySku = async () => repos.skus.firstSkus(storeId, MAX_PREVIEW_PAIRS + 1);
+  let catalogSkus: string[] | undefined;
+  const everySku = async () => (catalogSkus ??= await repos.skus.firstSkus(storeId, MAX_PREVIEW_PAIRS + 1));
   const skusOfList = async (priceListId: number): Promise<string[] | 'all'> => {
     const list = await repos.priceLists.find(storeId, priceListId);
     if (list === undefined) return [];
@@ -57,10 +58,12 @@ export async function affectedPairs(repos: Repositories, storeId: number, execut
   };
 
   for (const { resource, record } of [...execution.created, ...execution.deleted]) {
+    if (!complete) break;
     if (resource === 'trade_price') add(record.customerId, [record.sku]);
     else for (const customerId of await holders(record.priceListId)) add(customerId, [record.sku]);
   }
   for (const update of execution.updated) {
+    if (!complete) break;
     if (update.resource === 'customer') {
       const lists = new Set([...update.before.priceListIds, ...update.after.priceListIds]);
       for (const priceListId of lists) {

@@ -29,7 +29,7 @@ export class KyselyChangeSetRepository implements ChangeSetRepository {
   async list(storeId: number, state: ChangeSetState | undefined, page: Page): Promise<StoredChangeSet[]> {
     let query = this.db.selectFrom('change_sets').selectAll().where('store_id', '=', storeId);
     if (state !== undefined) query = query.where('state', '=', state);
-    return (await query.orderBy('id', 'desc').limit(page.count).offset(page.offset).execute()).map(fromRow);
+    return (await query.orderBy('id').limit(page.count).offset(page.offset).execute()).map(fromRow);
   }
 
   async count(storeId: number, state: ChangeSetState | undefined): Promise<number> {

@@ -9,7 +9,7 @@ export function listChangeSets(app: App, changeSets: ChangeSetService): void {
   app.get(
     '/v1/change-sets',
     {
-      schema: { tags: ['change sets'], summary: 'List change sets, newest first', querystring: ChangeSetListQuery, response: { 200: Type.Array(ChangeSet), ...readErrors } },
+      schema: { tags: ['change sets'], summary: 'List change sets, by id', querystring: ChangeSetListQuery, response: { 200: Type.Array(ChangeSet), ...readErrors } },
       config: { scope: 'trade_prices:read' },
     },
     async (request) => changeSets.list(storeIdOf(request), request.query.state, pageOf(request.query)),
