@@ -28,12 +28,8 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await signIn(tab.page, staff, landing);
     return tab.page;
   };
-  const effective = async () =>
-    (
-      (await server.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${catalog.tradeCustomer}&sku=${catalog.skus.mug}&quantity=1`, { token: tenant.token })).body as {
-        price: number;
-      }
-    ).price;
+  const effective = async (customerId = catalog.tradeCustomer, sku = catalog.skus.mug) =>
+    ((await server.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${sku}&quantity=1`, { token: tenant.token })).body as { price: number }).price;
 
   beforeAll(async () => {
     server = await startTestServer('sqlite');
@@ -55,6 +51,10 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
 
   it('an editor builds and submits a set with its preview, an approver approves and applies it, and a revert takes it back', async () => {
     expect(await effective()).toBe(4.2);
+    const live = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: [{ customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 }] });
+    expect(live.status, live.text).toBe(201);
+    const liveId = (live.body as Array<{ id: number }>)[0]!.id;
+    const teeOfOther = () => effective(catalog.otherTradeCustomer, catalog.skus.tee);
     // The editor starts a set and adds a price to it: nothing changes yet.
     let page = await open(editor, '#/change-sets', 'Change sets');
     expect(await seriousViolations(page)).toEqual([]);
@@ -68,9 +68,22 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.5');
     await add.getByRole('button', { name: 'Add price to the set' }).click();
+    // And changes a live price: its deletion and a record like it at the new price.
+    const change = form(page, 'Change a price in the change set');
+    await change.getByLabel('Trade price to change').fill(String(liveId));
+    await change.getByLabel('New price').fill('8.5');
+    await change.getByRole('button', { name: 'Add the change to the set' }).click();
     const preview = page.getByRole('region', { name: 'Preview, before → after' });
-    await expect.poll(() => preview.getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([`Price${catalog.tradeCustomer}${catalog.skus.mug}14.2 → 3.5`]);
-    expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').nth(1).textContent()).toBe(`1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at 3.5`);
+    await expect.poll(() => preview.getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
+      `Price${catalog.tradeCustomer}${catalog.skus.mug}14.2 → 3.5`,
+      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}19 → 8.5`,
+    ]);
+    expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').allTextContents()).toEqual([
+      '#Operation',
+      `1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at 3.5`,
+      `2Delete trade price #${liveId}`,
+      `3Add a price for customer ${catalog.otherTradeCustomer}: ${catalog.skus.tee} at 8.5`,
+    ]);
     expect(await effective()).toBe(4.2);
     expect(await seriousViolations(page)).toEqual([]);
     // Approval is required: the editor submits, and is not offered the approval.
@@ -85,6 +98,7 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await page.getByRole('button', { name: 'Apply now' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Applied');
     expect(await effective()).toBe(3.5);
+    expect(await teeOfOther()).toBe(8.5);
     expect(await seriousViolations(page)).toEqual([]);
 
     // A revert, approved and applied in turn, takes it back.
@@ -92,6 +106,7 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await heading(page, 'Change set: Revert of Spring mugs').waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Preview, before → after' }).getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
       `Price${catalog.tradeCustomer}${catalog.skus.mug}13.5 → 4.2`,
+      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}18.5 → 9`,
     ]);
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
@@ -107,6 +122,8 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await page.getByRole('button', { name: 'Apply now' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Applied');
     expect(await effective()).toBe(4.2);
+    expect(await teeOfOther()).toBe(9);
+    expect((await server.request('GET', `/v1/trade-customer-product-prices/${liveId}`, { token: tenant.token })).status).toBe(200);
     await page.getByRole('link', { name: `change set #${setId}` }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Rolled back');
     expect(await seriousViolations(page)).toEqual([]);

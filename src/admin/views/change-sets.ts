@@ -1,7 +1,7 @@
 import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow, ImportMode } from '@pricebook/client/browser';
 import { findCustomer } from '../customer-lookup.js';
 import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
-import { Form } from '../forms.js';
+import { Form, numberOrText } from '../forms.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
 import { actionButton, alertBox, pager, section, type View, type ViewContext } from '../view.js';
 
@@ -213,7 +213,15 @@ export const changeSetView: View = async (context, id) => {
     await load().catch((error: unknown) => alert.show(error));
   };
 
-  const forms = context.canChange && OPEN.has(set.state) ? [addPriceForm(context, setId, () => reload('Price added to the change set')), deletePriceForm(context, setId, () => reload('Deletion added to the change set')), uploadForm(context, setId, () => reload())] : [];
+  const forms =
+    context.canChange && OPEN.has(set.state)
+      ? [
+          addPriceForm(context, setId, () => reload('Price added to the change set')),
+          changePriceForm(context, setId, () => reload('Change added to the change set')),
+          deletePriceForm(context, setId, () => reload('Deletion added to the change set')),
+          uploadForm(context, setId, () => reload()),
+        ]
+      : [];
   context.main.append(
     alert,
     section('Summary', summary, steps),
@@ -291,6 +299,39 @@ function addPriceForm(context: ViewContext, setId: number, added: () => Promise<
     },
   });
   return section('Add a price', form.element);
+}
+
+/** A new price for a live trade price: its deletion and a record like it at the new price, two operations. */
+function changePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
+  const form = new Form({
+    label: 'Change a price in the change set',
+    submitLabel: 'Add the change to the set',
+    fields: [
+      { name: 'id', label: 'Trade price to change', inputmode: 'numeric', hint: 'The # of the price, as the customer’s prices show it; its SKU, break and window stay.' },
+      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
+    ],
+    grid: true,
+    onSubmit: async (form) => {
+      const id = Number(form.value('id'));
+      if (!Number.isSafeInteger(id) || id < 1) return form.showFieldError('id', 'a trade price’s id: a whole number from 1');
+      const record = await context.api.tradePrices.get(id).catch(() => undefined);
+      if (record === undefined) return form.showFieldError('id', `the store has no trade price #${id}`);
+      const { customerId, productId, sku, minQuantity, validFrom, validUntil } = record;
+      try {
+        await context.api.changeSets.addOperations(setId, [
+          { type: 'trade_price.delete', id },
+          // Sent as typed: the API judges it (a 422 shown at its field).
+          { type: 'trade_price.create', customerId, productId, sku, price: numberOrText(form.value('price')), minQuantity, validFrom, validUntil } as ChangeSetOperation,
+        ]);
+      } catch (error) {
+        return form.showError(error, 1);
+      }
+      form.setValue('id', '');
+      form.setValue('price', '');
+      await added();
+    },
+  });
+  return section('Change a price', form.element);
 }
 
 function deletePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
