@@ -283,6 +283,13 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     const dry = await upload(`dryRun=true&changeSet=${set.id}`, csv);
     expect(await ended((dry.body as { id: number }).id)).toMatchObject({ status: 'succeeded' });
     expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 3 } });
+    // More prices than a set holds operations: refused before its rows become operations, nothing added.
+    const rows = Array.from({ length: 10_001 }, (_, i) => `${catalog.otherTradeCustomer},${catalog.skus.teeRedM},${(i + 1) / 100},1`);
+    const big = await upload(`mode=add&changeSet=${set.id}`, `customer_id,sku,price,min_quantity\n${rows.join('\n')}\n`);
+    expect(big.status, big.text).toBe(202);
+    const refused = await ended((big.body as { id: number }).id);
+    expect(refused).toMatchObject({ status: 'failed', errors: [{ row: 1, message: expect.stringMatching(/at most 10000/) }] });
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 3 } });
     expect((await call('POST', `/v1/change-sets/${set.id}/discard`, {})).status).toBe(200);
     expectError(await upload(`changeSet=${set.id}`, csv), 409, 17);
   });

@@ -17,7 +17,8 @@ import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
 import { AppError } from '../errors.js';
-import type { ChangeSetOperation } from '../../contract/change-sets.js';
+import { type ChangeSetOperation, MAX_OPERATIONS_PER_SET } from '../../contract/change-sets.js';
+
 import { type ImportQueueCaps, ImportUpload, queueFull } from './import-upload.js';
 
 /** Rows checked per batch, at most: their lookups are a query or two. */
@@ -44,6 +45,8 @@ const UPLOAD_ABANDONED_MS = 10 * 60_000;
 const CLEANUP_GRACE_MS = 60_000;
 /** Stores the queue metrics list, at most. */
 export const QUEUE_METRIC_STORES = 1000;
+/** Prices an import into a change set takes in replace mode (its `trade_prices.replace` operations together), held in memory while they are added. */
+export const MAX_CHANGE_SET_IMPORT_PRICES = 100_000;
 
 export const DEFAULT_IMPORT_CAPS: ImportQueueCaps = { maxImports: 4, maxBytes: 200 * 2 ** 20 };
 export const DEFAULT_IMPORT_RETENTION_MS = 30 * 24 * 3600_000;
@@ -413,7 +416,7 @@ export class ImportService {
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
       if (claim.mode === 'add') result.created = staged;
       else await this.replace(claim, result, pacer);
-      if (!claim.dryRun && claim.changeSetId !== null) await this.addToChangeSet(claim, claim.changeSetId);
+      if (!claim.dryRun && claim.changeSetId !== null) await this.addToChangeSet(claim, claim.changeSetId, staged);
       await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
     } finally {
       clearInterval(keeper);
@@ -428,8 +431,13 @@ export class ImportService {
    * at most 10 000 operations, it is no longer open, an operation the book refuses) fails the
    * import with its reasons.
    */
-  private async addToChangeSet(claim: ClaimedImport, changeSetId: number): Promise<void> {
+  private async addToChangeSet(claim: ClaimedImport, changeSetId: number, stagedCount: number): Promise<void> {
     if (this.changeSets === undefined) throw new Error('imports into change sets need the change set service');
+    // Refused before a row is read: the operations are held in memory, so a file of millions of rows must not be.
+    const most = claim.mode === 'add' ? MAX_OPERATIONS_PER_SET : MAX_CHANGE_SET_IMPORT_PRICES;
+    if (stagedCount > most) {
+      throw new StaleCheck([{ row: 1, field: null, message: `The file has ${stagedCount} prices; an import into a change set takes at most ${most} (${claim.mode === 'add' ? 'a set holds at most that many operations' : 'in replace mode'}); nothing was added` }]);
+    }
     const staged: StagedPrice[] = [];
     for (let after = 0; ; ) {
       const batch = await this.uow.repos.imports.staged(claim.id, after, APPLY_BATCH);
