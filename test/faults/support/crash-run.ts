@@ -14,8 +14,16 @@ const SKU = 'CRASH-SKU';
 
 export interface CrashRunOptions {
   engine: EngineName;
-  /** SIGKILL-and-restart cycles. */
+  /** SIGKILL-and-restart cycles, at most. */
   cycles: number;
+  /**
+   * No further cycle starts once this much time (ms) has gone since the start, provided
+   * `minCycles` have run: a slow machine kills fewer times instead of running past the test's
+   * limit. Without it, every cycle runs.
+   */
+  budgetMs?: number;
+  /** Cycles that run whatever the budget (default 1). */
+  minCycles?: number;
   /** Bulk requests in flight at once. */
   concurrency: number;
   /** Each cycle's load lasts a random time in this range (ms) before the SIGKILL. */
@@ -30,7 +38,10 @@ export interface CrashRunOptions {
 }
 
 export interface CrashRun {
+  /** Cycles run (fewer than asked when the budget ran out). */
   cycles: number;
+  /** The budget stopped the cycles before `options.cycles`. */
+  stoppedByBudget: boolean;
   /** Bulk requests sent, retries included. */
   requests: number;
   /** Batches answered 201 (during the cycles, or on the retry after the last restart). */
@@ -126,7 +137,10 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
       return response;
     };
 
-    for (let cycle = 1; cycle <= options.cycles; cycle++) {
+    const budgetSpent = (cycle: number) => options.budgetMs !== undefined && cycle > (options.minCycles ?? 1) && Date.now() - started >= options.budgetMs;
+    let cycles = 0;
+    for (let cycle = 1; cycle <= options.cycles && !budgetSpent(cycle); cycle++) {
+      cycles = cycle;
       if (cycle > 1) instance = await startInstance({ name: 'crash', env, tls, connections: options.concurrency + 2, command });
       const target = instance;
       let loading = true;
@@ -157,7 +171,8 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     try {
       await options.beforeCheck?.(database, store.id);
       return {
-        cycles: options.cycles,
+        cycles,
+        stoppedByBudget: cycles < options.cycles,
         requests,
         acked: acked.size,
         retried: retries.length,
