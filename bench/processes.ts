@@ -102,7 +102,7 @@ export async function startServer(env: Record<string, string>, tls: TlsFiles, ex
   });
   const { output, exited } = track(child);
   const agent = new https.Agent({ ca: tls.cert, servername: 'localhost', keepAlive: true });
-  const send = (method: 'GET' | 'POST', urlPath: string, token: string, payload?: string, contentType = 'application/json') =>
+  const send = (method: 'GET' | 'POST', urlPath: string, token: string, payload?: string, contentType = 'application/json', retried = false) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(payload !== undefined && { 'content-type': contentType }) };
       const request = https.request({ method, host: '127.0.0.1', port, path: urlPath, agent, headers, timeout: 10_000 }, (response) => {
@@ -112,7 +112,14 @@ export async function startServer(env: Record<string, string>, tls: TlsFiles, ex
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
       });
       request.on('timeout', () => request.destroy(new Error('timed out')));
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed after its 5 s idle timeout, while this
+        // process was too busy (seeding SQLite synchronously) to drop it first: the request
+        // never reached the server, so it goes again, once, on a new connection (as Node's
+        // documentation advises for `reusedSocket`).
+        if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(send(method, urlPath, token, payload, contentType, true));
+        else reject(error);
+      });
       request.end(payload);
     });
   const get = (urlPath: string, token: string) => send('GET', urlPath, token);
