@@ -134,7 +134,11 @@ beforeAll(() => {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does)`);
 });
 
-describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineName) => {
+const ENGINES = await enginesUnderTest();
+/** Checks of what no engine takes part in run on this one. */
+const FIRST_ENGINE = ENGINES[0];
+
+describe.each(ENGINES)('pricebook CLI on %s', (engine: EngineName) => {
   const cleanups: Array<() => Promise<void> | void> = [];
 
   /** A fresh, empty data dir (and PostgreSQL database) as CLI environment. */
@@ -239,7 +243,8 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
 
   it('fails with a message on stderr, nothing on stdout, and exit code 2 for a bad command line, 1 for a refused operation', async () => {
     const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Failures'], env));
-    const cases: Array<[string[], RegExp, 1 | 2]> = [
+    // A bad command line is refused before any database is opened: tried on the first engine only.
+    const usage: Array<[string[], RegExp, 1 | 2]> = [
       [['keys', 'create', '--store', String(store.id), '--scopes', 'catalog:read,admin'], /scope.*admin/i, 2],
       [['keys', 'create', '--store', String(store.id), '--scopes', ''], /scope/i, 2],
       [['keys', 'create', '--store', 'abc'], /abc/, 2],
@@ -252,6 +257,9 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
       [['stores', 'create'], /--name/, 2],
       [['stores', 'create', '--name', 'X', '--bogus'], /bogus/, 2],
       [['nonsense'], /unknown command/i, 2],
+    ];
+    const cases: Array<[string[], RegExp, 1 | 2]> = [
+      ...(engine === FIRST_ENGINE ? usage : []),
       // Well-formed, refused by what the database holds.
       [['keys', 'create', '--store', '987654'], /987654/, 1],
       [['keys', 'revoke', '987654'], /987654/, 1],
@@ -273,7 +281,8 @@ describe.each(await enginesUnderTest())('pricebook CLI on %s', (engine: EngineNa
     }
   });
 
-  it('exits 2 on an invalid setting, naming it, and 1 when the database cannot be reached', async () => {
+  // The settings are read before any database is opened, and the unreachable one is named: the first engine only.
+  it.runIf(engine === FIRST_ENGINE)('exits 2 on an invalid setting, naming it, and 1 when the database cannot be reached', async () => {
     const configurations: Array<[string[], Record<string, string>, RegExp]> = [
       [['stores', 'create', '--name', 'X'], { DATABASE_URL: 'mysql://127.0.0.1/x' }, /DATABASE_URL/],
       [['stores', 'create', '--name', 'X', '--database-url', 'not a url'], {}, /DATABASE_URL|database-url/],
