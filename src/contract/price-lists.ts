@@ -84,3 +84,128 @@ export type PriceListPriceListQuery = Static<typeof PriceListPriceListQuery>;
 export const PriceListPriceCountQuery = Type.Object(EntryFilters, { additionalProperties: false });
 
 export const PriceListPriceParams = Type.Object({ id: Id, priceId: Id }, { additionalProperties: false });
+
+export const ENTRY_OVERLAP_KINDS = ['duplicate', 'overlap'] as const;
+/** Entries an overlap lists, newest first; `entryCount` says how many it has. */
+export const MAX_OVERLAP_ENTRIES_SHOWN = 100;
+export type EntryOverlapKind = (typeof ENTRY_OVERLAP_KINDS)[number];
+const OverlapKind = Type.Unsafe<EntryOverlapKind>({
+  type: 'string',
+  enum: [...ENTRY_OVERLAP_KINDS],
+  description: '`duplicate`: every entry has the same window, so only the newest ever applies. `overlap`: the windows differ; at each moment the newest entry valid then applies',
+});
+
+/** An entry as an overlap shows it: what the tie rule weighs. */
+export const OverlappingEntry = Type.Object(
+  {
+    id: Id,
+    price: Type.Number({ description: 'Exactly as sent' }),
+    validFrom: Nullable({ ...Timestamp, description: 'Applies from this moment on (inclusive); null: always has' }),
+    validUntil: Nullable({ ...Timestamp, description: 'Applies until this moment (exclusive); null: never ends' }),
+  },
+  { additionalProperties: false },
+);
+export type OverlappingEntry = Static<typeof OverlappingEntry>;
+
+/**
+ * Entries of one list for the same SKU, product and quantity break whose windows meet: the tie
+ * rule decides between them (the newest valid one applies). Allowed; shown so a merchant sees
+ * what is decided.
+ */
+export const PriceListEntryOverlap = Type.Object(
+  {
+    sku: Type.String(),
+    productId: Id,
+    minQuantity: Type.Integer({ minimum: 1 }),
+    kind: OverlapKind,
+    from: Nullable({ ...Timestamp, description: 'When the earliest of the entries starts; null: always has' }),
+    until: Nullable({ ...Timestamp, description: 'When the last of them ends; null: never' }),
+    entryCount: Type.Integer({ minimum: 2, description: 'The entries of the overlap' }),
+    entries: Type.Array(OverlappingEntry, { minItems: 2, maxItems: MAX_OVERLAP_ENTRIES_SHOWN, description: `Newest first, the order in which the tie rule prefers them: the first ${MAX_OVERLAP_ENTRIES_SHOWN}` }),
+  },
+  { $id: 'PriceListEntryOverlap', additionalProperties: false },
+);
+export type PriceListEntryOverlap = Static<typeof PriceListEntryOverlap>;
+
+export const PriceListOverlapQuery = Type.Object(
+  {
+    ...PageQuery,
+    productId: EntryFilters.productId,
+    sku: EntryFilters.sku,
+  },
+  { additionalProperties: false },
+);
+export type PriceListOverlapQuery = Static<typeof PriceListOverlapQuery>;
+
+/** Prices in one replace of a list's entries: within the 1 MiB body limit, as a trade price replace. */
+export const MAX_LIST_REPLACE_ITEMS = 10_000;
+/** Stored entries one replace may replace: the list's (scope `list`) or those of the SKUs named (`skus`). */
+export const MAX_LIST_REPLACE_STORED = 10_000;
+
+export const ReplacePriceListPricesRequest = StrictObject({
+  prices: Type.Array(PricedSkuInput, { maxItems: MAX_LIST_REPLACE_ITEMS, description: `0–${MAX_LIST_REPLACE_ITEMS} entries, as a bulk create's items` }),
+  scope: Type.Unsafe<'list' | 'skus'>({
+    type: 'string',
+    enum: ['list', 'skus'],
+    description: '`list`: the list’s entries become exactly `prices`. `skus`: only the entries of the SKUs named in `prices` are replaced; others stay',
+  }),
+  dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Answer what would change, and change nothing' })),
+});
+export type ReplacePriceListPricesRequest = Static<typeof ReplacePriceListPricesRequest>;
+
+/** A created entry; in a dry run, one that would be: no id and no createdAt yet. */
+export const PlannedPriceListPrice = Type.Object(
+  {
+    id: Nullable({ ...Id, description: 'Null in a dry run' }),
+    priceListId: Id,
+    productId: Id,
+    sku: Type.String(),
+    price: Type.Number(),
+    ...PriceRuleFields,
+    createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
+  },
+  { additionalProperties: false },
+);
+
+/** An entry of an overlap the replace leaves: which of `prices` it is, and its id (null: created in a dry run). */
+export const PlannedOverlappingEntry = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: 'Its position in `prices`' }),
+    id: Nullable({ ...Id, description: 'The entry kept, or the one created; null for one a dry run would create' }),
+    price: Type.Number(),
+    validFrom: Nullable(Timestamp),
+    validUntil: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+
+export const PlannedEntryOverlap = Type.Object(
+  {
+    sku: Type.String(),
+    productId: Id,
+    minQuantity: Type.Integer({ minimum: 1 }),
+    kind: OverlapKind,
+    from: Nullable(Timestamp),
+    until: Nullable(Timestamp),
+    entryCount: Type.Integer({ minimum: 2, description: 'The entries of the overlap' }),
+    entries: Type.Array(PlannedOverlappingEntry, {
+      minItems: 2,
+      maxItems: MAX_OVERLAP_ENTRIES_SHOWN,
+      description: `Newest first (those created after those kept, in the order of \`prices\`), the order in which the tie rule prefers them: the first ${MAX_OVERLAP_ENTRIES_SHOWN}`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplacePriceListPricesResult = Type.Object(
+  {
+    created: Type.Array(PlannedPriceListPrice, { description: 'In the order of `prices`' }),
+    deleted: Type.Array(PriceListPrice, { description: 'By id' }),
+    unchanged: Type.Integer({ minimum: 0, description: 'Prices equal in every field to an entry already there: it stays, with its id, and no event' }),
+    overlaps: Type.Array(PlannedEntryOverlap, {
+      description: 'Where the replaced entries (all of `prices`) overlap: same SKU, product and break, windows that meet (docs/pricing.md, "Overlaps"). Allowed; the tie rule decides',
+    }),
+  },
+  { $id: 'ReplacePriceListPricesResult', additionalProperties: false },
+);
+export type ReplacePriceListPricesResult = Static<typeof ReplacePriceListPricesResult>;

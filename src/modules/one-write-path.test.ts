@@ -19,7 +19,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const WRITERS: Record<string, RegExp[]> = {
   'modules/trade-prices/trade-price-writes.ts': [/\.tradePrices\.(insertMany|deleteMany|delete|deleteBatchOf|restore)\(/, /'trade_customer_product_price\.(created|deleted)'/],
-  'modules/price-lists/price-list-entry-writes.ts': [/\.priceLists\.(insertPrices|deletePrice|deletePriceBatchOf|restorePrices)\(/, /'price_list_price\.(created|deleted)'/],
+  'modules/price-lists/price-list-entry-writes.ts': [/\.priceLists\.(insertPrices|deletePrices?|deletePriceBatchOf|restorePrices)\(/, /'price_list_price\.(created|deleted)'/],
 };
 
 /** The files that append to the price history: the two price writers and the services of the other recorded changes. */

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pricebook } from '@pricebook/client';
 import { MAX_BULK_CUSTOMERS } from '../../src/contract/customers.js';
+import { MAX_LIST_REPLACE_ITEMS, MAX_LIST_REPLACE_STORED } from '../../src/contract/price-lists.js';
 import { MAX_BULK_PRODUCTS, MAX_BULK_VARIATIONS } from '../../src/contract/products.js';
 import { MAX_LOOKUP_SKUS } from '../../src/contract/skus.js';
 import { MAX_REPLACE_ITEMS } from '../../src/contract/trade-prices.js';
@@ -20,7 +21,8 @@ import { figure, reportLine } from './support/report.js';
  * Store A's largest catalog operations beside store B's reads (docs/reliability.md, "Noisy
  * neighbours"): a replace of a customer's prices at the documented maximum (10 000 prices, each
  * replacing one of the customer's 10 000: 10 000 deleted, 10 000 created, 20 000 events, one
- * transaction), then a full export of the store (50 000 prices) page by page as `pricebook
+ * transaction), a replace of a list's entries at its maxima (10 000 entries replaced by 10 000,
+ * all in one overlap), then a full export of the store (50 000 prices) page by page as `pricebook
  * prices export` does it, with the typed client. B's GET p99 stays under 100 ms, the loop's own
  * work never takes 50 ms in one stretch, and resident memory grows by less than 256 MiB. Then the
  * catalog's bulk endpoints at their maxima: a bulk create of 1000 products carrying 10 000
@@ -114,6 +116,28 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     expect([body.created.length, body.deleted.length, body.unchanged]).toEqual([REPLACED, REPLACED, 0]);
     const count = await server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${catalogA.tradeCustomer}`, { token: storeA.token });
     expect(count.body).toEqual({ count: REPLACED });
+    expectGoodNeighbour(figures);
+  });
+
+  it(`replaces a list's ${figure(MAX_LIST_REPLACE_STORED)} entries with ${figure(MAX_LIST_REPLACE_ITEMS)} (the maxima) without holding up another store`, async () => {
+    const list = await server.request('POST', '/v1/price-lists', { token: storeA.token, body: { name: 'Replaced at the maxima', kind: 'fixed' } });
+    expect(list.status, list.text).toBe(201);
+    const listId = (list.body as { id: number }).id;
+    const createdAt = new Date().toISOString();
+    for (let start = 0; start < MAX_LIST_REPLACE_STORED; start += INSERT_CHUNK) {
+      const items = Array.from({ length: INSERT_CHUNK }, (_, offset) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 10, minQuantity: start + offset + 1, validFrom: null, validUntil: null }));
+      await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
+    }
+    // Every entry of the SKU goes (another price each), and 10 000 come, all duplicates of one another: each is in the one overlap.
+    const prices = Array.from({ length: MAX_LIST_REPLACE_ITEMS }, () => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 20 }));
+    const path = `/v1/price-lists/${listId}/prices/replace`;
+    const dryRun = await server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices, dryRun: true } });
+    expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    const { result, figures } = await besideNeighbour(server, storeB, () => server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices } }));
+    reportLine(describeNeighbour(`noisy-catalog/list-replace/${engine}`, `a replace of a list's ${figure(MAX_LIST_REPLACE_STORED)} entries by ${figure(MAX_LIST_REPLACE_ITEMS)} (one overlap of them all)`, figures));
+    expect(result.status, result.text.slice(0, 300)).toBe(200);
+    const body = result.body as { created: unknown[]; deleted: unknown[]; unchanged: number; overlaps: Array<{ entryCount: number; entries: unknown[] }> };
+    expect([body.created.length, body.deleted.length, body.unchanged, body.overlaps.map((overlap) => [overlap.entryCount, overlap.entries.length])]).toEqual([MAX_LIST_REPLACE_ITEMS, MAX_LIST_REPLACE_STORED, 0, [[MAX_LIST_REPLACE_ITEMS, 100]]]);
     expectGoodNeighbour(figures);
   });
 

@@ -11,7 +11,8 @@ import { figure, reportLine } from './support/report.js';
  * docs/pricing.md, "Cost"): store A's customer holds 10 000 records of one SKU, each with a
  * future validity window of its own, plus one newer undated record that outranks them all, so
  * the effective price tries every window bound and finds no change. Store A asks for that
- * effective price, a 1000-line quote of the SKU and orders of it, again and again, while store B
+ * effective price, a 1000-line quote of the SKU, orders of it, and the overlaps of a list of
+ * 20 002 entries (all read before the one overlap is found), again and again, while store B
  * reads: B's GET p99 stays under 100 ms, the loop's own work never takes 50 ms in one stretch, RSS stays within
  * its budget.
  *
@@ -25,6 +26,8 @@ import { figure, reportLine } from './support/report.js';
  * The records go in through the repository (as bulk creates would store them), not over HTTP.
  */
 const DATED = 10_000;
+/** Entries of the list whose overlaps are asked for: all read, the one overlap among the last. */
+const LIST_ENTRIES = 20_000;
 const QUOTE_LINES = 1000;
 /** Each operation is repeated for this long, so the other store makes enough requests meanwhile. */
 const RUN_MS = 3000;
@@ -138,6 +141,30 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     expect((first.body as { lines: Array<{ tradePriceId: number | null }> }).lines[0]!.tradePriceId).toBe(undatedId);
     const { figures, runs, slowestMs, warmUp } = await repeatedBeside(201, () => server.request('POST', '/v1/orders', { token: storeA.token, body }));
     reportLine(describeNeighbour(`pricing/${engine}`, `${runs} orders over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
+    expectGoodNeighbour(figures);
+  });
+
+  it(`finds the overlaps of a list of ${figure(LIST_ENTRIES)} entries, all read, without holding up another store`, async () => {
+    const created = await server.request('POST', '/v1/price-lists', { token: storeA.token, body: { name: 'Overlaps at the bound', kind: 'fixed' } });
+    expect(created.status, created.text).toBe(201);
+    const listId = (created.body as { id: number }).id;
+    // Entries of the mug, each valid for a day of its own (none meet), then two undated ones of
+    // the tee, which comes after the mug in key order: the one overlap is found at the end.
+    const createdAt = new Date().toISOString();
+    for (let start = 0; start < LIST_ENTRIES; start += 5000) {
+      const items = Array.from({ length: 5000 }, (_, index) => {
+        const day = FIRST_DAY + (start + index) * DAY_MS;
+        return { productId: catalogA.mug, sku: catalogA.skus.mug, price: 1, minQuantity: 1, validFrom: new Date(day).toISOString(), validUntil: new Date(day + DAY_MS).toISOString() };
+      });
+      await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
+    }
+    const tee = { productId: catalogA.tee, sku: catalogA.skus.tee, price: 3 };
+    expect((await server.request('POST', `/v1/price-lists/${listId}/prices/bulk`, { token: storeA.token, body: [tee, tee] })).status).toBe(201);
+    const path = `/v1/price-lists/${listId}/overlaps`;
+    const first = await server.request('GET', path, { token: storeA.token });
+    expect((first.body as Array<{ sku: string; kind: string }>).map(({ sku, kind }) => ({ sku, kind }))).toEqual([{ sku: catalogA.skus.tee, kind: 'duplicate' }]);
+    const { figures, runs, slowestMs, warmUp } = await repeatedBeside(200, () => server.request('GET', path, { token: storeA.token }));
+    reportLine(describeNeighbour(`pricing/${engine}`, `${runs} overlaps of a list of ${figure(LIST_ENTRIES + 2)} entries (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
     expectGoodNeighbour(figures);
   });
 

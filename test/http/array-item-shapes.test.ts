@@ -79,6 +79,15 @@ const CASES: Record<string, SiteCase> = {
     ],
     accepted: 200,
   },
+  'POST /v1/price-lists/{id}/prices/replace prices': {
+    url: () => `/v1/price-lists/${priceListId}/prices/replace`,
+    body: (prices) => ({ scope: 'skus', prices }),
+    validItems: (catalog) => [
+      { productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+      { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9, minQuantity: 5 },
+    ],
+    accepted: 200,
+  },
   'POST /v1/change-sets/{id}/operations ': {
     url: () => `/v1/change-sets/${changeSetId}/operations`,
     body: (items) => items,

@@ -157,6 +157,13 @@ const CASES: Record<string, FieldCase> = {
     at: { index: 1, field: 'sku' },
     accepted: 200,
   },
+  'POST /v1/price-lists/{id}/prices/replace prices[].sku': {
+    url: (context) => `/v1/price-lists/${context.priceListId}/prices/replace`,
+    body: (value, context) => ({ scope: 'skus', prices: [pricedSku(context.catalog.skus.tee, context), pricedSku(value, context)] }),
+    valid: (context) => context.catalog.skus.teeRedM,
+    at: { index: 1, field: 'sku' },
+    accepted: 200,
+  },
   'POST /v1/quotes lines[].sku': {
     url: () => '/v1/quotes',
     body: (value, context) => ({ customerId: context.catalog.tradeCustomer, lines: [{ sku: context.catalog.skus.mug, quantity: 1 }, { sku: value, quantity: 1 }] }),

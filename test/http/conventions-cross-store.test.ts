@@ -71,6 +71,13 @@ const FIXTURES: Record<string, Fixture> = {
       return [{ productId: product.id, sku: `CROSS-B-${unique}`, price: 5 }];
     },
   },
+  // A replace another store sends to a list: its own product, so that only the list is not its.
+  '/v1/price-lists/{id}/prices/replace': {
+    body: async ({ unique, postAsB }) => {
+      const product = await postAsB('/v1/products', { title: 'T', price: 1, sku: `CROSS-R-${unique}` });
+      return { scope: 'skus', prices: [{ productId: product.id, sku: `CROSS-R-${unique}`, price: 5 }] };
+    },
+  },
   '/v1/imports': {
     // A dry run of a valid file, waited for: its record changes no more while the test looks.
     create: async ({ unique, post, requestAsA }) => {

@@ -783,6 +783,136 @@ export type PriceListPriceCountQuery = {
   validAt?: string;
 };
 
+export type PriceListEntryOverlap = {
+  sku: string;
+  productId: number;
+  minQuantity: number;
+  /** `duplicate`: every entry has the same window, so only the newest ever applies. `overlap`: the windows differ; at each moment the newest entry valid then applies */
+  kind: "duplicate" | "overlap";
+  /** When the earliest of the entries starts; null: always has */
+  from: string | null;
+  /** When the last of them ends; null: never */
+  until: string | null;
+  /** The entries of the overlap */
+  entryCount: number;
+  /** Newest first, the order in which the tie rule prefers them: the first 100 */
+  entries: {
+    id: number;
+    /** Exactly as sent */
+    price: number;
+    /** Applies from this moment on (inclusive); null: always has */
+    validFrom: string | null;
+    /** Applies until this moment (exclusive); null: never ends */
+    validUntil: string | null;
+  }[];
+};
+
+export type OverlappingEntry = {
+  id: number;
+  /** Exactly as sent */
+  price: number;
+  /** Applies from this moment on (inclusive); null: always has */
+  validFrom: string | null;
+  /** Applies until this moment (exclusive); null: never ends */
+  validUntil: string | null;
+};
+
+export type PriceListOverlapQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  productId?: number;
+  sku?: string;
+};
+
+export type ReplacePriceListPricesRequest = {
+  /** 0–10000 entries, as a bulk create's items */
+  prices: {
+    /** A product of this store */
+    productId: number;
+    sku: string;
+    price: number;
+    /** Applies to lines of at least this many units; default 1 */
+    minQuantity?: number;
+    /** Applies from this moment on (inclusive); null or left out: always has */
+    validFrom?: string | null;
+    /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
+    validUntil?: string | null;
+  }[];
+  /** `list`: the list’s entries become exactly `prices`. `skus`: only the entries of the SKUs named in `prices` are replaced; others stay */
+  scope: "list" | "skus";
+  /** Answer what would change, and change nothing */
+  dryRun?: boolean;
+};
+
+export type ReplacePriceListPricesResult = {
+  /** In the order of `prices` */
+  created: {
+    /** Null in a dry run */
+    id: number | null;
+    priceListId: number;
+    productId: number;
+    sku: string;
+    price: number;
+    /** Applies to lines of at least this many units */
+    minQuantity: number;
+    /** Applies from this moment on (inclusive); null: always has */
+    validFrom: string | null;
+    /** Applies until this moment (exclusive); null: never ends */
+    validUntil: string | null;
+    /** Null in a dry run */
+    createdAt: string | null;
+  }[];
+  /** By id */
+  deleted: {
+    id: number;
+    priceListId: number;
+    productId: number;
+    sku: string;
+    /** Exactly as sent */
+    price: number;
+    /** Applies to lines of at least this many units */
+    minQuantity: number;
+    /** Applies from this moment on (inclusive); null: always has */
+    validFrom: string | null;
+    /** Applies until this moment (exclusive); null: never ends */
+    validUntil: string | null;
+    /** ISO 8601, UTC */
+    createdAt: string;
+  }[];
+  /** Prices equal in every field to an entry already there: it stays, with its id, and no event */
+  unchanged: number;
+  /** Where the replaced entries (all of `prices`) overlap: same SKU, product and break, windows that meet (docs/pricing.md, "Overlaps"). Allowed; the tie rule decides */
+  overlaps: {
+    sku: string;
+    productId: number;
+    minQuantity: number;
+    /** `duplicate`: every entry has the same window, so only the newest ever applies. `overlap`: the windows differ; at each moment the newest entry valid then applies */
+    kind: "duplicate" | "overlap";
+    /** ISO 8601, UTC */
+    from: string | null;
+    /** ISO 8601, UTC */
+    until: string | null;
+    /** The entries of the overlap */
+    entryCount: number;
+    /** Newest first (those created after those kept, in the order of `prices`), the order in which the tie rule prefers them: the first 100 */
+    entries: {
+      /** Its position in `prices` */
+      index: number;
+      /** The entry kept, or the one created; null for one a dry run would create */
+      id: number | null;
+      price: number;
+      /** ISO 8601, UTC */
+      validFrom: string | null;
+      /** ISO 8601, UTC */
+      validUntil: string | null;
+    }[];
+  }[];
+};
+
 export type Product = {
   id: number;
   title: string;

@@ -58,6 +58,8 @@ export const OPERATIONS = {
   'priceLists.prices.get': { method: 'GET', path: '/v1/price-lists/{id}/prices/{priceId}' },
   'priceLists.prices.bulkCreate': { method: 'POST', path: '/v1/price-lists/{id}/prices/bulk' },
   'priceLists.prices.delete': { method: 'DELETE', path: '/v1/price-lists/{id}/prices/{priceId}' },
+  'priceLists.prices.replace': { method: 'POST', path: '/v1/price-lists/{id}/prices/replace' },
+  'priceLists.overlaps': { method: 'GET', path: '/v1/price-lists/{id}/overlaps' },
 
   'changeSets.list': { method: 'GET', path: '/v1/change-sets' },
   'changeSets.count': { method: 'GET', path: '/v1/change-sets/count' },

@@ -4,14 +4,18 @@ import type {
   CountResult,
   PriceList,
   PriceListCountQuery,
+  PriceListEntryOverlap,
   PriceListGetQuery,
   PriceListInput,
   PriceListListQuery,
+  PriceListOverlapQuery,
   PriceListPrice,
   PriceListPriceCountQuery,
   PriceListPriceInput,
   PriceListPriceListQuery,
   PriceListUpdate,
+  ReplacePriceListPricesRequest,
+  ReplacePriceListPricesResult,
 } from './types.js';
 
 /** `/v1/price-lists/{id}/prices`: the entries of a fixed list; every method takes the list's id first. */
@@ -36,6 +40,10 @@ export class PriceListPricesResource {
   }
   async delete(priceListId: number, priceId: number): Promise<void> {
     await this.api.call('priceLists.prices.delete', { params: { id: priceListId, priceId } });
+  }
+  /** Makes the list's entries (`scope: 'list'`), or those of the SKUs named (`'skus'`), exactly `prices`; `dryRun` answers without changing anything. */
+  replace(priceListId: number, request: ReplacePriceListPricesRequest, options: CreateOptions = {}): Promise<ReplacePriceListPricesResult> {
+    return this.api.call('priceLists.prices.replace', { params: { id: priceListId }, body: request, ...options });
   }
 }
 
@@ -64,6 +72,13 @@ export class PriceListsResource {
   }
   update(id: number, changes: PriceListUpdate): Promise<PriceList> {
     return this.api.call('priceLists.update', { params: { id }, body: changes });
+  }
+  /** Entries of the list the tie rule decides between: same SKU, product and break, windows that meet (docs/pricing.md, "Overlaps"). */
+  overlaps(id: number, query: PriceListOverlapQuery = {}): Promise<PriceListEntryOverlap[]> {
+    return this.api.call('priceLists.overlaps', { params: { id }, query });
+  }
+  iterateOverlaps(id: number, query: IterateQuery<PriceListOverlapQuery> = {}): AsyncGenerator<PriceListEntryOverlap, void, undefined> {
+    return offsetPages((page) => this.overlaps(id, { ...query, ...page }));
   }
   /** Also removes its entries and its id from every customer's `priceListIds`. */
   async delete(id: number): Promise<void> {

@@ -5,7 +5,15 @@ import { eventOf, eventsOf } from '../events/events.js';
 import { listEntryRecord } from '../history/change-records.js';
 import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
 import type { Repositories } from '../unit-of-work.js';
+import type { PriceDiff } from '../trade-prices/price-diff.js';
 import type { PriceListPriceOwner } from './price-list-repository.js';
+
+export interface PriceListEntryWritesOptions {
+  /** Entries created or deleted per statement; default 1000 (a bulk create's, in one statement). */
+  batch?: number;
+  /** After each batch; default nothing (a replace gives other requests a turn, `nextTurn`). */
+  pace?: () => Promise<void>;
+}
 
 /**
  * The one way price list entries change, the twin of `TradePriceWrites`: the bulk create, a
@@ -16,6 +24,8 @@ import type { PriceListPriceOwner } from './price-list-repository.js';
  */
 export class PriceListEntryWrites {
   private locked = false;
+  private readonly batch: number;
+  private readonly pace: () => Promise<void>;
 
   constructor(
     private readonly repos: Repositories,
@@ -24,15 +34,47 @@ export class PriceListEntryWrites {
     private readonly origin: ChangeOrigin,
     /** When the changes happen: the entries' `createdAt` and their events'. */
     private readonly changedAt: string,
-  ) {}
+    options: PriceListEntryWritesOptions = {},
+  ) {
+    this.batch = options.batch ?? 1000;
+    this.pace = options.pace ?? (async () => undefined);
+  }
 
-  /** Adds entries to a fixed list (at most a bulk create's 1000, in one statement), each with a `price_list_price.created` event. */
+  /** Adds entries to a fixed list, `batch` a statement, each with a `price_list_price.created` event; the entries come back in the order given. */
   async create(priceListId: number, entries: readonly PricedSku[]): Promise<PriceListPrice[]> {
     await this.lock();
-    const created = await this.repos.priceLists.insertPrices(this.storeId, priceListId, entries, this.changedAt);
-    await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.created', created), this.changedAt);
-    await this.record(created.map((entry) => listEntryRecord(null, entry)));
+    const created: PriceListPrice[] = [];
+    for (let start = 0; start < entries.length; start += this.batch) {
+      const batch = await this.repos.priceLists.insertPrices(this.storeId, priceListId, entries.slice(start, start + this.batch), this.changedAt);
+      await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.created', batch), this.changedAt);
+      await this.record(batch.map((entry) => listEntryRecord(null, entry)));
+      created.push(...batch);
+      await this.pace();
+    }
     return created;
+  }
+
+  /** Deletes these entries of a list, `batch` a statement, each with a `price_list_price.deleted` event, in the order given. */
+  async remove(priceListId: number, entries: readonly PriceListPrice[]): Promise<void> {
+    await this.lock();
+    for (let start = 0; start < entries.length; start += this.batch) {
+      const batch = entries.slice(start, start + this.batch);
+      await this.repos.priceLists.deletePrices(
+        this.storeId,
+        priceListId,
+        batch.map((entry) => entry.id),
+        this.changedAt,
+      );
+      await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.deleted', batch), this.changedAt);
+      await this.record(batch.map((entry) => listEntryRecord(entry, null)));
+      await this.pace();
+    }
+  }
+
+  /** A replace's diff made real: its removals first, then its creations; the created entries in `diff.create`'s order. */
+  async apply(priceListId: number, diff: Pick<PriceDiff<PriceListPrice, PricedSku>, 'create' | 'remove'>): Promise<PriceListPrice[]> {
+    await this.remove(priceListId, diff.remove);
+    return this.create(priceListId, diff.create);
   }
 
   /** Puts deleted entries back as they were, with their own ids (a change set's revert), each with its `price_list_price.created` event. */

@@ -43,10 +43,20 @@ export interface PriceListRepository {
   lastDeletedPrices(storeId: number, ids: readonly number[]): Promise<PriceListPrice[]>;
   /** Puts deleted entries back with their own ids and every field as it was, `createdAt` the moment they come back. */
   restorePrices(storeId: number, entries: readonly PriceListPrice[], createdAt: string): Promise<PriceListPrice[]>;
+  /** The entries of the list, or only those of `skus` when given, by id: at most `limit` above `afterId` (a replace's read). */
+  pricesAfter(storeId: number, priceListId: number, skus: readonly string[] | undefined, afterId: number, limit: number): Promise<PriceListPrice[]>;
+  /** Deletes these entries of the list (a replace's leftovers), each kept as deleted. */
+  deletePrices(storeId: number, priceListId: number, ids: readonly number[], deletedAt: string): Promise<void>;
   /** The deleted entry, or undefined when there was none. */
   deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined>;
   /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */
   deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number, deletedAt: string): Promise<PriceListPrice[]>;
+  /**
+   * The list's entries in key order (SKU, product, quantity break, then id), the `limit` that
+   * follow `after` (an entry's key and id; undefined: from the first): the overlaps' read, along
+   * the list's pricing index.
+   */
+  pricesInKeyOrder(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]>;
   /** The entries, of any list, recorded for this product and SKU: a count and at most `shown` lowest ids with their lists. */
   entriesOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number; priceListId: number }>>;
 }

@@ -1,17 +1,37 @@
-import type { PriceList, PriceListInput, PriceListPrice, PriceListPriceInput, PriceListUpdate } from '../../contract/price-lists.js';
+import {
+  MAX_LIST_REPLACE_STORED,
+  type PriceList,
+  type PriceListEntryOverlap,
+  type PriceListInput,
+  type PriceListPrice,
+  type PriceListPriceInput,
+  type PriceListUpdate,
+  type ReplacePriceListPricesRequest,
+  type ReplacePriceListPricesResult,
+} from '../../contract/price-lists.js';
 import { deleteInBatches } from '../batched-delete.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField, notFound, validationFailed } from '../errors.js';
+import { found, invalidField, notFound, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { priceListChanged, priceListRecord } from '../history/change-records.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
+import { diffPrices } from '../trade-prices/price-diff.js';
+import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
+import { batchStart, nextTurn, onNextTurn, yieldToOtherWork } from '../yield-to-other-work.js';
+import { overlapGroups, overlapsOf } from './entry-overlaps.js';
 import { PriceListEntryWrites } from './price-list-entry-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import type { NewPriceList, PriceListFilter, PriceListPriceFilter } from './price-list-repository.js';
+
+/** Entries the overlaps read at a time, with a turn for other requests between reads. */
+export const OVERLAP_READ_CHUNK = 1000;
+/** Stored entries a replace reads at a time (each read a turn of its own). */
+const REPLACE_READ = 2500;
 
 /**
  * Price lists shared by customers (docs/pricing.md): a fixed list prices SKUs by its entries,
@@ -123,6 +143,45 @@ export class PriceListService {
     return this.withList(storeId, priceListId, (repos) => repos.priceLists.countPrices(storeId, priceListId, filter));
   }
 
+  /**
+   * The overlaps among the list's entries (`entry-overlaps.ts`), in key order (SKU, product,
+   * break), then by start: the page asked for. The entries are read in key order, a chunk at a
+   * time, until the page is full: a request reads the list's entries at most once, and holds one
+   * key's entries and the page.
+   */
+  async overlaps(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, page: Page): Promise<PriceListEntryOverlap[]> {
+    const repos = this.uow.repos;
+    if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
+    const shown: PriceListEntryOverlap[] = [];
+    let skipped = 0;
+    let key: PriceListPrice[] = [];
+    const closeKey = () => {
+      const first = key[0];
+      if (first === undefined) return;
+      for (const overlap of overlapsOf(first, key)) {
+        if (skipped < page.offset) skipped += 1;
+        else if (shown.length < page.count) shown.push(overlap);
+      }
+      key = [];
+    };
+    let after: PriceListPrice | undefined;
+    for (;;) {
+      const started = batchStart();
+      const chunk = await repos.priceLists.pricesInKeyOrder(storeId, priceListId, filter, after, OVERLAP_READ_CHUNK);
+      for (const entry of chunk) {
+        const first = key[0];
+        if (first !== undefined && (first.sku !== entry.sku || first.productId !== entry.productId || first.minQuantity !== entry.minQuantity)) closeKey();
+        if (shown.length === page.count) return shown;
+        key.push(entry);
+      }
+      after = chunk.at(-1);
+      if (chunk.length < OVERLAP_READ_CHUNK) break;
+      await yieldToOtherWork(started);
+    }
+    closeKey();
+    return shown;
+  }
+
   async getPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice> {
     return found(await this.uow.repos.priceLists.findPrice(storeId, priceListId, id), `Entry ${id} of price list ${priceListId}`);
   }
@@ -149,6 +208,62 @@ export class PriceListService {
       await repos.history.lockChain(storeId);
       found(await new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).removeById(priceListId, id), `Entry ${id} of price list ${priceListId}`);
     });
+  }
+
+  /**
+   * Makes the list's entries exactly `prices` (scope `list`) or replaces the entries of the SKUs
+   * named (scope `skus`), in one transaction, as a trade price replace does for a customer: an
+   * entry equal in every field to one already there keeps it and its id (no event); the others
+   * are created, the entries left over deleted, each with its event and history. The items are
+   * checked as a bulk create's, every problem reported together. The answer says where the
+   * entries it leaves overlap (`overlaps`). A dry run answers the same and changes nothing.
+   */
+  async replacePrices(storeId: number, origin: ChangeOrigin, priceListId: number, request: ReplacePriceListPricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplacePriceListPricesResult> {
+    // Up to 10 000 items were just parsed and validated: the checks get a turn of their own.
+    await nextTurn();
+    return this.uow
+      .transaction(async (repos) => {
+        // A dry run writes nothing: it need not queue behind the store's price writers.
+        if (request.dryRun !== true) await repos.history.lockChain(storeId);
+        const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
+        const refused = refusedBy(shapeProblems);
+        if (refused(undefined, null)) throw validationFailed(shapeProblems);
+        if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
+        const items = refused(undefined, 'prices') ? [] : request.prices;
+        const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
+        if (problems.length > 0) throw validationFailed(problems);
+        const skus = request.scope === 'skus' ? [...new Set(checked.map((item) => item.sku))] : undefined;
+        // The stored entries, a few thousand a read, each read a turn of its own; one read past the bound tells it is passed.
+        const existing: PriceListPrice[] = [];
+        for (;;) {
+          await nextTurn();
+          const read = await repos.priceLists.pricesAfter(storeId, priceListId, skus, existing.at(-1)?.id ?? 0, REPLACE_READ);
+          existing.push(...read);
+          if (read.length < REPLACE_READ || existing.length > MAX_LIST_REPLACE_STORED) break;
+        }
+        if (existing.length > MAX_LIST_REPLACE_STORED) {
+          const what = skus === undefined ? 'entries' : 'entries of the SKUs named';
+          throw invalidField('scope', `Price list ${priceListId} holds more than ${MAX_LIST_REPLACE_STORED} ${what}, more than one replace takes: replace fewer SKUs at a time (scope 'skus'), or delete the list and make it again`);
+        }
+        await nextTurn();
+        const diff = diffPrices(existing, checked);
+        await nextTurn();
+        const overlaps = plannedOverlaps(checked, diff.matches);
+        if (request.dryRun === true) {
+          const created = diff.create.map((item) => ({ id: null, priceListId, ...item, createdAt: null }));
+          return { created, deleted: diff.remove, unchanged: diff.unchanged.length, overlaps };
+        }
+        const writes = new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock), { batch: WRITE_BATCH, pace: nextTurn });
+        const created = await writes.apply(priceListId, diff);
+        // A created entry's id: the prices no entry matched were created in their order.
+        const createdIds = new Map<number, number>();
+        diff.matches.forEach((match, index) => {
+          if (match === undefined) createdIds.set(index, created[createdIds.size]!.id);
+        });
+        for (const overlap of overlaps) for (const entry of overlap.entries) entry.id ??= createdIds.get(entry.index)!;
+        return { created, deleted: diff.remove, unchanged: diff.unchanged.length, overlaps };
+      })
+      .then(onNextTurn);
   }
 
   /**
@@ -185,3 +300,34 @@ export class PriceListService {
     return read(repos);
   }
 }
+
+/**
+ * Where the entries a replace leaves overlap: all of `prices` (a replace makes the list's entries
+ * of each SKU it names exactly those), ranked by the tie rule: a kept entry by its id, a created
+ * one after every stored id, in the order of `prices` (as they will be numbered). A created
+ * entry's id is null here.
+ */
+function plannedOverlaps(prices: ReadonlyArray<PricedSku>, matches: ReadonlyArray<PriceListPrice | undefined>): ReplacePriceListPricesResult['overlaps'] {
+  const byKey = new Map<string, Array<{ index: number; rank: number; id: number | null; price: number; validFrom: string | null; validUntil: string | null }>>();
+  prices.forEach((item, index) => {
+    const match = matches[index];
+    const key = JSON.stringify([item.sku, item.productId, item.minQuantity]);
+    const entry = { index, rank: match?.id ?? Number.MAX_SAFE_INTEGER - prices.length + index, id: match?.id ?? null, price: item.price, validFrom: item.validFrom, validUntil: item.validUntil };
+    const same = byKey.get(key);
+    if (same === undefined) byKey.set(key, [entry]);
+    else same.push(entry);
+  });
+  // In key order, as `GET …/overlaps` answers: SKU, product, break.
+  const keys = [...byKey.keys()].map((key) => JSON.parse(key) as [string, number, number]);
+  keys.sort(([skuA, productA, breakA], [skuB, productB, breakB]) => (skuA < skuB ? -1 : skuA > skuB ? 1 : productA - productB || breakA - breakB));
+  return keys.flatMap(([sku, productId, minQuantity]) => {
+    return overlapGroups(byKey.get(JSON.stringify([sku, productId, minQuantity]))!).map((group) => ({
+      sku,
+      productId,
+      minQuantity,
+      ...group,
+      entries: group.entries.map(({ index, id, price, validFrom, validUntil }) => ({ index, id, price, validFrom, validUntil })),
+    }));
+  });
+}
+

@@ -58,7 +58,11 @@ describe('diffPrices', () => {
 
   it('makes nothing to do out of a set equal to what is there', () => {
     const existing = [record(1), record(2, { sku: 'B', minQuantity: 10 })];
-    expect(diffPrices(existing, [{ ...base, sku: 'B', minQuantity: 10 }, base])).toMatchObject({ create: [], remove: [] });
-    expect(diffPrices([], [])).toEqual({ create: [], remove: [], unchanged: [] });
+    const diff = diffPrices(existing, [{ ...base, sku: 'B', minQuantity: 10 }, base]);
+    expect(diff).toMatchObject({ create: [], remove: [] });
+    // Each desired price's match, in the order of the desired prices.
+    expect(diff.matches.map((match) => match?.id)).toEqual([2, 1]);
+    expect(diffPrices([], [])).toEqual({ create: [], remove: [], unchanged: [], matches: [] });
+    expect(diffPrices([record(1)], [{ ...base, price: 99 }, base]).matches.map((match) => match?.id)).toEqual([undefined, 1]);
   });
 });

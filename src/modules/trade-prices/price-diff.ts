@@ -1,15 +1,17 @@
-import type { TradePrice } from '../../contract/trade-prices.js';
+import type { PricedSku, TradePrice } from '../../contract/trade-prices.js';
 import { toPriceUnits } from '../money.js';
 import type { NewTradePrice } from './trade-price-repository.js';
 
-/** What making a customer's prices exactly `desired` takes. */
-export interface PriceDiff {
+/** What making a customer's prices (or a list's entries) exactly `desired` takes. */
+export interface PriceDiff<Stored extends PricedSku & { id: number } = TradePrice, Desired extends PricedSku = NewTradePrice> {
   /** The desired prices no record matches, in their order. */
-  create: NewTradePrice[];
+  create: Desired[];
   /** The records no desired price matches, by id. */
-  remove: TradePrice[];
+  remove: Stored[];
   /** Records that match a desired price: they stay as they are, with their ids. */
-  unchanged: TradePrice[];
+  unchanged: Stored[];
+  /** For each desired price, in order, the record that matches it; undefined for one to create. */
+  matches: Array<Stored | undefined>;
 }
 
 /**
@@ -18,25 +20,27 @@ export interface PriceDiff {
  * need two equal records, and a third equal record goes. Among equal records the oldest are
  * kept. The customer is the caller's to choose: `existing` are that customer's records.
  */
-export function diffPrices(existing: readonly TradePrice[], desired: readonly NewTradePrice[]): PriceDiff {
-  const waiting = new Map<string, TradePrice[]>();
+export function diffPrices<Stored extends PricedSku & { id: number }, Desired extends PricedSku>(existing: readonly Stored[], desired: readonly Desired[]): PriceDiff<Stored, Desired> {
+  const waiting = new Map<string, Stored[]>();
   for (const record of [...existing].sort((a, b) => a.id - b.id)) {
     const key = keyOf(record);
     const same = waiting.get(key);
     if (same === undefined) waiting.set(key, [record]);
     else same.push(record);
   }
-  const create: NewTradePrice[] = [];
-  const unchanged: TradePrice[] = [];
+  const create: Desired[] = [];
+  const unchanged: Stored[] = [];
+  const matches: Array<Stored | undefined> = [];
   for (const price of desired) {
     const match = waiting.get(keyOf(price))?.shift();
     if (match === undefined) create.push(price);
     else unchanged.push(match);
+    matches.push(match);
   }
   const remove = [...waiting.values()].flat().sort((a, b) => a.id - b.id);
-  return { create, remove, unchanged };
+  return { create, remove, unchanged, matches };
 }
 
-function keyOf(price: Pick<NewTradePrice, 'productId' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'>): string {
+function keyOf(price: PricedSku): string {
   return JSON.stringify([price.productId, price.sku, toPriceUnits(price.price), price.minQuantity, price.validFrom, price.validUntil]);
 }

@@ -10,6 +10,9 @@ import { insertFromArrays, insertValues } from './array-insert.js';
  * hold only live rows, so nothing that reads them changed.
  */
 
+/** Ids bound in one delete of a batch of prices or entries. */
+export const IDS_PER_DELETE = 5000;
+
 /** The columns both kinds share, after the owner's; `bigint` or `text` in PostgreSQL's arrays. */
 const SHARED = { id: 'bigint', store_id: 'bigint', product_id: 'bigint', sku: 'text', price: 'bigint', min_quantity: 'bigint', valid_from: 'text', valid_until: 'text', created_at: 'text' } as const;
 

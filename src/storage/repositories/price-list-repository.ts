@@ -13,7 +13,7 @@ import type {
 import type { RecordsOfSku } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
-import { keepDeletedListEntries } from './deleted-rows.js';
+import { IDS_PER_DELETE, keepDeletedListEntries } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
 
 export class KyselyPriceListRepository implements PriceListRepository {
@@ -81,6 +81,18 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return Number(row.count);
   }
 
+  async pricesInKeyOrder(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]> {
+    let query = this.filteredPrices(storeId, priceListId, filter).selectAll();
+    if (after !== undefined) {
+      const { sku, productId, minQuantity, id } = after;
+      // A row value: both engines read it as one range of the list's pricing index (PostgreSQL,
+      // whose index holds a key's ids newest first, sorts each key's few as it goes).
+      query = query.where((eb) => eb(eb.refTuple('sku', 'product_id', 'min_quantity', 'id'), '>', eb.tuple(sku, productId, minQuantity, id)));
+    }
+    const rows = await query.orderBy('sku').orderBy('product_id').orderBy('min_quantity').orderBy('id').limit(limit).execute();
+    return rows.map(toPriceListPrice);
+  }
+
   async findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined> {
     const row = await this.db
       .selectFrom('price_list_prices')
@@ -118,6 +130,28 @@ export class KyselyPriceListRepository implements PriceListRepository {
       )
       .execute();
     return entries.map((entry) => ({ ...entry, createdAt }));
+  }
+
+  async pricesAfter(storeId: number, priceListId: number, skus: readonly string[] | undefined, afterId: number, limit: number): Promise<PriceListPrice[]> {
+    let query = this.db.selectFrom('price_list_prices').selectAll().where('store_id', '=', storeId).where('price_list_id', '=', priceListId).where('id', '>', afterId);
+    if (skus !== undefined) {
+      if (skus.length === 0) return [];
+      query = query.where('sku', 'in', [...skus]);
+    }
+    return (await query.orderBy('id').limit(limit).execute()).map(toPriceListPrice);
+  }
+
+  async deletePrices(storeId: number, priceListId: number, ids: readonly number[], deletedAt: string): Promise<void> {
+    for (let start = 0; start < ids.length; start += IDS_PER_DELETE) {
+      const rows = await this.db
+        .deleteFrom('price_list_prices')
+        .where('store_id', '=', storeId)
+        .where('price_list_id', '=', priceListId)
+        .where('id', 'in', ids.slice(start, start + IDS_PER_DELETE))
+        .returningAll()
+        .execute();
+      await keepDeletedListEntries(this.db, this.engine, rows, deletedAt);
+    }
   }
 
   async deletePrice(storeId: number, priceListId: number, id: number, deletedAt: string): Promise<PriceListPrice | undefined> {

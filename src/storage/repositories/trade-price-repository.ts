@@ -13,13 +13,10 @@ import type {
 } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
 import type { Tables, TradePricesTable } from '../tables.js';
-import { keepDeletedTradePrices } from './deleted-rows.js';
+import { IDS_PER_DELETE, keepDeletedTradePrices } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
 import type { HotReads } from './hot-reads.js';
 import { fromFlag } from './values.js';
-
-/** Ids bound in one delete. */
-const IDS_PER_DELETE = 5000;
 
 export class KyselyTradePriceRepository implements TradePriceRepository {
   constructor(

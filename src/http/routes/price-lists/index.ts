@@ -8,8 +8,10 @@ import { deletePriceListPrice } from './delete-price-list-price.js';
 import { deletePriceList } from './delete-price-list.js';
 import { getPriceListPrice } from './get-price-list-price.js';
 import { getPriceList } from './get-price-list.js';
+import { listPriceListOverlaps } from './list-price-list-overlaps.js';
 import { listPriceListPrices } from './list-price-list-prices.js';
 import { listPriceLists } from './list-price-lists.js';
+import { replacePriceListPrices } from './replace-price-list-prices.js';
 import { updatePriceList } from './update-price-list.js';
 
 export function registerPriceListRoutes(app: App, priceLists: PriceListService): void {
@@ -21,8 +23,10 @@ export function registerPriceListRoutes(app: App, priceLists: PriceListService):
     updatePriceList,
     deletePriceList,
     bulkCreatePriceListPrices,
+    replacePriceListPrices,
     listPriceListPrices,
     countPriceListPrices,
+    listPriceListOverlaps,
     getPriceListPrice,
     deletePriceListPrice,
   ]) {
