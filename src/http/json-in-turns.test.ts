@@ -7,6 +7,7 @@ describe('jsonInTurns', () => {
   it.each([
     ['a replace answer of 2 × 2 500 records', { created: Array.from({ length: 2500 }, (_, index) => record(index)), deleted: Array.from({ length: 2500 }, (_, index) => record(index + 5000)), unchanged: 7 }],
     ['an array of exactly 1000 and of 1001 items', [Array.from({ length: 1000 }, (_, index) => index), Array.from({ length: 1001 }, (_, index) => index)]],
+    ['an array of exactly 250 and of 251 items', [Array.from({ length: 250 }, (_, index) => index), Array.from({ length: 251 }, (_, index) => index)]],
     ['a long array with holes, undefined and functions in it', Array.from({ length: 2001 }, (_, index) => (index % 3 === 0 ? undefined : index % 3 === 1 ? () => index : 'x'))],
     ['empty containers, nulls, strings that need escapes', { a: [], b: {}, c: null, d: 'quote " and \\ and \u2028', e: [[], [{}]], f: undefined }],
     ['a plain number, string and null', 5],
