@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
-import { PricedSkuInput } from './priced-sku.js';
+import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
 
 /** Entries in one bulk create. */
 export const MAX_PRICE_LIST_BULK_ITEMS = 1000;
@@ -158,19 +158,8 @@ export const ReplacePriceListPricesRequest = StrictObject({
 });
 export type ReplacePriceListPricesRequest = Static<typeof ReplacePriceListPricesRequest>;
 
-/** A created entry; in a dry run, one that would be: no id and no createdAt yet. */
-export const PlannedPriceListPrice = Type.Object(
-  {
-    id: Nullable({ ...Id, description: 'Null in a dry run' }),
-    priceListId: Id,
-    productId: Id,
-    sku: Type.String(),
-    price: Type.Number(),
-    ...PriceRuleFields,
-    createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
-  },
-  { additionalProperties: false },
-);
+/** A created record; in a dry run, one that would be: no id and no createdAt yet. */
+export const PlannedPriceListPrice = PlannedPricedRecord({ priceListId: Id });
 
 /** An entry of an overlap the replace leaves: which of `prices` it is, and its id (null: created in a dry run). */
 export const PlannedOverlappingEntry = Type.Object(

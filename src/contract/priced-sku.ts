@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Price, PriceRuleInput } from './common.js';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { Id, Nullable, Price, PriceRuleFields, PriceRuleInput, Timestamp } from './common.js';
 import { Sku } from './variations.js';
 
 /**
@@ -16,3 +16,22 @@ export const PricedSkuInput = Type.Object(
   { additionalProperties: false },
 );
 export type PricedSkuInput = Static<typeof PricedSkuInput>;
+
+/**
+ * A record a replace created, its owner's field first (`customerId`, `priceListId`); in a dry
+ * run, one that would be: no id and no createdAt yet.
+ */
+export function PlannedPricedRecord<Owner extends TProperties>(owner: Owner) {
+  return Type.Object(
+    {
+      id: Nullable({ ...Id, description: 'Null in a dry run' }),
+      ...owner,
+      productId: Id,
+      sku: Type.String(),
+      price: Type.Number(),
+      ...PriceRuleFields,
+      createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
+    },
+    { additionalProperties: false },
+  );
+}

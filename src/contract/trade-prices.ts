@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Annotated, EmbedQuery, Id, MomentQuery, NoControlCharacters, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
-import { PricedSkuInput } from './priced-sku.js';
+import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
 import { Product } from './products.js';
 
 export const MAX_BULK_ITEMS = 1000;
@@ -72,18 +72,7 @@ export const ReplaceTradePricesRequest = Type.Object(
 export type ReplaceTradePricesRequest = Static<typeof ReplaceTradePricesRequest>;
 
 /** A created record; in a dry run, one that would be: no id and no createdAt yet. */
-export const PlannedTradePrice = Type.Object(
-  {
-    id: Nullable({ ...Id, description: 'Null in a dry run' }),
-    customerId: Id,
-    productId: Id,
-    sku: Type.String(),
-    price: Type.Number(),
-    ...PriceRuleFields,
-    createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
-  },
-  { additionalProperties: false },
-);
+export const PlannedTradePrice = PlannedPricedRecord({ customerId: Id });
 
 export const ReplaceTradePricesResult = Type.Object(
   {
