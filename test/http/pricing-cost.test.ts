@@ -149,6 +149,20 @@ describe.each(await enginesUnderTest())('pricing cost on %s', (engine) => {
     });
   });
 
+  it("explains a list's 4500 entries of one SKU, every one a candidate, newest first (PostgreSQL reads them a page at a time)", async () => {
+    const fixture = await createCatalog(suite.server, suite.tenant, `list-${engine}-${++sequence}`);
+    const list = (await created<{ id: number }>('/v1/price-lists', { name: `Long ${++sequence}`, kind: 'fixed' })).id;
+    const entries = await suite.server.services.uow.transaction((repos) =>
+      repos.priceLists.insertPrices(suite.tenant.storeId, list, Array.from({ length: 4500 }, (_, n) => ({ productId: fixture.mug, sku: fixture.skus.mug, price: 1 + n / 100, minQuantity: 1, ...windowOf(n) })), new Date().toISOString()),
+    );
+    const buyer = (await created<{ id: number }>('/v1/customers', { email: `long-${engine}-${++sequence}@example.com`, trade: true, priceListIds: [list] })).id;
+    const during = windowOf(4321);
+    const newestFirst = entries.map((entry) => entry.id).reverse();
+    const body = await effective(buyer, fixture.skus.mug, { at: moment(Date.parse(during.validFrom) + 3_600_000), candidatesOffset: 100, candidatesCount: 100 });
+    expect(body).toMatchObject({ source: 'price_list', price: 44.21, nextChangeAt: during.validUntil, candidateCount: 4500 });
+    expect(body.candidates.map((candidate) => candidate.priceListPriceId)).toEqual(newestFirst.slice(100, 200));
+  });
+
   it("prices each line of a 1000-line quote of one SKU by the rule, from the newest valid record of the line's break", async () => {
     const fixture = await createCatalog(suite.server, suite.tenant, `lines-${engine}-${++sequence}`);
     const at = moment(FIRST_DAY + 10 * DAY_MS + 3_600_000);
