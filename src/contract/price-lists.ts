@@ -16,6 +16,14 @@ const Kind = Type.Unsafe<PriceListKind>({
   description: '`fixed`: a price per SKU, from its entries. `percentage`: a share off every catalog price. Set at creation, never changed',
 });
 
+export const PRICE_LIST_POLICIES = ['first', 'lowest'] as const;
+export type PriceListPolicy = (typeof PRICE_LIST_POLICIES)[number];
+
+const POLICY_RULE =
+  "`first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, \"Lowest-price lists\"";
+const Policy = Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], description: POLICY_RULE });
+const PolicyInput = Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], default: 'first', description: POLICY_RULE });
+
 /** Percent off the catalog price: 0–100 with at most 4 decimals (12.5 is 12.5 % off). */
 export const Percentage = Type.Number({ minimum: 0, maximum: 100, 'x-decimal-places': 4, examples: [12.5] });
 
@@ -23,6 +31,7 @@ export const PriceListInput = StrictObject({
   name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
   kind: Kind,
   percentage: Type.Optional(Nullable({ ...Percentage, description: 'Required for a percentage list; absent or null for a fixed one' })),
+  policy: Type.Optional(PolicyInput),
 });
 export type PriceListInput = Static<typeof PriceListInput>;
 
@@ -36,6 +45,7 @@ export const PriceList = Type.Object(
     name: Type.String(),
     kind: Kind,
     percentage: Nullable({ ...Percentage, description: 'Percent off the catalog price (rounded half-up to 4 decimals); null for a fixed list' }),
+    policy: Policy,
     createdAt: Timestamp,
   },
   { $id: 'PriceList', additionalProperties: false },

@@ -147,6 +147,8 @@ export interface PriceListsTable {
   kind: string;
   /** Ten-thousandths of a percent; null for a fixed list. */
   percentage: number | null;
+  /** `first` or `lowest` (migration 021). */
+  policy: Generated<string>;
   created_at: string;
 }
 

@@ -265,6 +265,14 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await create.getByLabel('Kind').selectOption('fixed');
     await create.getByRole('button', { name: 'Create price list' }).click();
     await heading(page, 'Price list “Glove deal”').waitFor();
+    const listId = Number(new URL(page.url()).hash.split('/').at(-1));
+    const policyOf = async () => ((await server.request('GET', `/v1/price-lists/${listId}`, { token: tenant.token })).body as { policy: string }).policy;
+    expect(await policyOf()).toBe('first');
+    // Made a sale: it stands aside from the walk, and is paid where it is lower.
+    const settings = form(page, 'Price list settings');
+    await settings.getByLabel('Policy').selectOption('lowest');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(policyOf).toBe('lowest');
 
     const add = form(page, 'Add an entry');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);

@@ -77,11 +77,11 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     const { token } = await suite.server.createTenant();
     const created = await call('POST', LISTS, { name: 'Trade A', kind: 'fixed' }, token);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Trade A', kind: 'fixed', percentage: null, createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'Trade A', kind: 'fixed', percentage: null, policy: 'first', createdAt: expect.stringMatching(TIMESTAMP) });
     const fixed = created.body as PriceListBody;
     const nulled = await createList({ name: 'Trade B', kind: 'fixed', percentage: null }, token);
-    const half = await call('POST', LISTS, { name: 'Half', kind: 'percentage', percentage: 12.5 }, token);
-    expect(half.body).toEqual({ id: expect.any(Number), name: 'Half', kind: 'percentage', percentage: 12.5, createdAt: expect.stringMatching(TIMESTAMP) });
+    const half = await call('POST', LISTS, { name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest' }, token);
+    expect(half.body).toEqual({ id: expect.any(Number), name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest', createdAt: expect.stringMatching(TIMESTAMP) });
     const third = await call('POST', LISTS, { name: 'Third', kind: 'percentage', percentage: 33.3333 }, token);
     expect(third.text).toContain('"percentage":33.3333,');
     const all = [fixed, nulled, half.body, third.body] as PriceListBody[];
@@ -104,6 +104,8 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expect((await put(percentage.id, { percentage: 20.25 })).body).toEqual({ ...percentage, percentage: 20.25 });
     expect((await put(percentage.id, { kind: 'percentage', name: 'Fifth' })).body).toEqual({ ...percentage, percentage: 20.25, name: 'Fifth' });
     expect((await put(nulled.id, { kind: 'fixed', percentage: null })).body).toEqual(nulled);
+    expect((await put(nulled.id, { policy: 'lowest' })).body).toEqual({ ...nulled, policy: 'lowest' });
+    expect((await put(nulled.id, { policy: 'first', name: nulled.name })).body).toEqual(nulled);
     for (const [id, body, field] of [
       [fixed.id, { kind: 'percentage' }, 'kind'],
       [percentage.id, { kind: 'fixed', percentage: null }, 'kind'],
@@ -111,6 +113,8 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
       [fixed.id, { percentage: 5 }, 'percentage'],
       [percentage.id, { percentage: 101 }, 'percentage'],
       [fixed.id, { colour: 'red' }, 'colour'],
+      [fixed.id, { policy: 'cheapest' }, 'policy'],
+      [fixed.id, { policy: null }, 'policy'],
       [fixed.id, {}, null],
     ] as const) {
       const refused = await put(id, body);
@@ -134,6 +138,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     ['name empty', { name: '', kind: 'fixed' }, 'name'],
     ['kind missing', { name: 'X' }, 'kind'],
     ['kind not in the enum', { name: 'X', kind: 'tiered' }, 'kind'],
+    ['policy not in the enum', { name: 'X', kind: 'fixed', policy: 'Lowest' }, 'policy'],
     ['percentage above 100', { name: 'X', kind: 'percentage', percentage: 100.0001 }, 'percentage'],
     ['percentage below 0', { name: 'X', kind: 'percentage', percentage: -1 }, 'percentage'],
     ['percentage with 5 decimals', { name: 'X', kind: 'percentage', percentage: 1.23456 }, 'percentage'],

@@ -20,7 +20,7 @@ interface Effective {
   priceListId: number | null;
   priceListPriceId: number | null;
   candidateCount: number;
-  candidates: Array<{ source: string; tradePriceId: number | null; priceListPriceId: number | null; price: number; applies: boolean; reason: string | null }>;
+  candidates: Array<{ source: string; tradePriceId: number | null; priceListId: number | null; priceListPriceId: number | null; price: number; applies: boolean; reason: string | null }>;
 }
 
 describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %s', (engine) => {
@@ -154,6 +154,31 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     const since = await effective(made.createdAt, made.id);
     expect(since.status, since.text).toBe(200);
     expect(since.body).toMatchObject({ customerId: made.id, source: 'product' });
+  });
+
+  it("takes each list's policy of the moment: a list made a lowest-price list since took its turn in the walk before", async () => {
+    const base = await change<{ id: number }>('price_list', 'POST', '/v1/price-lists', { name: `Base ${engine}`, kind: 'fixed' }, null);
+    const sale = await change<{ id: number; name: string }>('price_list', 'POST', '/v1/price-lists', { name: `Sale ${engine}`, kind: 'fixed' }, null);
+    clock.step(HOUR);
+    await ok('POST', `/v1/price-lists/${base.id}/prices/bulk`, [{ productId: world.product, sku, price: 11 }], 201);
+    const saleEntry = (await ok<Array<{ id: number }>>('POST', `/v1/price-lists/${sale.id}/prices/bulk`, [{ productId: world.product, sku, price: 7 }], 201))[0]!.id;
+    const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `policy-${engine}@example.com`, priceListIds: [base.id, sale.id] }, null);
+    const walked = clock.step(HOUR);
+    await change('price_list', 'PUT', `/v1/price-lists/${sale.id}`, { policy: 'lowest' }, sale);
+    const lowest = clock.step(HOUR);
+    clock.step(HOUR);
+
+    // Then: Base came first and won. Since: Sale stands aside and is lower.
+    expect((await effective(walked, buyer.id)).body).toMatchObject({ price: 11, priceListId: base.id });
+    const since = await effective(lowest, buyer.id);
+    expect(since.body).toMatchObject({ price: 7, priceListId: sale.id, priceListPriceId: saleEntry });
+    expect((since.body as Effective).candidates.map(({ priceListId, applies, reason }) => ({ priceListId, applies, reason }))).toEqual([
+      { priceListId: base.id, applies: false, reason: 'lower price wins' },
+      { priceListId: sale.id, applies: true, reason: null },
+    ]);
+    expect((await effective(undefined, buyer.id)).body).toMatchObject({ price: 7, priceListId: sale.id });
+    const quote = await request('POST', '/v1/quotes', { customerId: buyer.id, at: walked, lines: [{ sku, quantity: 2 }] });
+    expect(quote.body).toMatchObject({ lines: [{ unitPrice: 11, priceListId: base.id }] });
   });
 
   it('refuses a SKU that no product had at the moment', async () => {

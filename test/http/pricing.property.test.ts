@@ -6,7 +6,7 @@ import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
 
 /**
- * On random catalogs, trade prices and price lists, a quote, the effective-price endpoint and an
+ * On random catalogs, trade prices and price lists (of both policies), a quote, the effective-price endpoint and an
  * order placed at the same moment price every line alike, and as a model of the rule
  * (docs/pricing.md) says. The run's property seed (printed at the start of `npm test`) drives
  * the random choices on both engines; PRICEBOOK_PROPERTY_SEED=N repeats them.
@@ -47,12 +47,14 @@ const rule: fc.Arbitrary<RuleSpec> = fc.record({ sku: skuPick, units, minQuantit
   if (spec.from === null || spec.until === null || spec.from < spec.until) return spec;
   return spec.from === spec.until ? { ...spec, until: null } : { ...spec, from: spec.until, until: spec.from };
 });
+/** One list in three is a `lowest` list: it takes no turn, and is paid when lower. */
+const policy = fc.constantFrom('first' as const, 'first' as const, 'lowest' as const);
 const scenario = fc.record({
   products: fc.array(fc.record({ units, variations: fc.array(fc.option(units, { nil: null }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
   lists: fc.array(
     fc.oneof(
-      { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }) }), weight: 3 },
-      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }) }), weight: 1 },
+      { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }), policy }), weight: 3 },
+      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy }), weight: 1 },
     ),
     { minLength: 1, maxLength: 3 },
   ),
@@ -87,6 +89,7 @@ interface StoredRule {
 interface StoredList {
   id: number;
   percentageUnits: number | null;
+  policy: 'first' | 'lowest';
   entries: StoredRule[];
 }
 
@@ -107,18 +110,30 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
       .filter((candidate) => candidate.sku === sku.sku && candidate.minQuantity <= quantity && candidate.fromMs <= atMs && atMs < candidate.untilMs)
       .sort((a, b) => b.minQuantity - a.minQuantity || b.id - a.id)[0];
   const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({ unitPrice: priceUnits / 10_000, source, tradePriceId: null, priceListId: null, priceListPriceId: null, ...ids });
-  const tradePrice = facts.trade ? best(facts.tradeRules) : undefined;
-  if (tradePrice !== undefined) return priced(tradePrice.units, 'trade', { tradePriceId: tradePrice.id });
   const catalogUnits = sku.variationUnits ?? sku.productUnits;
-  for (const list of facts.lists) {
-    if (list.percentageUnits !== null) {
-      // Half-up to whole units; below 2^53 throughout, so exact in doubles.
-      return priced(Math.floor((catalogUnits * (1_000_000 - list.percentageUnits) + 500_000) / 1_000_000), 'price_list', { priceListId: list.id });
-    }
+  // Half-up to whole units; below 2^53 throughout, so exact in doubles.
+  const percentageOff = (list: StoredList) => priced(Math.floor((catalogUnits * (1_000_000 - list.percentageUnits!) + 500_000) / 1_000_000), 'price_list', { priceListId: list.id });
+  const listPrice = (list: StoredList): Priced | undefined => {
+    if (list.percentageUnits !== null) return percentageOff(list);
     const listed = best(list.entries);
-    if (listed !== undefined) return priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id });
+    return listed === undefined ? undefined : priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id });
+  };
+  const walked = (): Priced => {
+    const tradePrice = facts.trade ? best(facts.tradeRules) : undefined;
+    if (tradePrice !== undefined) return priced(tradePrice.units, 'trade', { tradePriceId: tradePrice.id });
+    for (const list of facts.lists.filter((candidate) => candidate.policy === 'first')) {
+      const price = listPrice(list);
+      if (price !== undefined) return price;
+    }
+    return sku.variationUnits !== null ? priced(sku.variationUnits, 'variation') : priced(sku.productUnits, 'product');
+  };
+  // The lowest of the walk's pick and every `lowest` list's price: on a tie, the walk's, then the earlier list's.
+  let paid = walked();
+  for (const list of facts.lists.filter((candidate) => candidate.policy === 'lowest')) {
+    const offer = listPrice(list);
+    if (offer !== undefined && offer.unitPrice < paid.unitPrice) paid = offer;
   }
-  return sku.variationUnits !== null ? priced(sku.variationUnits, 'variation') : priced(sku.productUnits, 'product');
+  return paid;
 }
 
 describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
@@ -162,13 +177,15 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
     const lists: StoredList[] = [];
     for (const [index, list] of spec.lists.entries()) {
       const percentage = list.kind === 'percentage' ? list.percentageUnits / 10_000 : undefined;
-      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage }, 201);
+      // `first` is the default: half of such lists say so, half leave it out.
+      const policy = list.policy === 'lowest' || index % 2 === 0 ? { policy: list.policy } : {};
+      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage, ...policy }, 201);
       if (list.kind === 'percentage') {
-        lists.push({ id, percentageUnits: list.percentageUnits, entries: [] });
+        lists.push({ id, percentageUnits: list.percentageUnits, policy: list.policy, entries: [] });
         continue;
       }
       const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', `/v1/price-lists/${id}/prices/bulk`, list.entries.map(ruleFields), 201);
-      lists.push({ id, percentageUnits: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
+      lists.push({ id, percentageUnits: null, policy: list.policy, entries: stored(list.entries, entries.map((entry) => entry.id)) });
     }
 
     // Both start as trade customers, to be given trade prices; the lapsed one then stops being one.

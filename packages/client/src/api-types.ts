@@ -606,6 +606,8 @@ export type PriceList = {
   kind: "fixed" | "percentage";
   /** Percent off the catalog price (rounded half-up to 4 decimals); null for a fixed list */
   percentage: number | null;
+  /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
+  policy: "first" | "lowest";
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -616,6 +618,8 @@ export type PriceListInput = {
   kind: "fixed" | "percentage";
   /** Required for a percentage list; absent or null for a fixed one */
   percentage?: number | null;
+  /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
+  policy?: "first" | "lowest";
 };
 
 export type PriceListUpdate = {
@@ -624,6 +628,8 @@ export type PriceListUpdate = {
   kind?: "fixed" | "percentage";
   /** Required for a percentage list; absent or null for a fixed one */
   percentage?: number | null;
+  /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
+  policy?: "first" | "lowest";
 };
 
 export type PriceListListQuery = {

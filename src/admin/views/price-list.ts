@@ -10,6 +10,7 @@ import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../pri
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
+import { POLICY_HINT, POLICY_OPTIONS } from './price-lists.js';
 
 const PAGE = 20;
 
@@ -35,9 +36,10 @@ export const priceListView: View = async (context, idText = '') => {
     fields: [
       { name: 'name', label: 'Name', value: priceList.name },
       ...(priceList.kind === 'percentage' ? [{ name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') }] : []),
+      { name: 'policy', label: 'Policy', type: 'select', options: POLICY_OPTIONS, value: priceList.policy, hint: POLICY_HINT },
     ],
     onSubmit: async (form) => {
-      const update: Record<string, unknown> = { name: form.value('name') };
+      const update: Record<string, unknown> = { name: form.value('name'), policy: form.value('policy') };
       if (priceList.kind === 'percentage') update.percentage = numberOrText(form.value('percentage'));
       // Sent as typed: the API judges it (a 422 shown at its field).
       const saved = await context.api.priceLists.update(listId, update as PriceListUpdate);
@@ -59,7 +61,12 @@ export const priceListView: View = async (context, idText = '') => {
     ],
   });
   context.main.append(
-    h('p', {}, priceList.kind === 'fixed' ? 'A fixed list: a price per SKU, from its entries.' : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`),
+    h(
+      'p',
+      {},
+      (priceList.kind === 'fixed' ? 'A fixed list: a price per SKU, from its entries.' : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`) +
+        (priceList.policy === 'lowest' ? ' A lowest-price list: paid only where it is lower than what the customer would pay otherwise.' : ''),
+    ),
     section('Settings', context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the list; changing it needs an editor’s role.`)),
   );
   const entries = priceList.kind === 'fixed' ? entriesSection(context, listId, alert, changed) : undefined;

@@ -1,4 +1,4 @@
-import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
 import type { Page } from '../page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
@@ -26,6 +26,7 @@ export interface NewPriceList {
   name: string;
   kind: PriceListKind;
   percentage: number | null;
+  policy: PriceListPolicy;
 }
 
 /** Whose entries a cascade removes: a list's, a product's, or those of one SKU of a product. */
@@ -38,7 +39,7 @@ export interface PriceListRepository {
   /** Those of these ids that are lists of the store. */
   existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>>;
   insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList>;
-  update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage'>>): Promise<PriceList | undefined>;
+  update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy'>>): Promise<PriceList | undefined>;
   delete(storeId: number, id: number): Promise<boolean>;
 
   /** One multi-row insert; the entries come back in the order given. */

@@ -61,7 +61,7 @@ export class PriceListService {
     const percentage = input.percentage ?? null;
     if (input.kind === 'percentage' && percentage === null) throw invalidField('percentage', 'is required for a percentage list');
     if (input.kind === 'fixed' && percentage !== null) throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
-    const list: NewPriceList = { name: input.name, kind: input.kind, percentage: percentage === null ? null : toPriceUnits(percentage) };
+    const list: NewPriceList = { name: input.name, kind: input.kind, percentage: percentage === null ? null : toPriceUnits(percentage), policy: input.policy ?? 'first' };
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const createdAt = isoTimestamp(this.clock);
@@ -73,8 +73,9 @@ export class PriceListService {
   }
 
   /**
-   * Changes the name or a percentage list's percentage; the kind stays what it was. The event
-   * carries the list as it was (`previous`); the history records a change of name or percentage.
+   * Changes the name, the policy or a percentage list's percentage; the kind stays what it was.
+   * The event carries the list as it was (`previous`); the history records a change of name,
+   * percentage or policy (an as-of price reads the policy then).
    */
   update(storeId: number, origin: ChangeOrigin, id: number, patch: PriceListUpdate): Promise<PriceList> {
     return this.uow.transaction(async (repos) => {
@@ -91,6 +92,7 @@ export class PriceListService {
         await repos.priceLists.update(storeId, id, {
           ...(patch.name !== undefined && { name: patch.name }),
           ...(patch.percentage !== undefined && patch.percentage !== null && { percentage: toPriceUnits(patch.percentage) }),
+          ...(patch.policy !== undefined && { policy: patch.policy }),
         }),
         `Price list ${id}`,
       );

@@ -80,12 +80,14 @@ async function listsAsOf(repos: Repositories, storeId: number, ids: readonly num
   return ids.flatMap((id): PriceListTerms[] => {
     if (!states.has(id)) {
       const list = current.get(id);
-      return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits }];
+      return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits, policy: list.policy }];
     }
     const record = states.get(id);
     if (record === null || record === undefined) return [];
     const kind = record.kind === 'percentage' ? 'percentage' : 'fixed';
-    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null }];
+    // Lists recorded before policies existed were all `first`.
+    const policy = record.policy === 'lowest' ? 'lowest' : 'first';
+    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy }];
   });
 }
 

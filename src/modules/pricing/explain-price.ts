@@ -1,7 +1,7 @@
 import type { PriceCandidate } from '../../contract/trade-prices.js';
 import { fromPriceUnits } from '../money.js';
 import { nextChangeAt } from './next-change.js';
-import { fromPercentageList, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
+import { fromPercentageList, type PriceRule, type PricingFacts, type Resolution, resolvePriceParts, sameWinner } from './price-resolution.js';
 
 /** Which candidates to list: `count` of them from position `offset` (from 0) in the rule's order. */
 export interface CandidatePage {
@@ -23,17 +23,22 @@ export interface Explanation extends Resolution {
 /**
  * `resolvePrice`, with the candidates the rule looked at (one page of them) and why each does or
  * does not apply. Every trade price is a candidate (newest first), then each list's entries
- * (newest first) or the percentage list itself, in the customer's order of lists. Costs
+ * (newest first) or the percentage list itself, in the customer's order of lists. What the
+ * walk picked, and each `lowest` list's offer, loses with "lower price wins" (or "same price,
+ * earlier source wins" on a tie) when something else is paid. Costs
  * O(N log N) for N trade prices and entries (the sorts and `nextChangeAt`), and only the
  * page's candidates are built.
  */
 export function explainPrice(facts: PricingFacts, quantity: number, at: string, page: CandidatePage): Explanation {
-  const resolution = resolvePrice(facts, quantity, at);
+  const { walked, offers, paid: resolution } = resolvePriceParts(facts, quantity, at);
   const tradeRules = newestFirst(facts.tradeRules);
-  const tradeWinner = resolution.source === 'trade' ? tradeRules.find((rule) => rule.id === resolution.tradePriceId) : undefined;
-  const winningList = resolution.source === 'price_list' ? facts.lists.findIndex((list) => list.id === resolution.priceListId) : -1;
-  // Eligible candidates outside the winning list lost to the source that won.
-  const outranked = resolution.source === 'trade' ? 'trade price wins' : 'earlier price list wins';
+  const tradeWinner = walked.source === 'trade' ? tradeRules.find((rule) => rule.id === walked.tradePriceId) : undefined;
+  const winningList = walked.source === 'price_list' ? facts.lists.findIndex((list) => list.policy === 'first' && list.id === walked.priceListId) : -1;
+  // Eligible candidates of the walk outside the list it reached lost to the source it picked.
+  const outranked = walked.source === 'trade' ? 'trade price wins' : 'earlier price list wins';
+  /** Why the walk's pick or a `lowest` list's offer is not paid, or null when it is. */
+  const weighed = (offer: Resolution): string | null =>
+    sameWinner(offer, resolution) ? null : offer.priceUnits > resolution.priceUnits ? 'lower price wins' : 'same price, earlier source wins';
 
   /** One stretch of candidates in the rule's order: its length, and how to make its i-th. */
   interface Stretch {
@@ -45,16 +50,17 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
       size: tradeRules.length,
       at: (index) => {
         const rule = tradeRules[index]!;
-        const reason = !facts.trade ? 'customer is not a trade customer' : (ineligibility(rule, quantity, at) ?? (rule === tradeWinner ? null : lostTo(rule, tradeWinner)));
+        const reason = !facts.trade ? 'customer is not a trade customer' : (ineligibility(rule, quantity, at) ?? (rule === tradeWinner ? weighed(walked) : lostTo(rule, tradeWinner)));
         return candidate('trade', rule, null, reason);
       },
     },
   ];
   facts.lists.forEach((list, position) => {
     if (list.kind === 'percentage') {
-      // A percentage list prices every SKU: reached, it wins; not reached, something before it won.
-      const applies = position === winningList;
+      // A percentage list prices every SKU: reached (or `lowest`), it is weighed; not reached,
+      // something before it won.
       const percentage = fromPercentageList(facts, list);
+      const reason = list.policy === 'lowest' ? weighed(percentage) : position === winningList ? weighed(walked) : outranked;
       stretches.push({
         size: 1,
         at: () => ({
@@ -66,21 +72,23 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
           minQuantity: 1,
           validFrom: null,
           validUntil: null,
-          applies,
-          reason: applies ? null : outranked,
+          applies: reason === null,
+          reason,
         }),
       });
       return;
     }
     let sorted: PriceRule[] | undefined;
-    const listWinner = position === winningList ? list.rules.find((rule) => rule.id === resolution.priceListPriceId) : undefined;
+    // The list's own winner: the walk's pick when the walk reached it, or its offer (`lowest`).
+    const pick = list.policy === 'lowest' ? offers.get(position) : position === winningList ? walked : undefined;
+    const listWinner = pick === undefined ? undefined : list.rules.find((rule) => rule.id === pick.priceListPriceId);
     stretches.push({
       size: list.rules.length,
       at: (index) => {
         // Sorted only when the page reaches this list.
         sorted ??= newestFirst(list.rules);
         const rule = sorted[index]!;
-        const reason = ineligibility(rule, quantity, at) ?? (position === winningList ? (rule === listWinner ? null : lostTo(rule, listWinner)) : outranked);
+        const reason = ineligibility(rule, quantity, at) ?? (pick !== undefined ? (rule === listWinner ? weighed(pick) : lostTo(rule, listWinner)) : outranked);
         return candidate('price_list', rule, list.id, reason);
       },
     });

@@ -1,13 +1,10 @@
-import { isValidAt, type PriceRule, type PricingFacts, rulesOfSet } from './price-resolution.js';
+import { isValidAt, type PricingFacts, resolveFrom, rulesOfSet, sameWinner } from './price-resolution.js';
 import { type HeapEntry, RuleHeap } from './rule-heap.js';
 
 /** A rule of one set in the sweep: its heap entry, and which set's heap it goes in. */
 interface SweptRule extends HeapEntry {
   set: number;
 }
-
-/** What the walk over the sources ends at when no trade price or entry wins: a percentage list, or the catalog. */
-const CATALOG = 'catalog';
 
 /**
  * The earliest moment after `at` at which resolving `quantity` units again gives another answer
@@ -18,7 +15,8 @@ const CATALOG = 'catalog';
  * N rules, where resolving again at every bound would be O(N²).
  *
  * Two answers differ exactly when what wins differs (a record, a percentage list, the catalog):
- * each record has its own id, so that is what is compared. A rule whose break is above
+ * each record has its own id, so that is what is compared (`sameWinner`), and each has one price,
+ * so a `lowest` list's offer wins or loses the same way all the while its winner stays. A rule whose break is above
  * `quantity` never wins, so its bounds cannot change the answer and are left out. A bound
  * shared by several rules is tried once, after all of them have moved.
  */
@@ -40,19 +38,8 @@ export function nextChangeAt(facts: PricingFacts, quantity: number, at: string):
   opening.sort((a, b) => compareText(a.rule.validFrom!, b.rule.validFrom!));
   closing.sort((a, b) => compareText(a.rule.validUntil!, b.rule.validUntil!));
 
-  const winner = (): PriceRule | number | typeof CATALOG => {
-    if (facts.trade) {
-      const trade = heaps[0]!.best();
-      if (trade !== undefined) return trade;
-    }
-    for (let position = 0; position < facts.lists.length; position++) {
-      if (facts.lists[position]!.kind === 'percentage') return position;
-      const entry = heaps[position + 1]!.best();
-      if (entry !== undefined) return entry;
-    }
-    return CATALOG;
-  };
-  const current = winner();
+  const resolution = () => resolveFrom(facts, (set) => heaps[set]!.best());
+  const current = resolution();
   let opened = 0;
   let closed = 0;
   while (opened < opening.length || closed < closing.length) {
@@ -61,7 +48,7 @@ export function nextChangeAt(facts: PricingFacts, quantity: number, at: string):
     const moment = nextClose === undefined || (nextOpen !== undefined && nextOpen! < nextClose!) ? nextOpen! : nextClose!;
     for (; opened < opening.length && opening[opened]!.rule.validFrom === moment; opened++) heaps[opening[opened]!.set]!.push(opening[opened]!);
     for (; closed < closing.length && closing[closed]!.rule.validUntil === moment; closed++) closing[closed]!.closed = true;
-    if (winner() !== current) return moment;
+    if (!sameWinner(resolution(), current)) return moment;
   }
   return null;
 }

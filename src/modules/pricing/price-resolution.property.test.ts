@@ -70,9 +70,11 @@ const ruleSet = (maxLength: number) =>
       { minLength: specs.length, maxLength: specs.length },
     ),
   );
+/** One list in three stands aside from the walk and is paid when lower (`lowest`). */
+const policy = fc.constantFrom<ListFacts['policy']>('first', 'first', 'lowest');
 const list = fc.oneof(
-  { arbitrary: ruleSet(8).map((rules): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, rules })), weight: 3 },
-  { arbitrary: fc.integer({ min: 0, max: 1_000_000 }).map((percentageUnits): ListFacts => ({ id: 0, kind: 'percentage', percentageUnits, rules: [] })), weight: 1 },
+  { arbitrary: fc.tuple(ruleSet(8), policy).map(([rules, policy]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rules })), weight: 3 },
+  { arbitrary: fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), policy).map(([percentageUnits, policy]): ListFacts => ({ id: 0, kind: 'percentage', percentageUnits, policy, rules: [] })), weight: 1 },
 );
 const factsArbitrary: fc.Arbitrary<PricingFacts> = fc.record({
   trade: fc.boolean(),

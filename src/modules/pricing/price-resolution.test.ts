@@ -18,12 +18,12 @@ function facts(extra: Partial<PricingFacts> = {}): PricingFacts {
   return { trade: true, tradeRules: [], lists: [], productPriceUnits: 200_000, variationPriceUnits: null, ...extra };
 }
 
-function fixed(id: number, rules: PriceRule[]): ListFacts {
-  return { id, kind: 'fixed', percentageUnits: null, rules };
+function fixed(id: number, rules: PriceRule[], policy: ListFacts['policy'] = 'first'): ListFacts {
+  return { id, kind: 'fixed', percentageUnits: null, policy, rules };
 }
 
-function percentage(id: number, percentageUnits: number): ListFacts {
-  return { id, kind: 'percentage', percentageUnits, rules: [] };
+function percentage(id: number, percentageUnits: number, policy: ListFacts['policy'] = 'first'): ListFacts {
+  return { id, kind: 'percentage', percentageUnits, policy, rules: [] };
 }
 
 describe('the resolution rule', () => {
@@ -104,6 +104,52 @@ describe('the resolution rule', () => {
     const explained = explainPrice(facts({ lists, tradeRules: [rule(1, 99_000)] }), 1, NOW);
     expect(explained).toMatchObject({ source: 'trade', tradePriceId: 1 });
     expect(explained.candidates.filter((c) => c.source === 'price_list').map((c) => c.reason)).toEqual(['trade price wins', 'trade price wins']);
+  });
+
+  describe('a list of the policy lowest', () => {
+    const sale = (rules: PriceRule[]) => fixed(20, rules, 'lowest');
+
+    it('takes no turn in the walk, and is paid when it is lower than what the walk picks, a trade price included', () => {
+      // The walk reaches list 11 (9.0000); the sale's 8.5000 is lower.
+      const lists = [sale([rule(200, 85_000)]), fixed(11, [rule(101, 90_000)])];
+      expect(resolvePrice(facts({ lists }), 1, NOW)).toMatchObject({ source: 'price_list', priceListId: 20, priceListPriceId: 200, priceUnits: 85_000 });
+      const explained = explainPrice(facts({ lists, tradeRules: [rule(1, 80_000)] }), 1, NOW);
+      expect(explained).toMatchObject({ source: 'trade', tradePriceId: 1, priceUnits: 80_000 });
+      expect(explained.candidates.map((c) => [c.tradePriceId ?? c.priceListPriceId, c.applies, c.reason])).toEqual([
+        [1, true, null],
+        [200, false, 'lower price wins'],
+        [101, false, 'trade price wins'],
+      ]);
+      const saleWins = explainPrice(facts({ lists, tradeRules: [rule(1, 95_000)] }), 1, NOW);
+      expect(saleWins).toMatchObject({ source: 'price_list', priceListId: 20, priceListPriceId: 200, priceUnits: 85_000, shadowedTradePriceIds: [1] });
+      expect(saleWins.candidates.map((c) => [c.tradePriceId ?? c.priceListPriceId, c.applies, c.reason])).toEqual([
+        [1, false, 'lower price wins'],
+        [200, true, null],
+        [101, false, 'trade price wins'],
+      ]);
+    });
+
+    it('loses a tie to what the walk picks, and to an earlier lowest list', () => {
+      const tie = explainPrice(facts({ lists: [sale([rule(200, 200_000)])] }), 1, NOW);
+      expect(tie).toMatchObject({ source: 'product', priceUnits: 200_000 });
+      expect(tie.candidates.map((c) => c.reason)).toEqual(['same price, earlier source wins']);
+      const two = explainPrice(facts({ lists: [percentage(21, 100_000, 'lowest'), sale([rule(200, 180_000)])] }), 1, NOW);
+      expect(two).toMatchObject({ source: 'price_list', priceListId: 21, priceUnits: 180_000 });
+      expect(two.candidates.map((c) => [c.priceListId, c.applies, c.reason])).toEqual([
+        [21, true, null],
+        [20, false, 'same price, earlier source wins'],
+      ]);
+    });
+
+    it('weighs its entry by the tie rule (break, then newest) for the quantity and the moment, and says when it stops', () => {
+      const lists = [sale([rule(200, 150_000, { minQuantity: 10 }), rule(201, 190_000, { validUntil: LATER }), rule(202, 100_000, { validFrom: LATER })])];
+      expect(resolvePrice(facts({ lists }), 1, NOW)).toMatchObject({ priceListPriceId: 201, priceUnits: 190_000, validUntil: LATER });
+      expect(resolvePrice(facts({ lists }), 10, NOW)).toMatchObject({ priceListPriceId: 200, priceUnits: 150_000 });
+      expect(resolvePrice(facts({ lists }), 1, LATER)).toMatchObject({ priceListPriceId: 202, priceUnits: 100_000 });
+      // At NOW one unit pays the sale's 19.0000 until LATER, when 10.0000 takes over.
+      expect(explainPrice(facts({ lists }), 1, NOW).nextChangeAt).toBe(LATER);
+      expect(resolvePrice(facts({ lists }), 1, EARLIER)).toMatchObject({ priceListPriceId: 201 });
+    });
   });
 
   it('takes a percentage off the variation’s own price when it has one', () => {

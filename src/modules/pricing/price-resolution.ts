@@ -1,4 +1,4 @@
-import type { PriceListKind } from '../../contract/price-lists.js';
+import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
 
 /**
@@ -9,6 +9,9 @@ import type { PriceSource } from '../../contract/trade-prices.js';
  * 2. Otherwise C's price lists in order: the first fixed list with an entry for S valid at T
  *    with minQuantity ≤ Q (same tie rule), or the first percentage list, whichever comes first.
  * 3. Otherwise the variation's own price, then the product's.
+ * 4. Lists of the policy `lowest` take no turn in step 2. Each that prices S (its entry by the
+ *    same tie rule, or its percentage) makes an offer, and C pays the lowest of the offers and
+ *    what steps 1–3 picked: on a tie, steps 1–3's pick, then the earlier list.
  *
  * Pure: the effective-price endpoint, quotes and orders all call it with facts they read in a
  * fixed number of queries, so the three can never disagree. `resolveFrom` is the walk over the
@@ -33,6 +36,8 @@ export interface ListFacts {
   kind: PriceListKind;
   /** Ten-thousandths of a percent (100 % is 1 000 000); null for a fixed list. */
   percentageUnits: number | null;
+  /** `lowest`: the list takes no turn in the walk, and is paid when it is lower (step 4). */
+  policy: PriceListPolicy;
   /** A fixed list's entries for the SKU. */
   rules: readonly PriceRule[];
 }
@@ -66,22 +71,74 @@ export function resolvePrice(facts: PricingFacts, quantity: number, at: string):
   return resolveFrom(facts, (set) => bestRule(rulesOfSet(facts, set), quantity, at));
 }
 
+/** `resolvePrice`, with how the rule decided (for an explanation). */
+export function resolvePriceParts(facts: PricingFacts, quantity: number, at: string): ResolutionParts {
+  return resolveParts(facts, (set) => bestRule(rulesOfSet(facts, set), quantity, at));
+}
+
 /**
- * The rule's walk over the sources, given the winner of each set of rules: set 0 is the trade
- * prices (asked only while the customer is a trade customer), set i + 1 the entries of list i
- * (asked only for a fixed list the walk reaches). `winner` answers, among the set's rules that
- * apply, the highest break, then the newest record.
+ * The rule, given the winner of each set of rules: set 0 is the trade prices (asked only while
+ * the customer is a trade customer), set i + 1 the entries of list i (asked only for a fixed
+ * list the walk reaches, and for every fixed `lowest` list). `winner` answers, among the set's
+ * rules that apply, the highest break, then the newest record.
  */
 export function resolveFrom(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): Resolution {
+  // As `resolveParts`, without keeping the offers: a quote calls this once a line.
+  let paid = walk(facts, winner);
+  for (let position = 0; position < facts.lists.length; position++) {
+    const offer = offerOf(facts, position, winner);
+    if (offer !== undefined && offer.priceUnits < paid.priceUnits) paid = offer;
+  }
+  return paid;
+}
+
+/** How the rule decided: what the walk (steps 1–3) picked, each `lowest` list's offer, and what is paid. */
+export interface ResolutionParts {
+  walked: Resolution;
+  /** By list position; a `lowest` list that prices nothing (no applicable entry) makes none. */
+  offers: ReadonlyMap<number, Resolution>;
+  paid: Resolution;
+}
+
+export function resolveParts(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): ResolutionParts {
+  const walked = walk(facts, winner);
+  const offers = new Map<number, Resolution>();
+  let paid = walked;
+  for (let position = 0; position < facts.lists.length; position++) {
+    const offer = offerOf(facts, position, winner);
+    if (offer === undefined) continue;
+    offers.set(position, offer);
+    if (offer.priceUnits < paid.priceUnits) paid = offer;
+  }
+  return { walked, offers, paid };
+}
+
+/** Step 4: what list `position` offers when it is a `lowest` list that prices the SKU. */
+function offerOf(facts: PricingFacts, position: number, winner: (set: number) => PriceRule | undefined): Resolution | undefined {
+  const list = facts.lists[position]!;
+  if (list.policy !== 'lowest') return undefined;
+  if (list.kind === 'percentage') return fromPercentageList(facts, list);
+  const entry = winner(position + 1);
+  return entry === undefined ? undefined : fromRule('price_list', entry, list.id);
+}
+
+/** Steps 1–3: the trade prices, then the lists that take turns (`first`), then the catalog. */
+function walk(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): Resolution {
   const trade = facts.trade ? winner(0) : undefined;
   if (trade !== undefined) return fromRule('trade', trade, null);
   for (let position = 0; position < facts.lists.length; position++) {
     const list = facts.lists[position]!;
+    if (list.policy === 'lowest') continue;
     if (list.kind === 'percentage') return fromPercentageList(facts, list);
     const entry = winner(position + 1);
     if (entry !== undefined) return fromRule('price_list', entry, list.id);
   }
   return facts.variationPriceUnits !== null ? catalog('variation', facts.variationPriceUnits) : catalog('product', facts.productPriceUnits);
+}
+
+/** Whether two resolutions name the same winner (a record, a percentage list, the catalog), and so the same price. */
+export function sameWinner(a: Resolution, b: Resolution): boolean {
+  return a.source === b.source && a.tradePriceId === b.tradePriceId && a.priceListId === b.priceListId && a.priceListPriceId === b.priceListPriceId;
 }
 
 /** The rules of set `set` as `resolveFrom` numbers them: 0 the trade prices, i + 1 list i's entries. */

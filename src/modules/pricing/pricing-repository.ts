@@ -1,4 +1,4 @@
-import type { PriceListKind } from '../../contract/price-lists.js';
+import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule, PricingFacts } from './price-resolution.js';
 
 /** A SKU of the store with the catalog prices that apply when no trade price or list does. */
@@ -24,6 +24,7 @@ export interface PriceListTerms {
   kind: PriceListKind;
   /** Ten-thousandths of a percent; null for a fixed list. */
   percentageUnits: number | null;
+  policy: PriceListPolicy;
 }
 
 /**

@@ -18,6 +18,7 @@ import { staffSchema } from './016-staff.js';
 import { importOriginSchema } from './017-import-origin.js';
 import { historyCheckpointsSchema } from './018-history-checkpoints.js';
 import { changeSetsSchema } from './020-change-sets.js';
+import { priceListPolicySchema } from './021-price-list-policy.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -41,6 +42,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['018-history-checkpoints', historyCheckpointsSchema],
   ['019-as-of-reads', asOfReadsSchema],
   ['020-change-sets', changeSetsSchema],
+  ['021-price-list-policy', priceListPolicySchema],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import type { PriceList, PriceListKind, PriceListPrice } from '../../contract/price-lists.js';
+import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
@@ -47,14 +47,18 @@ export class KyselyPriceListRepository implements PriceListRepository {
   async insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList> {
     const row = await this.db
       .insertInto('price_lists')
-      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, created_at: createdAt })
+      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, policy: list.policy, created_at: createdAt })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toPriceList(row);
   }
 
-  async update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage'>>): Promise<PriceList | undefined> {
-    const columns = { ...(patch.name !== undefined && { name: patch.name }), ...(patch.percentage !== undefined && { percentage: patch.percentage }) };
+  async update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy'>>): Promise<PriceList | undefined> {
+    const columns = {
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.percentage !== undefined && { percentage: patch.percentage }),
+      ...(patch.policy !== undefined && { policy: patch.policy }),
+    };
     const row =
       Object.keys(columns).length === 0
         ? await this.db.selectFrom('price_lists').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
@@ -244,6 +248,7 @@ function toPriceList(row: Selectable<PriceListsTable>): PriceList {
     name: row.name,
     kind: row.kind as PriceListKind,
     percentage: row.percentage === null ? null : fromPriceUnits(Number(row.percentage)),
+    policy: row.policy as PriceListPolicy,
     createdAt: row.created_at,
   };
 }

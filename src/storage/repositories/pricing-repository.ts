@@ -1,5 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { PriceListKind } from '../../contract/price-lists.js';
+import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
 import type { Engine } from '../engine.js';
@@ -38,12 +38,12 @@ export class KyselyPricingRepository implements PricingRepository {
     const rows = await this.db
       .selectFrom('customer_price_lists as c')
       .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
-      .select(['l.id', 'l.kind', 'l.percentage'])
+      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy'])
       .where('c.store_id', '=', storeId)
       .where('c.customer_id', '=', customerId)
       .orderBy('c.position')
       .execute();
-    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage) }));
+    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage), policy: row.policy as PriceListPolicy }));
   }
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
