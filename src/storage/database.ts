@@ -101,7 +101,10 @@ const pgTypes = {
 function openPostgres(databaseUrl: string, poolSize: number, log: KyselyConfig['log']): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes });
   // An idle client that loses its server must not crash the process; the next query reports it.
+  // The same for a client the pool has let go that is still closing (the pool's listener is
+  // gone by then): an error of a query always reaches that query, never these listeners.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const statements = new NamedStatementPool(pool);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: statements }), log });
   const url = new URL(databaseUrl);
