@@ -24,6 +24,25 @@ const POLICY_RULE =
 const Policy = Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], description: POLICY_RULE });
 const PolicyInput = Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], default: 'first', description: POLICY_RULE });
 
+export const ROUNDING_MODES = ['half-up', 'up', 'down'] as const;
+/** Largest rounding increment a list may set: 10 000 (to the nearest ten thousand). */
+export const MAX_ROUNDING_INCREMENT = 10_000;
+
+export const Rounding = Type.Object(
+  {
+    increment: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_ROUNDING_INCREMENT,
+      'x-decimal-places': 4,
+      description: 'The price becomes a multiple of this: 0.01 to the cent, 0.05 to five cents, 1 to whole units, 0.99 never (a multiple of 0.99 is not a price ending)',
+      examples: [0.05],
+    }),
+    mode: Type.Unsafe<(typeof ROUNDING_MODES)[number]>({ type: 'string', enum: [...ROUNDING_MODES], description: '`half-up`: to the nearest, a half up; `up`; `down`' }),
+  },
+  { additionalProperties: false },
+);
+export type Rounding = Static<typeof Rounding>;
+
 /** Percent off the catalog price: 0–100 with at most 4 decimals (12.5 is 12.5 % off). */
 export const Percentage = Type.Number({ minimum: 0, maximum: 100, 'x-decimal-places': 4, examples: [12.5] });
 
@@ -32,6 +51,9 @@ export const PriceListInput = StrictObject({
   kind: Kind,
   percentage: Type.Optional(Nullable({ ...Percentage, description: 'Required for a percentage list; absent or null for a fixed one' })),
   policy: Type.Optional(PolicyInput),
+  rounding: Type.Optional(
+    Nullable({ ...Rounding, description: "A percentage list's own rounding of its prices; null or absent: the store's (its currency's minor unit, half-up unless the store says otherwise). Not for a fixed list: its entries are charged as stored" }),
+  ),
 });
 export type PriceListInput = Static<typeof PriceListInput>;
 
@@ -46,6 +68,7 @@ export const PriceList = Type.Object(
     kind: Kind,
     percentage: Nullable({ ...Percentage, description: 'Percent off the catalog price (rounded half-up to 4 decimals); null for a fixed list' }),
     policy: Policy,
+    rounding: Nullable({ ...Rounding, description: "The list's own rounding; null: the store's" }),
     createdAt: Timestamp,
   },
   { $id: 'PriceList', additionalProperties: false },

@@ -35,6 +35,7 @@ export const Quote = Type.Object(
   {
     customerId: Id,
     at: Timestamp,
+    currency: Type.String({ description: "The store's currency (ISO 4217) of every amount of the quote", examples: ['GBP'] }),
     lines: Type.Array(QuoteLine, { description: 'In request order' }),
     total: Amount('Sum of the line totals'),
   },

@@ -146,6 +146,9 @@ export const PriceCandidate = Type.Object(
     priceListId: Nullable({ ...Id, description: 'The list (null for a trade price)' }),
     priceListPriceId: Nullable({ ...Id, description: 'The list entry (null for a trade price or a percentage list)' }),
     price: Type.Number({ description: 'What it would charge for one unit' }),
+    unroundedPrice: Type.Optional(
+      Type.Number({ description: "A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges" }),
+    ),
     ...PriceRuleFields,
     applies: Type.Boolean(),
     reason: Nullable(Type.String({ description: 'Why it does not apply; null for the one that does' })),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Services } from '../app/services.js';
 import { CONFIG_VARIABLES, ConfigError, type Config, parseConfig } from '../config/config.js';
+import { isRoundingMode, ROUNDING_MODES, type RoundingMode } from '../modules/currency/rounding.js';
 import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '../modules/stores/scopes.js';
 import { isStaffRole, STAFF_ROLES, type StaffRole } from '../modules/staff/roles.js';
 import { escapeControlCharacters } from '../text/control-characters.js';
@@ -108,6 +109,11 @@ function parseId(value: string, what: string): number {
   return Number(value);
 }
 
+function roundingFlag(value: string): RoundingMode {
+  if (!isRoundingMode(value)) throw new UsageError(`--rounding must be one of ${ROUNDING_MODES.join(', ')}, not '${value}'`);
+  return value;
+}
+
 function parseScopes(value: string | undefined): Scope[] {
   if (value === undefined) return [...DEFAULT_SCOPES];
   const scopes = value.split(',').map((scope) => scope.trim());
@@ -167,11 +173,37 @@ export function buildCli(): Command {
   );
 
   const stores = program.command('stores').description('manage stores');
-  addConfigFlags(stores.command('create').description('create a store; prints {"id","name"}').requiredOption('--name <name>', 'store name'), DATABASE_FLAGS).action(
-    (options: Record<string, string | undefined> & { name: string }) => withServices(options, (services) => services.credentials.createStore(options.name).then(({ id, name }) => ({ id, name }))),
+  const CURRENCY_HELP = 'ISO 4217 code of the store\'s prices (GBP, EUR, USD, JPY…)';
+  const ROUNDING_HELP = `how prices the server computes (a percentage list's) round to the currency's minor unit: ${ROUNDING_MODES.join(', ')}`;
+  addConfigFlags(
+    stores
+      .command('create')
+      .description('create a store; prints {"id","name","currency","rounding"}')
+      .requiredOption('--name <name>', 'store name')
+      .option('--currency <code>', `${CURRENCY_HELP}; default GBP`, 'GBP')
+      .option('--rounding <mode>', `${ROUNDING_HELP}; default half-up`, 'half-up'),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { name: string; currency: string; rounding: string }) =>
+    withServices(options, (services) =>
+      services.credentials.createStore(options.name, { currency: options.currency, rounding: roundingFlag(options.rounding) }).then(({ id, name, currency, rounding }) => ({ id, name, currency, rounding })),
+    ),
   );
 
-  addConfigFlags(stores.command('list').description('list the stores, one JSON object {"id","name","createdAt"} a line, by id'), DATABASE_FLAGS).action(
+  addConfigFlags(
+    stores
+      .command('set-currency')
+      .description('change a store\'s currency and rounding (prices are kept as they are: only their currency is named anew); prints {"id","name","currency","rounding"}')
+      .requiredOption('--store <id>', 'store id')
+      .requiredOption('--currency <code>', CURRENCY_HELP)
+      .option('--rounding <mode>', `${ROUNDING_HELP}; default half-up`, 'half-up'),
+    DATABASE_FLAGS,
+  ).action((options: Record<string, string | undefined> & { store: string; currency: string; rounding: string }) =>
+    withServices(options, (services) =>
+      services.credentials.setMoney(parseId(options.store, '--store'), { currency: options.currency, rounding: roundingFlag(options.rounding) }).then(({ id, name, currency, rounding }) => ({ id, name, currency, rounding })),
+    ),
+  );
+
+  addConfigFlags(stores.command('list').description('list the stores, one JSON object {"id","name","currency","rounding","createdAt"} a line, by id'), DATABASE_FLAGS).action(
     (options: Record<string, string | undefined>) =>
       withServices(options, (services) => writeJsonLines((afterId) => services.credentials.stores(afterId, LIST_PAGE))),
   );

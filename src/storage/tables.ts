@@ -43,6 +43,10 @@ export interface StoresTable {
   created_at: string;
   /** 1: a change set is applied only once approved by someone who did not write it (migration 020). */
   require_approval: Generated<number>;
+  /** ISO 4217 (migration 022). */
+  currency: Generated<string>;
+  /** How computed prices round to the currency: half-up, up or down (migration 022). */
+  rounding_mode: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -149,6 +153,9 @@ export interface PriceListsTable {
   percentage: number | null;
   /** `first` or `lowest` (migration 021). */
   policy: Generated<string>;
+  /** A percentage list's own rounding: an increment in ten-thousandths and a mode; both null: the store's (migration 022). */
+  rounding_increment: number | null;
+  rounding_mode: string | null;
   created_at: string;
 }
 

@@ -142,12 +142,14 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     const settings = form(page, 'Price list settings');
     await settings.getByLabel('Name').fill('Dealers');
     await settings.getByLabel('Percentage off').fill('12.5');
+    await settings.getByLabel('Round to').fill('0.05');
+    await settings.getByLabel('Rounding', { exact: true }).selectOption('up');
     await settings.getByRole('button', { name: 'Save' }).click();
     const caption = 'Price history of this list';
     await expect.poll(() => historyRows(page, caption)).toEqual([
       [],
-      [expect.any(String), 'Olive <b>Owner</b> (staff)', `Price list #${listId} updated`, 'name “Resellers” → “Dealers”; percentage off 10 → 12.5', 'admin'],
-      [expect.any(String), expect.stringMatching(/ \(API key\)$/), `Price list #${listId} created`, 'name “Resellers”, percentage off 10', 'API'],
+      [expect.any(String), 'Olive <b>Owner</b> (staff)', `Price list #${listId} updated`, 'name “Resellers” → “Dealers”; percentage off 10 → 12.5; rounding none → 0.05 up', 'admin'],
+      [expect.any(String), expect.stringMatching(/ \(API key\)$/), `Price list #${listId} created`, 'name “Resellers”, percentage off 10, policy “first”', 'API'],
     ]);
     // The name went in as text: no element was made of it.
     expect(await page.locator('main b').count()).toBe(0);

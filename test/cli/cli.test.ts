@@ -162,13 +162,27 @@ describe.each(ENGINES)('pricebook CLI on %s', (engine: EngineName) => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('stores create prints one JSON object {id, name}', async () => {
+  it('stores create prints one JSON object {id, name, currency, rounding}: GBP and half-up unless told; set-currency changes them', async () => {
     const store = onlyJsonObject(await runCli(['stores', 'create', '--name', 'X'], env));
-    expect(Object.keys(store).sort()).toEqual(['id', 'name']);
-    expect(store).toEqual({ id: expect.any(Number), name: 'X' });
+    expect(store).toEqual({ id: expect.any(Number), name: 'X', currency: 'GBP', rounding: 'half-up' });
     expect(Number.isInteger(store.id) && (store.id as number) > 0).toBe(true);
-    const second = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Second store'], env));
+    const second = onlyJsonObject(await runCli(['stores', 'create', '--name', 'Second store', '--currency', 'jpy', '--rounding', 'down'], env));
+    expect(second).toEqual({ id: expect.any(Number), name: 'Second store', currency: 'JPY', rounding: 'down' });
     expect(second.id).not.toBe(store.id);
+    const changed = onlyJsonObject(await runCli(['stores', 'set-currency', '--store', String(store.id), '--currency', 'EUR'], env));
+    expect(changed).toEqual({ id: store.id, name: 'X', currency: 'EUR', rounding: 'half-up' });
+
+    // A code ISO 4217 does not have is refused (exit 1, nothing made or changed); a bad --rounding is a usage error (exit 2).
+    const unknown = await runCli(['stores', 'create', '--name', 'Pounds', '--currency', 'POUND'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("'POUND' is not an ISO 4217 currency code");
+    expect((await runCli(['stores', 'set-currency', '--store', String(store.id), '--currency', 'XYZ'], env)).code).toBe(1);
+    const rounding = await runCli(['stores', 'set-currency', '--store', String(store.id), '--currency', 'USD', '--rounding', 'nearest'], env);
+    expect(rounding.code).toBe(2);
+    expect(rounding.stderr).toContain('--rounding must be one of half-up, up, down');
+    const listed = (await runCli(['stores', 'list'], env)).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; name: string; currency: string });
+    expect(listed.filter((row) => row.name === 'Pounds')).toEqual([]);
+    expect(listed.find((row) => row.id === store.id)).toMatchObject({ currency: 'EUR', rounding: 'half-up' });
   });
 
   it('keys create prints {id, storeId, scopes, key, secret, token}, the contract\'s seven scopes by default, or the ones asked for', async () => {
@@ -200,7 +214,7 @@ describe.each(ENGINES)('pricebook CLI on %s', (engine: EngineName) => {
     expect(listed.code, listed.stderr).toBe(0);
     const stores = listed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; name: string; createdAt: string });
     expect(stores.map((store) => store.id)).toEqual([...stores.map((store) => store.id)].sort((a, b) => a - b));
-    for (const store of made) expect(stores).toContainEqual({ id: store.id, name: store.name, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    for (const store of made) expect(stores).toContainEqual({ id: store.id, name: store.name, currency: 'GBP', rounding: 'half-up', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   it('keys list shows a store\'s credentials without secrets; keys revoke takes a name, and refuses one two credentials share, listing them', async () => {

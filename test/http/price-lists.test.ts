@@ -77,13 +77,14 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     const { token } = await suite.server.createTenant();
     const created = await call('POST', LISTS, { name: 'Trade A', kind: 'fixed' }, token);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Trade A', kind: 'fixed', percentage: null, policy: 'first', createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'Trade A', kind: 'fixed', percentage: null, policy: 'first', rounding: null, createdAt: expect.stringMatching(TIMESTAMP) });
     const fixed = created.body as PriceListBody;
     const nulled = await createList({ name: 'Trade B', kind: 'fixed', percentage: null }, token);
     const half = await call('POST', LISTS, { name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest' }, token);
-    expect(half.body).toEqual({ id: expect.any(Number), name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest', createdAt: expect.stringMatching(TIMESTAMP) });
-    const third = await call('POST', LISTS, { name: 'Third', kind: 'percentage', percentage: 33.3333 }, token);
+    expect(half.body).toEqual({ id: expect.any(Number), name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest', rounding: null, createdAt: expect.stringMatching(TIMESTAMP) });
+    const third = await call('POST', LISTS, { name: 'Third', kind: 'percentage', percentage: 33.3333, rounding: { increment: 0.05, mode: 'up' } }, token);
     expect(third.text).toContain('"percentage":33.3333,');
+    expect(third.body).toMatchObject({ rounding: { increment: 0.05, mode: 'up' } });
     const all = [fixed, nulled, half.body, third.body] as PriceListBody[];
     expect(all.map((list) => list.id)).toEqual([...all.map((list) => list.id)].sort((a, b) => a - b));
     for (const list of all) expect((await call('GET', `${LISTS}/${list.id}`, undefined, token)).body).toEqual(list);
@@ -106,6 +107,9 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expect((await put(nulled.id, { kind: 'fixed', percentage: null })).body).toEqual(nulled);
     expect((await put(nulled.id, { policy: 'lowest' })).body).toEqual({ ...nulled, policy: 'lowest' });
     expect((await put(nulled.id, { policy: 'first', name: nulled.name })).body).toEqual(nulled);
+    expect((await put(percentage.id, { rounding: { increment: 1, mode: 'down' } })).body).toMatchObject({ rounding: { increment: 1, mode: 'down' } });
+    expect((await put(percentage.id, { rounding: null })).body).toMatchObject({ rounding: null });
+    expect((await put(nulled.id, { rounding: null })).body).toEqual(nulled);
     for (const [id, body, field] of [
       [fixed.id, { kind: 'percentage' }, 'kind'],
       [percentage.id, { kind: 'fixed', percentage: null }, 'kind'],
@@ -114,6 +118,11 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
       [percentage.id, { percentage: 101 }, 'percentage'],
       [fixed.id, { colour: 'red' }, 'colour'],
       [fixed.id, { policy: 'cheapest' }, 'policy'],
+      [fixed.id, { rounding: { increment: 0.05, mode: 'up' } }, 'rounding'],
+      [percentage.id, { rounding: { increment: 0, mode: 'up' } }, 'rounding.increment'],
+      [percentage.id, { rounding: { increment: 0.00001, mode: 'up' } }, 'rounding.increment'],
+      [percentage.id, { rounding: { increment: 0.05, mode: 'ceiling' } }, 'rounding.mode'],
+      [percentage.id, { rounding: { increment: 0.05 } }, 'rounding.mode'],
       [fixed.id, { policy: null }, 'policy'],
       [fixed.id, {}, null],
     ] as const) {

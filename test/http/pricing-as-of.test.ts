@@ -181,6 +181,18 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     expect(quote.body).toMatchObject({ lines: [{ unitPrice: 11, priceListId: base.id }] });
   });
 
+  it("takes a percentage list's rounding of the moment", async () => {
+    const whole = await change<{ id: number; name: string }>('price_list', 'POST', '/v1/price-lists', { name: `Whole ${engine}`, kind: 'percentage', percentage: 10, rounding: { increment: 1, mode: 'up' } }, null);
+    const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `rounding-${engine}@example.com`, priceListIds: [whole.id] }, null);
+    const rounded = clock.step(HOUR);
+    await change('price_list', 'PUT', `/v1/price-lists/${whole.id}`, { rounding: null }, whole);
+    const pennies = clock.step(HOUR);
+    clock.step(HOUR);
+    // 10 % off 12: 10.80, charged 11 while the list rounded up to whole units, 10.8 since.
+    expect((await effective(rounded, buyer.id)).body).toMatchObject({ price: 11, priceListId: whole.id, candidates: [expect.objectContaining({ price: 11, unroundedPrice: 10.8 })] });
+    expect((await effective(pennies, buyer.id)).body).toMatchObject({ price: 10.8, candidates: [expect.objectContaining({ price: 10.8, unroundedPrice: 10.8 })] });
+  });
+
   it('refuses a SKU that no product had at the moment', async () => {
     const later = `ASOF-LATER-${engine}`;
     const before = clock.step(HOUR);

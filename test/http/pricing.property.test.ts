@@ -47,6 +47,8 @@ const rule: fc.Arbitrary<RuleSpec> = fc.record({ sku: skuPick, units, minQuantit
   if (spec.from === null || spec.until === null || spec.from < spec.until) return spec;
   return spec.from === spec.until ? { ...spec, until: null } : { ...spec, from: spec.until, until: spec.from };
 });
+/** A percentage list's own rounding, or none (the store's: GBP, to the penny, half-up). */
+const rounding = fc.option(fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) }), { nil: null, freq: 2 });
 /** One list in three is a `lowest` list: it takes no turn, and is paid when lower. */
 const policy = fc.constantFrom('first' as const, 'first' as const, 'lowest' as const);
 const scenario = fc.record({
@@ -54,7 +56,7 @@ const scenario = fc.record({
   lists: fc.array(
     fc.oneof(
       { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }), policy }), weight: 3 },
-      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy }), weight: 1 },
+      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy, rounding }), weight: 1 },
     ),
     { minLength: 1, maxLength: 3 },
   ),
@@ -90,6 +92,8 @@ interface StoredList {
   id: number;
   percentageUnits: number | null;
   policy: 'first' | 'lowest';
+  /** Its own rounding; null: the store's. */
+  rounding: { incrementUnits: number; mode: 'half-up' | 'up' | 'down' } | null;
   entries: StoredRule[];
 }
 
@@ -111,8 +115,15 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
       .sort((a, b) => b.minQuantity - a.minQuantity || b.id - a.id)[0];
   const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({ unitPrice: priceUnits / 10_000, source, tradePriceId: null, priceListId: null, priceListPriceId: null, ...ids });
   const catalogUnits = sku.variationUnits ?? sku.productUnits;
-  // Half-up to whole units; below 2^53 throughout, so exact in doubles.
-  const percentageOff = (list: StoredList) => priced(Math.floor((catalogUnits * (1_000_000 - list.percentageUnits!) + 500_000) / 1_000_000), 'price_list', { priceListId: list.id });
+  // The exact amount (units × millionths), rounded to the list's increment or the store's penny
+  // by its mode; below 2^53 throughout (20.0000 is 200 000 units), so exact in doubles.
+  const percentageOff = (list: StoredList) => {
+    const { incrementUnits, mode } = list.rounding ?? { incrementUnits: 100, mode: 'half-up' };
+    const exact = catalogUnits * (1_000_000 - list.percentageUnits!);
+    const step = 1_000_000 * incrementUnits;
+    const steps = mode === 'down' ? Math.floor(exact / step) : mode === 'up' ? Math.ceil(exact / step) : Math.floor((2 * exact + step) / (2 * step));
+    return priced(steps * incrementUnits, 'price_list', { priceListId: list.id });
+  };
   const listPrice = (list: StoredList): Priced | undefined => {
     if (list.percentageUnits !== null) return percentageOff(list);
     const listed = best(list.entries);
@@ -179,13 +190,14 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       const percentage = list.kind === 'percentage' ? list.percentageUnits / 10_000 : undefined;
       // `first` is the default: half of such lists say so, half leave it out.
       const policy = list.policy === 'lowest' || index % 2 === 0 ? { policy: list.policy } : {};
-      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage, ...policy }, 201);
+      const ownRounding = list.kind === 'percentage' && list.rounding !== null ? { rounding: { increment: list.rounding.incrementUnits / 10_000, mode: list.rounding.mode } } : {};
+      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage, ...policy, ...ownRounding }, 201);
       if (list.kind === 'percentage') {
-        lists.push({ id, percentageUnits: list.percentageUnits, policy: list.policy, entries: [] });
+        lists.push({ id, percentageUnits: list.percentageUnits, policy: list.policy, rounding: list.rounding, entries: [] });
         continue;
       }
       const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', `/v1/price-lists/${id}/prices/bulk`, list.entries.map(ruleFields), 201);
-      lists.push({ id, percentageUnits: null, policy: list.policy, entries: stored(list.entries, entries.map((entry) => entry.id)) });
+      lists.push({ id, percentageUnits: null, policy: list.policy, rounding: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
     }
 
     // Both start as trade customers, to be given trade prices; the lapsed one then stops being one.

@@ -261,18 +261,26 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
     });
 
     it.each([
-      [12.5, 10, '8.75'],
-      [33.3333, 10, '6.6667'],
-      [33.3333, 0.0003, '0.0002'],
-      [50, 0.0003, '0.0002'],
-      [12.5, 0.0001, '0.0001'],
-      [0, 7.25, '7.25'],
-      [100, 7.25, '0'],
-    ])('a %d percent list prices %d at %s (half-up to 4 decimals)', async (percentage, catalog, expected) => {
+      [12.5, 10, undefined, '8.75', 8.75],
+      [33.3333, 10, undefined, '6.67', 6.6667],
+      [12.5, 19.99, undefined, '17.49', 17.4913],
+      [33.3333, 0.0003, undefined, '0', 0.0002],
+      [50, 0.0003, undefined, '0', 0.0002],
+      [0, 7.25, undefined, '7.25', 7.25],
+      [100, 7.25, undefined, '0', 0],
+      [12.5, 19.99, { increment: 0.05, mode: 'up' }, '17.5', 17.4913],
+      [12.5, 19.99, { increment: 0.05, mode: 'half-up' }, '17.5', 17.4913],
+      [12.5, 19.99, { increment: 1, mode: 'down' }, '17', 17.4913],
+      [12.5, 19.99, { increment: 0.0001, mode: 'half-up' }, '17.4913', 17.4913],
+    ])('a %d percent list prices %d, rounded by %o, at %s (the store is GBP: to the penny, half-up)', async (percentage, catalog, rounding, expected, unrounded) => {
       const { sku } = await product(catalog);
-      const buyer = await customer({ priceListIds: [await priceList('percentage', percentage)] });
+      const list = (await created<{ id: number }>('/v1/price-lists', { name: `List ${++sequence}`, kind: 'percentage', percentage, rounding })).id;
+      const buyer = await customer({ priceListIds: [list] });
       const response = await request('GET', `${TRADE}/effective?customerId=${buyer}&sku=${sku}`);
       expect(response.text).toContain(`"price":${expected},`);
+      expect((response.body as EffectiveBody).candidates).toEqual([expect.objectContaining({ priceListId: list, price: Number(expected), unroundedPrice: unrounded, applies: true })]);
+      const quoted = await quote({ customerId: buyer, lines: [{ sku, quantity: 3 }] });
+      expect(quoted.body).toMatchObject({ currency: 'GBP', lines: [{ unitPrice: Number(expected), lineTotal: (Math.round(Number(expected) * 10_000) * 3) / 10_000 }] });
     });
 
     it.each([
@@ -312,14 +320,16 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       expect(response.body).toEqual({
         customerId: buyer,
         at: FROM,
+        currency: 'GBP',
         lines: [
           { sku: skus.teeRedM, ...teeVariation, quantity: 10, unitPrice: 9, lineTotal: 90, ...trade(bulkRedM!.id) },
-          { sku: skus.teeRedM, ...teeVariation, quantity: 1, unitPrice: 10.9375, lineTotal: 10.9375, ...percentageList(percentage) },
+          { sku: skus.teeRedM, ...teeVariation, quantity: 1, unitPrice: 10.94, lineTotal: 10.94, ...percentageList(percentage) },
           { sku: skus.mug, productId: mug, variationId: null, quantity: 2, unitPrice: 3.3, lineTotal: 6.6, ...entry(fixed, mugEntry!) },
           { sku: skus.tee, productId: tee, variationId: null, quantity: 1, unitPrice: 8.75, lineTotal: 8.75, ...percentageList(percentage) },
           { sku: skus.teeRedL, ...teeVariation, quantity: 1, unitPrice: 7, lineTotal: 7, ...trade(contractRedL!.id) },
         ],
-        total: 123.2875,
+        // 12.5 % off 12.50 is 10.9375: charged 10.94, to the store's penny, half-up.
+        total: 123.29,
       });
       // Outside the contract's window, the list prices the variation again (12.5 % off 10).
       const later = await quote({ customerId: buyer, at: UNTIL, lines: lines.slice(4) });
@@ -432,6 +442,7 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
     const again = await request('POST', '/v1/orders', { customerId: buyer, ...small });
     expect((again.body as typeof order).lines[0]).toMatchObject({ unitPrice: 4.2, lineTotal: 8.4, ...catalogPrice('product') });
     const listed = await request('POST', '/v1/orders', { customerId: await customer({ priceListIds: [percentage] }), ...small });
-    expect((listed.body as typeof order).lines[0]).toMatchObject({ unitPrice: 3.675, lineTotal: 7.35, ...percentageList(percentage) });
+    // 12.5 % off 4.20 is 3.675: charged 3.68, to the penny, half-up.
+    expect((listed.body as typeof order).lines[0]).toMatchObject({ unitPrice: 3.68, lineTotal: 7.36, ...percentageList(percentage) });
   });
 });

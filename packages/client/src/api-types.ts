@@ -608,6 +608,13 @@ export type PriceList = {
   percentage: number | null;
   /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
   policy: "first" | "lowest";
+  /** The list's own rounding; null: the store's */
+  rounding: {
+    /** The price becomes a multiple of this: 0.01 to the cent, 0.05 to five cents, 1 to whole units, 0.99 never (a multiple of 0.99 is not a price ending) */
+    increment: number;
+    /** `half-up`: to the nearest, a half up; `up`; `down` */
+    mode: "half-up" | "up" | "down";
+  } | null;
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -620,6 +627,13 @@ export type PriceListInput = {
   percentage?: number | null;
   /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
   policy?: "first" | "lowest";
+  /** A percentage list's own rounding of its prices; null or absent: the store's (its currency's minor unit, half-up unless the store says otherwise). Not for a fixed list: its entries are charged as stored */
+  rounding?: {
+    /** The price becomes a multiple of this: 0.01 to the cent, 0.05 to five cents, 1 to whole units, 0.99 never (a multiple of 0.99 is not a price ending) */
+    increment: number;
+    /** `half-up`: to the nearest, a half up; `up`; `down` */
+    mode: "half-up" | "up" | "down";
+  } | null;
 };
 
 export type PriceListUpdate = {
@@ -630,6 +644,13 @@ export type PriceListUpdate = {
   percentage?: number | null;
   /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
   policy?: "first" | "lowest";
+  /** A percentage list's own rounding of its prices; null or absent: the store's (its currency's minor unit, half-up unless the store says otherwise). Not for a fixed list: its entries are charged as stored */
+  rounding?: {
+    /** The price becomes a multiple of this: 0.01 to the cent, 0.05 to five cents, 1 to whole units, 0.99 never (a multiple of 0.99 is not a price ending) */
+    increment: number;
+    /** `half-up`: to the nearest, a half up; `up`; `down` */
+    mode: "half-up" | "up" | "down";
+  } | null;
 };
 
 export type PriceListListQuery = {
@@ -999,6 +1020,8 @@ export type Quote = {
   customerId: number;
   /** ISO 8601, UTC */
   at: string;
+  /** The store's currency (ISO 4217) of every amount of the quote */
+  currency: string;
   /** In request order */
   lines: {
     sku: string;
@@ -1275,6 +1298,8 @@ export type PriceCandidate = {
   priceListPriceId: number | null;
   /** What it would charge for one unit */
   price: number;
+  /** A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges */
+  unroundedPrice?: number;
   /** Applies to lines of at least this many units */
   minQuantity: number;
   /** Applies from this moment on (inclusive); null: always has */
@@ -1321,6 +1346,8 @@ export type EffectivePrice = {
     priceListPriceId: number | null;
     /** What it would charge for one unit */
     price: number;
+    /** A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges */
+    unroundedPrice?: number;
     /** Applies to lines of at least this many units */
     minQuantity: number;
     /** Applies from this moment on (inclusive); null: always has */

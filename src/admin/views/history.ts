@@ -66,7 +66,7 @@ const RESOURCE_TEXT: Readonly<Record<PriceHistoryEntry['resource'], string>> = {
 const KEY_FIELDS: Readonly<Record<PriceHistoryEntry['resource'], readonly string[]>> = {
   trade_price: ['price', 'minQuantity', 'validFrom', 'validUntil'],
   price_list_entry: ['price', 'minQuantity', 'validFrom', 'validUntil'],
-  price_list: ['name', 'percentage'],
+  price_list: ['name', 'percentage', 'policy', 'rounding'],
   customer: ['priceListIds', 'trade', 'active'],
   product: ['price', 'sku', 'active'],
   variation: ['price', 'sku'],
@@ -80,6 +80,8 @@ const FIELD_TEXT: Readonly<Record<string, string>> = {
   validUntil: 'valid until',
   name: 'name',
   percentage: 'percentage off',
+  policy: 'policy',
+  rounding: 'rounding',
   priceListIds: 'lists',
   trade: 'trade',
   active: 'active',
@@ -139,5 +141,8 @@ function valueText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (Array.isArray(value)) return `[${value.map((item) => (typeof item === 'number' ? String(item) : JSON.stringify(item))).join(',')}]`;
   if (typeof value === 'string') return MOMENT.test(value) ? formatMoment(value) : `“${value}”`;
+  // A list's rounding: `0.05 up`.
+  const { increment, mode } = value as { increment?: unknown; mode?: unknown };
+  if (typeof increment === 'number' && typeof mode === 'string') return `${increment} ${mode}`;
   return JSON.stringify(value);
 }

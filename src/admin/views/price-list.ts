@@ -10,7 +10,7 @@ import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../pri
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
-import { POLICY_HINT, POLICY_OPTIONS } from './price-lists.js';
+import { POLICY_HINT, POLICY_OPTIONS, roundingFields, roundingOf } from './price-lists.js';
 
 const PAGE = 20;
 
@@ -35,12 +35,15 @@ export const priceListView: View = async (context, idText = '') => {
     submitLabel: 'Save',
     fields: [
       { name: 'name', label: 'Name', value: priceList.name },
-      ...(priceList.kind === 'percentage' ? [{ name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') }] : []),
+      ...(priceList.kind === 'percentage' ? [{ name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') }, ...roundingFields(priceList.rounding)] : []),
       { name: 'policy', label: 'Policy', type: 'select', options: POLICY_OPTIONS, value: priceList.policy, hint: POLICY_HINT },
     ],
     onSubmit: async (form) => {
       const update: Record<string, unknown> = { name: form.value('name'), policy: form.value('policy') };
-      if (priceList.kind === 'percentage') update.percentage = numberOrText(form.value('percentage'));
+      if (priceList.kind === 'percentage') {
+        update.percentage = numberOrText(form.value('percentage'));
+        update.rounding = roundingOf(form);
+      }
       // Sent as typed: the API judges it (a 422 shown at its field).
       const saved = await context.api.priceLists.update(listId, update as PriceListUpdate);
       heading.textContent = `Price list “${saved.name}”`;

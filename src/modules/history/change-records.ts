@@ -88,5 +88,11 @@ export function variationPricingChanged(before: Variation, after: Variation): bo
 
 /** A list's name or percentage. */
 export function priceListChanged(before: PriceList, after: PriceList): boolean {
-  return before.name !== after.name || before.percentage !== after.percentage || before.policy !== after.policy;
+  return (
+    before.name !== after.name ||
+    before.percentage !== after.percentage ||
+    before.policy !== after.policy ||
+    before.rounding?.increment !== after.rounding?.increment ||
+    before.rounding?.mode !== after.rounding?.mode
+  );
 }

@@ -1,5 +1,6 @@
 import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
+import type { Rounding } from '../currency/rounding.js';
 import type { Page } from '../page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
 
@@ -27,6 +28,8 @@ export interface NewPriceList {
   kind: PriceListKind;
   percentage: number | null;
   policy: PriceListPolicy;
+  /** A percentage list's own rounding; null: the store's. */
+  rounding: Rounding | null;
 }
 
 /** Whose entries a cascade removes: a list's, a product's, or those of one SKU of a product. */
@@ -39,7 +42,7 @@ export interface PriceListRepository {
   /** Those of these ids that are lists of the store. */
   existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>>;
   insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList>;
-  update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy'>>): Promise<PriceList | undefined>;
+  update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy' | 'rounding'>>): Promise<PriceList | undefined>;
   delete(storeId: number, id: number): Promise<boolean>;
 
   /** One multi-row insert; the entries come back in the order given. */

@@ -4,6 +4,7 @@ import {
   type PriceList,
   type PriceListEntryOverlap,
   type PriceListInput,
+  type PriceListKind,
   type PriceListPrice,
   type PriceListPriceInput,
   type PriceListUpdate,
@@ -11,6 +12,7 @@ import {
   type ReplacePriceListPricesResult,
 } from '../../contract/price-lists.js';
 import { deleteInBatches } from '../batched-delete.js';
+import type { Rounding } from '../currency/rounding.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found, invalidField, notFound, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
@@ -61,7 +63,13 @@ export class PriceListService {
     const percentage = input.percentage ?? null;
     if (input.kind === 'percentage' && percentage === null) throw invalidField('percentage', 'is required for a percentage list');
     if (input.kind === 'fixed' && percentage !== null) throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
-    const list: NewPriceList = { name: input.name, kind: input.kind, percentage: percentage === null ? null : toPriceUnits(percentage), policy: input.policy ?? 'first' };
+    const list: NewPriceList = {
+      name: input.name,
+      kind: input.kind,
+      percentage: percentage === null ? null : toPriceUnits(percentage),
+      policy: input.policy ?? 'first',
+      rounding: listRounding(input.kind, input.rounding),
+    };
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const createdAt = isoTimestamp(this.clock);
@@ -93,6 +101,7 @@ export class PriceListService {
           ...(patch.name !== undefined && { name: patch.name }),
           ...(patch.percentage !== undefined && patch.percentage !== null && { percentage: toPriceUnits(patch.percentage) }),
           ...(patch.policy !== undefined && { policy: patch.policy }),
+          ...(patch.rounding !== undefined && { rounding: listRounding(current.kind, patch.rounding) }),
         }),
         `Price list ${id}`,
       );
@@ -341,3 +350,9 @@ function plannedOverlaps(prices: ReadonlyArray<PricedSku>, matches: ReadonlyArra
   });
 }
 
+/** A list's own rounding as sent (null or absent: the store's); only a percentage list computes prices to round. */
+function listRounding(kind: PriceListKind, rounding: PriceListInput['rounding']): Rounding | null {
+  if (rounding === undefined || rounding === null) return null;
+  if (kind === 'fixed') throw invalidField('rounding', 'must be null or left out for a fixed list: its entries are charged as stored');
+  return { incrementUnits: toPriceUnits(rounding.increment), mode: rounding.mode };
+}

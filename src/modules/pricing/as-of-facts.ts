@@ -1,8 +1,9 @@
+import { isRoundingMode, type Rounding } from '../currency/rounding.js';
 import { toPriceUnits } from '../money.js';
 import type { Repositories } from '../unit-of-work.js';
 import type { CatalogRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
 import type { PriceRule } from './price-resolution.js';
-import type { PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
+import type { FactsOfSkus, PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
 
 /*
  * The facts of the resolution rule as they stood at a past moment T (docs/history.md, "As-of
@@ -40,12 +41,14 @@ export async function customerAsOf(repos: Repositories, storeId: number, custome
  * the product that owned the SKU then). To price (`explain` false) only the records valid at
  * `at` are read; an explanation reads every one that existed.
  */
-export async function loadFactsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf | undefined, skus: readonly string[], at: string, explain: boolean): Promise<Map<string, SkuFacts>> {
+export async function loadFactsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf | undefined, skus: readonly string[], at: string, explain: boolean): Promise<FactsOfSkus> {
   const distinct = [...new Set(skus)];
   const result = new Map<string, SkuFacts>();
-  if (distinct.length === 0) return result;
+  // The store's currency and rounding are today's: a store's currency is not history.
+  if (distinct.length === 0) return { terms: await repos.pricing.storeTerms(storeId), bySku: result };
   const readTrade = customer !== undefined && (customer.trade || explain);
-  const [catalog, lists, tradeRules] = await Promise.all([
+  const [terms, catalog, lists, tradeRules] = await Promise.all([
+    repos.pricing.storeTerms(storeId),
     catalogAsOf(repos, storeId, distinct, at),
     customer === undefined ? [] : listsAsOf(repos, storeId, customer.priceListIds, at),
     readTrade ? repos.pricingAsOf.tradeRulesAt(storeId, customer.id, distinct, at, !explain) : [],
@@ -66,10 +69,11 @@ export async function loadFactsAsOf(repos: Repositories, storeId: number, custom
         lists: lists.map((list) => ({ ...list, rules: (entriesBySkuAndList.get(`${list.id}\u0000${entry.sku}`) ?? []).map(asRule) })),
         productPriceUnits: entry.productPriceUnits,
         variationPriceUnits: entry.variationPriceUnits,
+        rounding: terms.rounding,
       },
     });
   }
-  return result;
+  return { terms, bySku: result };
 }
 
 /** The lists among `ids` that existed at `at`, in that order, with their kind and percentage then. */
@@ -80,14 +84,14 @@ async function listsAsOf(repos: Repositories, storeId: number, ids: readonly num
   return ids.flatMap((id): PriceListTerms[] => {
     if (!states.has(id)) {
       const list = current.get(id);
-      return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits, policy: list.policy }];
+      return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits, policy: list.policy, rounding: list.rounding }];
     }
     const record = states.get(id);
     if (record === null || record === undefined) return [];
     const kind = record.kind === 'percentage' ? 'percentage' : 'fixed';
     // Lists recorded before policies existed were all `first`.
     const policy = record.policy === 'lowest' ? 'lowest' : 'first';
-    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy }];
+    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy, rounding: roundingOfRecord(record.rounding) }];
   });
 }
 
@@ -162,4 +166,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
+}
+
+/** A list's own rounding as its history record holds it (`{increment, mode}`); null when it had none, or was recorded before roundings. */
+function roundingOfRecord(value: unknown): Rounding | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { increment, mode } = value as { increment?: unknown; mode?: unknown };
+  return typeof increment === 'number' && typeof mode === 'string' && isRoundingMode(mode) ? { incrementUnits: toPriceUnits(increment), mode } : null;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { explainPrice } from './explain-price.js';
 import { nextChangeAt } from './next-change.js';
 import { priceBreaks } from './price-breaks.js';
+import type { Rounding } from '../currency/rounding.js';
 import { type ListFacts, type PriceRule, type PricingFacts, type Resolution, resolvePrice } from './price-resolution.js';
 
 /**
@@ -72,9 +73,16 @@ const ruleSet = (maxLength: number) =>
   );
 /** One list in three stands aside from the walk and is paid when lower (`lowest`). */
 const policy = fc.constantFrom<ListFacts['policy']>('first', 'first', 'lowest');
+/** Roundings to the unit of 4 decimals, to the penny, to 0.05 and to whole units, each mode. */
+const rounding: fc.Arbitrary<Rounding> = fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) });
 const list = fc.oneof(
-  { arbitrary: fc.tuple(ruleSet(8), policy).map(([rules, policy]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rules })), weight: 3 },
-  { arbitrary: fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), policy).map(([percentageUnits, policy]): ListFacts => ({ id: 0, kind: 'percentage', percentageUnits, policy, rules: [] })), weight: 1 },
+  { arbitrary: fc.tuple(ruleSet(8), policy).map(([rules, policy]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rounding: null, rules })), weight: 3 },
+  {
+    arbitrary: fc
+      .tuple(fc.integer({ min: 0, max: 1_000_000 }), policy, fc.option(rounding, { nil: null }))
+      .map(([percentageUnits, policy, rounding]): ListFacts => ({ id: 0, kind: 'percentage', percentageUnits, policy, rounding, rules: [] })),
+    weight: 1,
+  },
 );
 const factsArbitrary: fc.Arbitrary<PricingFacts> = fc.record({
   trade: fc.boolean(),
@@ -83,6 +91,7 @@ const factsArbitrary: fc.Arbitrary<PricingFacts> = fc.record({
   lists: fc.array(list, { maxLength: 3 }).map((lists) => lists.map((facts, position) => ({ ...facts, id: 10 + position }))),
   productPriceUnits: fc.integer({ min: 0, max: 200_000 }),
   variationPriceUnits: fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: null }),
+  rounding,
 });
 const quantityArbitrary = fc.integer({ min: 1, max: 12 });
 const atArbitrary = fc.integer({ min: -1, max: 13 }).map(momentOf);
@@ -140,7 +149,7 @@ describe(`the rule's fast paths against its definition (property seed ${seed})`,
       validUntil: momentOf(24 * index + 12),
     }));
     tradeRules.push({ id: 20_001, priceUnits: 20_000, minQuantity: 1, validFrom: null, validUntil: null });
-    const facts: PricingFacts = { trade: true, tradeRules, lists: [], productPriceUnits: 50_000, variationPriceUnits: null };
+    const facts: PricingFacts = { trade: true, tradeRules, lists: [], productPriceUnits: 50_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' } };
     const started = performance.now();
     const explained = explainPrice(facts, 1, momentOf(-1), { offset: 0, count: 100 });
     const ms = performance.now() - started;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainPrice as explainPage } from './explain-price.js';
-import { type ListFacts, percentageOff, type PriceRule, type PricingFacts, resolvePrice } from './price-resolution.js';
+import { type ListFacts, type PriceRule, type PricingFacts, resolvePrice } from './price-resolution.js';
 
 /** Every candidate on one page. */
 const explainPrice = (facts: PricingFacts, quantity: number, at: string) => explainPage(facts, quantity, at, { offset: 0, count: 1000 });
@@ -15,15 +15,16 @@ function rule(id: number, priceUnits: number, extra: Partial<PriceRule> = {}): P
 }
 
 function facts(extra: Partial<PricingFacts> = {}): PricingFacts {
-  return { trade: true, tradeRules: [], lists: [], productPriceUnits: 200_000, variationPriceUnits: null, ...extra };
+  // The store's rounding: to the penny, half-up (a GBP store's).
+  return { trade: true, tradeRules: [], lists: [], productPriceUnits: 200_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' }, ...extra };
 }
 
 function fixed(id: number, rules: PriceRule[], policy: ListFacts['policy'] = 'first'): ListFacts {
-  return { id, kind: 'fixed', percentageUnits: null, policy, rules };
+  return { id, kind: 'fixed', percentageUnits: null, policy, rounding: null, rules };
 }
 
 function percentage(id: number, percentageUnits: number, policy: ListFacts['policy'] = 'first'): ListFacts {
-  return { id, kind: 'percentage', percentageUnits, policy, rules: [] };
+  return { id, kind: 'percentage', percentageUnits, policy, rounding: null, rules: [] };
 }
 
 describe('the resolution rule', () => {
@@ -156,13 +157,14 @@ describe('the resolution rule', () => {
     expect(resolvePrice(facts({ variationPriceUnits: 100_000, lists: [percentage(1, 100_000)] }), 1, NOW).priceUnits).toBe(90_000);
   });
 
-  it('rounds a percentage half-up to 4 decimals, exactly for the largest prices', () => {
-    // 0.0001 with 50 % off is 0.00005: rounds up to 0.0001; 0.0003 with 50 % off is 0.00015: 0.0002.
-    expect(percentageOff(1, 500_000)).toBe(1);
-    expect(percentageOff(3, 500_000)).toBe(2);
-    expect(percentageOff(10_000, 333_333)).toBe(6667);
-    expect(percentageOff(9_999_999_999_999, 1)).toBe(9_999_989_999_999);
-    expect(percentageOff(9_999_999_999_999, 1_000_000)).toBe(0);
-    expect(percentageOff(12_345, 0)).toBe(12_345);
+  it("rounds a percentage list's price to the store's minor unit, or by the list's own rounding, and keeps the amount before it", () => {
+    // 12.5 % off 19.99 is 17.49125: 17.49 to the penny, half-up; 17.50 up to 0.05.
+    const lists = [percentage(1, 125_000)];
+    expect(resolvePrice(facts({ productPriceUnits: 199_900, lists }), 1, NOW)).toMatchObject({ priceUnits: 174_900, unroundedPriceUnits: 174_913 });
+    const nickel: ListFacts = { ...percentage(1, 125_000), rounding: { incrementUnits: 500, mode: 'up' } };
+    expect(resolvePrice(facts({ productPriceUnits: 199_900, lists: [nickel] }), 1, NOW)).toMatchObject({ priceUnits: 175_000, unroundedPriceUnits: 174_913 });
+    const explained = explainPrice(facts({ productPriceUnits: 199_900, lists: [nickel] }), 1, NOW);
+    expect(explained.candidates).toEqual([expect.objectContaining({ price: 17.5, unroundedPrice: 17.4913, applies: true })]);
+    expect(resolvePrice(facts({ tradeRules: [rule(1, 12_345)] }), 1, NOW)).toMatchObject({ priceUnits: 12_345, unroundedPriceUnits: null });
   });
 });

@@ -1,5 +1,6 @@
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
+import { percentageOff, type Rounding } from '../currency/rounding.js';
 
 /**
  * The one rule that says which price a customer pays (docs/pricing.md). For customer C, SKU S,
@@ -38,6 +39,8 @@ export interface ListFacts {
   percentageUnits: number | null;
   /** `lowest`: the list takes no turn in the walk, and is paid when it is lower (step 4). */
   policy: PriceListPolicy;
+  /** A percentage list's own rounding; null: the store's. */
+  rounding: Rounding | null;
   /** A fixed list's entries for the SKU. */
   rules: readonly PriceRule[];
 }
@@ -53,6 +56,8 @@ export interface PricingFacts {
   /** The catalog's prices of the SKU, in ten-thousandths; the variation's is null when it has none. */
   productPriceUnits: number;
   variationPriceUnits: number | null;
+  /** The store's rounding of computed prices: its currency's minor unit, by its mode. */
+  rounding: Rounding;
 }
 
 export interface Resolution {
@@ -64,6 +69,8 @@ export interface Resolution {
   priceListPriceId: number | null;
   /** When the applied trade price or entry stops applying; null for no end, or a catalog or percentage price. */
   validUntil: string | null;
+  /** A computed price (a percentage list's) before its rounding, to 4 decimals; null for a price as stored. */
+  unroundedPriceUnits: number | null;
 }
 
 /** The price `facts` give for `quantity` units at `at` (canonical timestamp). */
@@ -156,19 +163,11 @@ export function isValidAt(rule: Pick<PriceRule, 'validFrom' | 'validUntil'>, at:
   return (rule.validFrom === null || rule.validFrom <= at) && (rule.validUntil === null || at < rule.validUntil);
 }
 
-/**
- * A percentage off a catalog price, rounded half-up to 4 decimals: in BigInt, since a price of
- * 10^13 units times 10^6 is beyond a double's exact integers.
- */
-export function percentageOff(catalogUnits: number, percentageUnits: number): number {
-  const kept = BigInt(catalogUnits) * BigInt(1_000_000 - percentageUnits);
-  return Number((kept + 500_000n) / 1_000_000n);
-}
-
-/** What a percentage list charges for the SKU of `facts`. */
+/** What a percentage list charges for the SKU of `facts`: its percentage off, rounded by its own rounding or the store's. */
 export function fromPercentageList(facts: PricingFacts, list: ListFacts): Resolution {
   const catalogUnits = facts.variationPriceUnits ?? facts.productPriceUnits;
-  return { priceUnits: percentageOff(catalogUnits, list.percentageUnits ?? 0), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null };
+  const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding ?? facts.rounding);
+  return { priceUnits, source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits };
 }
 
 /** Of the rules that apply at `at` to `quantity` units, the highest break, then the newest. */
@@ -189,9 +188,10 @@ function fromRule(source: 'trade' | 'price_list', rule: PriceRule, priceListId: 
     priceListId,
     priceListPriceId: source === 'price_list' ? rule.id : null,
     validUntil: rule.validUntil,
+    unroundedPriceUnits: null,
   };
 }
 
 function catalog(source: 'variation' | 'product', priceUnits: number): Resolution {
-  return { priceUnits, source, tradePriceId: null, priceListId: null, priceListPriceId: null, validUntil: null };
+  return { priceUnits, source, tradePriceId: null, priceListId: null, priceListPriceId: null, validUntil: null, unroundedPriceUnits: null };
 }

@@ -1,4 +1,5 @@
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
+import type { Rounding } from '../currency/rounding.js';
 import type { PriceRule, PricingFacts } from './price-resolution.js';
 
 /** A SKU of the store with the catalog prices that apply when no trade price or list does. */
@@ -25,13 +26,30 @@ export interface PriceListTerms {
   /** Ten-thousandths of a percent; null for a fixed list. */
   percentageUnits: number | null;
   policy: PriceListPolicy;
+  /** A percentage list's own rounding; null: the store's. */
+  rounding: Rounding | null;
 }
 
 /**
  * The reads behind the resolution rule: each takes every SKU of a request at once, so pricing
  * 1 line or 1000 costs the same number of queries.
  */
+/** What the rule weighs for each SKU of a request, with the store's terms. */
+export interface FactsOfSkus {
+  terms: StoreTerms;
+  /** The SKUs the store has; the others are absent. */
+  bySku: Map<string, SkuFacts>;
+}
+
+/** The store's currency and the rounding of the prices it computes. */
+export interface StoreTerms {
+  currency: string;
+  rounding: Rounding;
+}
+
 export interface PricingRepository {
+  /** The store's currency and rounding (a store that does not exist has none: it priced nothing). */
+  storeTerms(storeId: number): Promise<StoreTerms>;
   /** Catalog prices of these SKUs; unknown SKUs are absent. */
   skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
   /** The customer's price lists in their order. */

@@ -1,12 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
+import { isCurrency, isRoundingMode, ROUNDING_MODES } from '../currency/rounding.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../history/history-entry.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { DEFAULT_SCOPES, type Scope } from './scopes.js';
-import type { ApiKey, ListedApiKey, Store } from './store-repository.js';
+import type { ApiKey, ListedApiKey, Store, StoreMoney } from './store-repository.js';
 
 /** A new credential, the only time its secret and token are known. */
 export interface IssuedCredential extends Omit<ApiKey, 'revokedAt' | 'createdAt'> {
@@ -95,14 +96,22 @@ export class CredentialService {
     this.cache = new CredentialCache((key) => this.uow.repos.apiKeys.findByKey(key));
   }
 
-  createStore(name: string): Promise<Store> {
+  /** A new store: its currency (ISO 4217, default GBP) and rounding (default half-up) price what the server computes. */
+  createStore(name: string, money: StoreMoney = DEFAULT_STORE_MONEY): Promise<Store> {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > 255) {
       throw new AppError('validation_failed', 'A store name must have 1 to 255 characters');
     }
     const shown = shownNameProblem(trimmed);
     if (shown !== undefined) throw new AppError('validation_failed', `A store name ${shown}`);
-    return this.uow.repos.stores.insert(trimmed, isoTimestamp(this.clock));
+    return this.uow.repos.stores.insert(trimmed, checkedMoney(money), isoTimestamp(this.clock));
+  }
+
+  /** Changes a store's currency and rounding; the store afterwards. */
+  async setMoney(storeId: number, money: StoreMoney): Promise<Store> {
+    const store = await this.uow.repos.stores.setMoney(storeId, checkedMoney(money));
+    if (store === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
+    return store;
   }
 
   /** Turns the store's approval of change sets on or off (docs/change-sets.md, "Approval"). */
@@ -197,4 +206,15 @@ export function parseToken(token: string): { key: string; secret: string } | und
 
 function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** A new store's currency and rounding when none are given. */
+export const DEFAULT_STORE_MONEY: StoreMoney = { currency: 'GBP', rounding: 'half-up' };
+
+/** The currency upper-cased, checked against ISO 4217 as the runtime knows it; the rounding one of the modes. */
+function checkedMoney(money: StoreMoney): StoreMoney {
+  const currency = money.currency.trim().toUpperCase();
+  if (!isCurrency(currency)) throw new AppError('validation_failed', `'${money.currency}' is not an ISO 4217 currency code (such as GBP, EUR, USD, JPY)`);
+  if (!isRoundingMode(money.rounding)) throw new AppError('validation_failed', `A rounding must be one of ${ROUNDING_MODES.join(', ')}, not '${String(money.rounding)}'`);
+  return { currency, rounding: money.rounding };
 }

@@ -1,9 +1,20 @@
+import type { RoundingMode } from '../currency/rounding.js';
 import type { Scope } from './scopes.js';
 
 export interface Store {
   id: number;
   name: string;
+  /** ISO 4217: the currency of every price of the store (docs/pricing.md, "Rounding"). */
+  currency: string;
+  /** How the prices the server computes round to the currency's minor unit. */
+  rounding: RoundingMode;
   createdAt: string;
+}
+
+/** A store's currency and rounding, as set at creation or changed since. */
+export interface StoreMoney {
+  currency: string;
+  rounding: RoundingMode;
 }
 
 export interface ApiKey {
@@ -27,7 +38,7 @@ export interface StoredApiKey extends ApiKey {
 }
 
 export interface StoreRepository {
-  insert(name: string, createdAt: string): Promise<Store>;
+  insert(name: string, money: StoreMoney, createdAt: string): Promise<Store>;
   find(id: number): Promise<Store | undefined>;
   /** Whether any store exists: an empty database gets the demo store. */
   any(): Promise<boolean>;
@@ -37,6 +48,8 @@ export interface StoreRepository {
   requiresApproval(id: number): Promise<boolean | undefined>;
   /** False when there is no such store. */
   setRequireApproval(id: number, value: boolean): Promise<boolean>;
+  /** The store afterwards; undefined when there is no such store. */
+  setMoney(id: number, money: StoreMoney): Promise<Store | undefined>;
 }
 
 export interface ApiKeyRepository {

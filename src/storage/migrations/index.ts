@@ -19,6 +19,7 @@ import { importOriginSchema } from './017-import-origin.js';
 import { historyCheckpointsSchema } from './018-history-checkpoints.js';
 import { changeSetsSchema } from './020-change-sets.js';
 import { priceListPolicySchema } from './021-price-list-policy.js';
+import { currencyRoundingSchema } from './022-currency-rounding.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -43,6 +44,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['019-as-of-reads', asOfReadsSchema],
   ['020-change-sets', changeSetsSchema],
   ['021-price-list-policy', priceListPolicySchema],
+  ['022-currency-rounding', currencyRoundingSchema],
 ];
 
 /**

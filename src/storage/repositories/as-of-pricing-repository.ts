@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
 import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
+import { listTermsOf } from './pricing-repository.js';
 import type { Tables } from '../tables.js';
 
 /**
@@ -107,8 +107,8 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage', 'policy', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage), policy: row.policy as PriceListPolicy, createdAt: row.created_at }));
+    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage', 'policy', 'rounding_increment', 'rounding_mode', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ ...listTermsOf(row), createdAt: row.created_at }));
   }
 
   async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {

@@ -12,6 +12,7 @@ import type {
   PriceListRepository,
 } from '../../modules/price-lists/price-list-repository.js';
 import type { RecordsOfSku } from '../../modules/trade-prices/trade-price-repository.js';
+import type { Rounding, RoundingMode } from '../../modules/currency/rounding.js';
 import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
 import { IDS_PER_DELETE, keepDeletedListEntries } from './deleted-rows.js';
@@ -47,17 +48,18 @@ export class KyselyPriceListRepository implements PriceListRepository {
   async insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList> {
     const row = await this.db
       .insertInto('price_lists')
-      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, policy: list.policy, created_at: createdAt })
+      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, policy: list.policy, ...roundingColumns(list.rounding), created_at: createdAt })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toPriceList(row);
   }
 
-  async update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy'>>): Promise<PriceList | undefined> {
+  async update(storeId: number, id: number, patch: Partial<Pick<NewPriceList, 'name' | 'percentage' | 'policy' | 'rounding'>>): Promise<PriceList | undefined> {
     const columns = {
       ...(patch.name !== undefined && { name: patch.name }),
       ...(patch.percentage !== undefined && { percentage: patch.percentage }),
       ...(patch.policy !== undefined && { policy: patch.policy }),
+      ...(patch.rounding !== undefined && roundingColumns(patch.rounding)),
     };
     const row =
       Object.keys(columns).length === 0
@@ -242,6 +244,11 @@ export class KyselyPriceListRepository implements PriceListRepository {
   }
 }
 
+/** A list's own rounding as its columns: both null when it takes the store's. */
+function roundingColumns(rounding: Rounding | null): { rounding_increment: number | null; rounding_mode: string | null } {
+  return rounding === null ? { rounding_increment: null, rounding_mode: null } : { rounding_increment: rounding.incrementUnits, rounding_mode: rounding.mode };
+}
+
 function toPriceList(row: Selectable<PriceListsTable>): PriceList {
   return {
     id: Number(row.id),
@@ -249,6 +256,7 @@ function toPriceList(row: Selectable<PriceListsTable>): PriceList {
     kind: row.kind as PriceListKind,
     percentage: row.percentage === null ? null : fromPriceUnits(Number(row.percentage)),
     policy: row.policy as PriceListPolicy,
+    rounding: row.rounding_increment === null || row.rounding_mode === null ? null : { increment: fromPriceUnits(Number(row.rounding_increment)), mode: row.rounding_mode as RoundingMode },
     createdAt: row.created_at,
   };
 }

@@ -1,10 +1,11 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
-import type { PriceListTerms, PricingRepository, SkuPrice } from '../../modules/pricing/pricing-repository.js';
+import { currencyRounding, type RoundingMode } from '../../modules/currency/rounding.js';
+import type { PriceListTerms, PricingRepository, SkuPrice, StoreTerms } from '../../modules/pricing/pricing-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
-import type { Tables } from '../tables.js';
+import type { PriceListsTable, Tables } from '../tables.js';
 
 /** One query each, whatever the number of SKUs or lists. */
 export class KyselyPricingRepository implements PricingRepository {
@@ -13,6 +14,11 @@ export class KyselyPricingRepository implements PricingRepository {
     private readonly engine: Engine,
     private readonly statements: StatementRegistry,
   ) {}
+
+  async storeTerms(storeId: number): Promise<StoreTerms> {
+    const row = await this.db.selectFrom('stores').select(['currency', 'rounding_mode']).where('id', '=', storeId).executeTakeFirstOrThrow();
+    return { currency: row.currency, rounding: currencyRounding(row.currency, row.rounding_mode as RoundingMode) };
+  }
 
   async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
     if (skus.length === 0) return [];
@@ -38,12 +44,12 @@ export class KyselyPricingRepository implements PricingRepository {
     const rows = await this.db
       .selectFrom('customer_price_lists as c')
       .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
-      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy'])
+      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode'])
       .where('c.store_id', '=', storeId)
       .where('c.customer_id', '=', customerId)
       .orderBy('c.position')
       .execute();
-    return rows.map((row) => ({ id: Number(row.id), kind: row.kind as PriceListKind, percentageUnits: row.percentage === null ? null : Number(row.percentage), policy: row.policy as PriceListPolicy }));
+    return rows.map(listTermsOf);
   }
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
@@ -163,6 +169,17 @@ export class KyselyPricingRepository implements PricingRepository {
 
 /** Rows of an explanation's read taken at once from PostgreSQL (`everyRow`). */
 const ROWS_PER_PAGE = 2000;
+
+/** What a list's row gives the rule: its kind, percentage, policy and own rounding (null: the store's). */
+export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>): PriceListTerms {
+  return {
+    id: Number(row.id),
+    kind: row.kind as PriceListKind,
+    percentageUnits: row.percentage === null ? null : Number(row.percentage),
+    policy: row.policy as PriceListPolicy,
+    rounding: row.rounding_increment === null || row.rounding_mode === null ? null : { incrementUnits: Number(row.rounding_increment), mode: row.rounding_mode as RoundingMode },
+  };
+}
 
 /** validFrom ≤ at < validUntil for the rows of `table`, a missing bound always met; canonical timestamps compare as text. */
 function validThen(table: 't' | 'p', at: string) {

@@ -1,20 +1,25 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiKey, ApiKeyRepository, ListedApiKey, StoredApiKey, Store, StoreRepository } from '../../modules/stores/store-repository.js';
+import type { RoundingMode } from '../../modules/currency/rounding.js';
+import type { ApiKey, ApiKeyRepository, ListedApiKey, StoredApiKey, Store, StoreMoney, StoreRepository } from '../../modules/stores/store-repository.js';
 import { isScope } from '../../modules/stores/scopes.js';
-import type { ApiKeysTable, Tables } from '../tables.js';
+import type { ApiKeysTable, StoresTable, Tables } from '../tables.js';
 import type { HotReads } from './hot-reads.js';
 
 export class KyselyStoreRepository implements StoreRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  async insert(name: string, createdAt: string): Promise<Store> {
-    const row = await this.db.insertInto('stores').values({ name, created_at: createdAt }).returning(['id']).executeTakeFirstOrThrow();
-    return { id: row.id, name, createdAt };
+  async insert(name: string, money: StoreMoney, createdAt: string): Promise<Store> {
+    const row = await this.db
+      .insertInto('stores')
+      .values({ name, currency: money.currency, rounding_mode: money.rounding, created_at: createdAt })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
+    return { id: row.id, name, ...money, createdAt };
   }
 
   async find(id: number): Promise<Store | undefined> {
     const row = await this.db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { id: row.id, name: row.name, createdAt: row.created_at };
+    return row && toStore(row);
   }
 
   async any(): Promise<boolean> {
@@ -23,7 +28,7 @@ export class KyselyStoreRepository implements StoreRepository {
 
   async page(afterId: number, limit: number): Promise<Store[]> {
     const rows = await this.db.selectFrom('stores').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
-    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
+    return rows.map(toStore);
   }
 
   async requiresApproval(id: number): Promise<boolean | undefined> {
@@ -35,6 +40,15 @@ export class KyselyStoreRepository implements StoreRepository {
     const result = await this.db.updateTable('stores').set({ require_approval: value ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
+
+  async setMoney(id: number, money: StoreMoney): Promise<Store | undefined> {
+    const row = await this.db.updateTable('stores').set({ currency: money.currency, rounding_mode: money.rounding }).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toStore(row);
+  }
+}
+
+function toStore(row: Selectable<StoresTable>): Store {
+  return { id: Number(row.id), name: row.name, currency: row.currency, rounding: row.rounding_mode as RoundingMode, createdAt: row.created_at };
 }
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
