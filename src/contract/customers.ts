@@ -15,7 +15,7 @@ export const CustomerInput = StrictObject({
     Type.Array(Id, {
       maxItems: MAX_PRICE_LISTS_PER_CUSTOMER,
       uniqueItems: true,
-      description: `The customer's price lists, first first: the first that prices a SKU wins. At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
+      description: `The customer's price lists, first first: the first that prices a SKU wins (a \`lowest\` list instead is paid where it is lower). At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
     }),
   ),
 });

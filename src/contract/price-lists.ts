@@ -66,7 +66,7 @@ export const PriceList = Type.Object(
     id: Id,
     name: Type.String(),
     kind: Kind,
-    percentage: Nullable({ ...Percentage, description: 'Percent off the catalog price (rounded half-up to 4 decimals); null for a fixed list' }),
+    percentage: Nullable({ ...Percentage, description: "Percent off the catalog price (the price rounded to the store's currency, or by `rounding`); null for a fixed list" }),
     policy: Policy,
     rounding: Nullable({ ...Rounding, description: "The list's own rounding; null: the store's" }),
     createdAt: Timestamp,

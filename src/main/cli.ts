@@ -178,14 +178,14 @@ export function buildCli(): Command {
   addConfigFlags(
     stores
       .command('create')
-      .description('create a store; prints {"id","name","currency","rounding"}')
+      .description('create a store; prints {"id","name"} (stores list shows its currency and rounding)')
       .requiredOption('--name <name>', 'store name')
       .option('--currency <code>', `${CURRENCY_HELP}; default GBP`, 'GBP')
       .option('--rounding <mode>', `${ROUNDING_HELP}; default half-up`, 'half-up'),
     DATABASE_FLAGS,
   ).action((options: Record<string, string | undefined> & { name: string; currency: string; rounding: string }) =>
     withServices(options, (services) =>
-      services.credentials.createStore(options.name, { currency: options.currency, rounding: roundingFlag(options.rounding) }).then(({ id, name, currency, rounding }) => ({ id, name, currency, rounding })),
+      services.credentials.createStore(options.name, { currency: options.currency, rounding: roundingFlag(options.rounding) }).then(({ id, name }) => ({ id, name })),
     ),
   );
 
@@ -195,11 +195,13 @@ export function buildCli(): Command {
       .description('change a store\'s currency and rounding (prices are kept as they are: only their currency is named anew); prints {"id","name","currency","rounding"}')
       .requiredOption('--store <id>', 'store id')
       .requiredOption('--currency <code>', CURRENCY_HELP)
-      .option('--rounding <mode>', `${ROUNDING_HELP}; default half-up`, 'half-up'),
+      .option('--rounding <mode>', `${ROUNDING_HELP}; default: the store's, as it is`),
     DATABASE_FLAGS,
-  ).action((options: Record<string, string | undefined> & { store: string; currency: string; rounding: string }) =>
+  ).action((options: Record<string, string | undefined> & { store: string; currency: string }) =>
     withServices(options, (services) =>
-      services.credentials.setMoney(parseId(options.store, '--store'), { currency: options.currency, rounding: roundingFlag(options.rounding) }).then(({ id, name, currency, rounding }) => ({ id, name, currency, rounding })),
+      services.credentials
+        .setMoney(parseId(options.store, '--store'), { currency: options.currency, ...(options.rounding !== undefined && { rounding: roundingFlag(options.rounding) }) })
+        .then(({ id, name, currency, rounding }) => ({ id, name, currency, rounding })),
     ),
   );
 

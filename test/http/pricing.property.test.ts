@@ -116,13 +116,14 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
   const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({ unitPrice: priceUnits / 10_000, source, tradePriceId: null, priceListId: null, priceListPriceId: null, ...ids });
   const catalogUnits = sku.variationUnits ?? sku.productUnits;
   // The exact amount (units × millionths), rounded to the list's increment or the store's penny
-  // by its mode; below 2^53 throughout (20.0000 is 200 000 units), so exact in doubles.
+  // by its mode, at most the catalog price; below 2^53 throughout (20.0000 is 200 000 units), so exact in doubles.
   const percentageOff = (list: StoredList) => {
     const { incrementUnits, mode } = list.rounding ?? { incrementUnits: 100, mode: 'half-up' };
     const exact = catalogUnits * (1_000_000 - list.percentageUnits!);
     const step = 1_000_000 * incrementUnits;
     const steps = mode === 'down' ? Math.floor(exact / step) : mode === 'up' ? Math.ceil(exact / step) : Math.floor((2 * exact + step) / (2 * step));
-    return priced(steps * incrementUnits, 'price_list', { priceListId: list.id });
+    // Never above the catalog price.
+    return priced(Math.min(steps * incrementUnits, catalogUnits), 'price_list', { priceListId: list.id });
   };
   const listPrice = (list: StoredList): Priced | undefined => {
     if (list.percentageUnits !== null) return percentageOff(list);

@@ -360,7 +360,7 @@ export type CustomerInput = {
   /** Trade customers get their trade prices */
   trade?: boolean;
   active?: boolean;
-  /** The customer's price lists, first first: the first that prices a SKU wins. At most 20, each once; setting them also needs the scope trade_prices:write */
+  /** The customer's price lists, first first: the first that prices a SKU wins (a `lowest` list instead is paid where it is lower). At most 20, each once; setting them also needs the scope trade_prices:write */
   priceListIds?: number[];
 };
 
@@ -372,7 +372,7 @@ export type CustomerUpdate = {
   /** Trade customers get their trade prices */
   trade?: boolean;
   active?: boolean;
-  /** The customer's price lists, first first: the first that prices a SKU wins. At most 20, each once; setting them also needs the scope trade_prices:write */
+  /** The customer's price lists, first first: the first that prices a SKU wins (a `lowest` list instead is paid where it is lower). At most 20, each once; setting them also needs the scope trade_prices:write */
   priceListIds?: number[];
 };
 
@@ -604,7 +604,7 @@ export type PriceList = {
   name: string;
   /** `fixed`: a price per SKU, from its entries. `percentage`: a share off every catalog price. Set at creation, never changed */
   kind: "fixed" | "percentage";
-  /** Percent off the catalog price (rounded half-up to 4 decimals); null for a fixed list */
+  /** Percent off the catalog price (the price rounded to the store's currency, or by `rounding`); null for a fixed list */
   percentage: number | null;
   /** `first` (the default): the customer's lists take turns in their order, and the first that prices a SKU wins. `lowest`: the list stands aside from that walk; when it prices a SKU, the customer pays it if it is lower than what the rule picks otherwise (their own trade price included). See docs/pricing.md, "Lowest-price lists" */
   policy: "first" | "lowest";

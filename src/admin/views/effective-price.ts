@@ -64,6 +64,7 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
         h('li', {}, 'The customer’s own trade prices (only while the customer is a trade customer) valid at that moment and for that quantity: the highest quantity break wins, then the newest.'),
         h('li', {}, 'Otherwise the customer’s price lists in their order: the first fixed list with such an entry, or the first percentage list, whichever comes first.'),
         h('li', {}, 'Otherwise the variation’s own price, then the product’s price.'),
+        h('li', {}, 'A lowest-price list takes no turn: the customer pays its price wherever it is lower than what the steps above give.'),
       ),
     ),
     form.element,

@@ -192,7 +192,7 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
   const assign = new Form({
     label: 'Assign a customer',
     submitLabel: 'Assign customer',
-    fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins).' }],
+    fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins; a lowest-price list is paid wherever it is lower).' }],
     aliases: { priceListIds: 'customer' },
     onSubmit: async (form) => {
       const customer = await findCustomer(context.api, form.value('customer'));

@@ -29,10 +29,10 @@ describe('rounding computed prices', () => {
     for (const mode of ['half-up', 'up', 'down'] as const) expect(percentageOff(200_000, 100_000, penny(mode)).priceUnits).toBe(180_000);
   });
 
-  it("knows ISO 4217 codes and each one's minor unit", () => {
-    expect(['GBP', 'EUR', 'USD', 'JPY', 'BHD'].every(isCurrency)).toBe(true);
-    expect(['gbp', 'XYZ', '', 'POUND'].some(isCurrency)).toBe(false);
-    expect(['GBP', 'JPY', 'BHD'].map(minorUnitDigits)).toEqual([2, 0, 3]);
+  it("knows ISO 4217 codes of money and each one's minor unit, as the standard gives it", () => {
+    expect(['GBP', 'EUR', 'USD', 'JPY', 'BHD', 'XAF', 'CHF'].every(isCurrency)).toBe(true);
+    expect(['gbp', 'XYZ', '', 'POUND', 'XXX', 'XTS', 'XAU', 'XDR'].some(isCurrency)).toBe(false);
+    expect(['GBP', 'JPY', 'BHD', 'IQD', 'CLF'].map(minorUnitDigits)).toEqual([2, 0, 3, 3, 4]);
     expect(currencyRounding('JPY', 'up')).toEqual({ incrementUnits: 10_000, mode: 'up' });
     expect(currencyRounding('BHD', 'half-up')).toEqual({ incrementUnits: 10, mode: 'half-up' });
     expect(currencyRounding('GBP', 'down')).toEqual({ incrementUnits: 100, mode: 'down' });

@@ -1,3 +1,4 @@
+import currencyCodes from 'currency-codes';
 import { UNITS_PER_PRICE } from '../money.js';
 
 /**
@@ -18,18 +19,19 @@ export interface Rounding {
 }
 
 /**
- * The currencies a store may have: ISO 4217 codes as the runtime's ICU data knows them, each
- * with its minor unit (2 for GBP, 0 for JPY, 3 for BHD).
+ * ISO 4217 codes that name no money a store could price in: precious metals, bond-market
+ * units, the SDR, the test code and "no currency".
  */
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const NOT_MONEY = new Set(['XAU', 'XAG', 'XPD', 'XPT', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA', 'XTS', 'XXX']);
 
+/** Whether a store may have this currency: an ISO 4217 code (upper case) of money, from the standard's own list. */
 export function isCurrency(code: string): boolean {
-  return CURRENCIES.has(code);
+  return !NOT_MONEY.has(code) && currencyCodes.code(code)?.code === code;
 }
 
-/** Digits after the point of the currency's minor unit (0 to 4). */
+/** Digits after the point of the currency's minor unit, as ISO 4217 gives it (2 for GBP, 0 for JPY, 3 for BHD, 4 for CLF). */
 export function minorUnitDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return currencyCodes.code(currency)?.digits ?? 2;
 }
 
 /** The store's rounding: to its currency's minor unit (0.01 for GBP), by its mode. */

@@ -91,7 +91,7 @@ async function listsAsOf(repos: Repositories, storeId: number, ids: readonly num
     const kind = record.kind === 'percentage' ? 'percentage' : 'fixed';
     // Lists recorded before policies existed were all `first`.
     const policy = record.policy === 'lowest' ? 'lowest' : 'first';
-    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy, rounding: roundingOfRecord(record.rounding) }];
+    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy, rounding: roundingOfRecord(record) }];
   });
 }
 
@@ -168,8 +168,14 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-/** A list's own rounding as its history record holds it (`{increment, mode}`); null when it had none, or was recorded before roundings. */
-function roundingOfRecord(value: unknown): Rounding | null {
+/**
+ * A list's own rounding as its history record holds it (`rounding: {increment, mode}`); null
+ * when it took the store's. A record from before lists had a rounding has no such field: its
+ * prices were charged to 4 decimals, half-up, and are priced so at its moments.
+ */
+function roundingOfRecord(record: Record<string, unknown>): Rounding | null {
+  if (!('rounding' in record)) return { incrementUnits: 1, mode: 'half-up' };
+  const value = record.rounding;
   if (typeof value !== 'object' || value === null) return null;
   const { increment, mode } = value as { increment?: unknown; mode?: unknown };
   return typeof increment === 'number' && typeof mode === 'string' && isRoundingMode(mode) ? { incrementUnits: toPriceUnits(increment), mode } : null;

@@ -24,8 +24,9 @@ export interface Explanation extends Resolution {
  * `resolvePrice`, with the candidates the rule looked at (one page of them) and why each does or
  * does not apply. Every trade price is a candidate (newest first), then each list's entries
  * (newest first) or the percentage list itself, in the customer's order of lists. What the
- * walk picked, and each `lowest` list's offer, loses with "lower price wins" (or "same price,
- * earlier source wins" on a tie) when something else is paid. Costs
+ * walk picked, and each `lowest` list's offer, loses with "lower price wins" (or, for an offer
+ * on a tie, "same price: the rule's own pick stays" or "…: an earlier lowest-price list wins")
+ * when something else is paid. Costs
  * O(N log N) for N trade prices and entries (the sorts and `nextChangeAt`), and only the
  * page's candidates are built.
  */
@@ -36,9 +37,15 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
   const winningList = walked.source === 'price_list' ? facts.lists.findIndex((list) => list.policy === 'first' && list.id === walked.priceListId) : -1;
   // Eligible candidates of the walk outside the list it reached lost to the source it picked.
   const outranked = walked.source === 'trade' ? 'trade price wins' : 'earlier price list wins';
-  /** Why the walk's pick or a `lowest` list's offer is not paid, or null when it is. */
-  const weighed = (offer: Resolution): string | null =>
-    sameWinner(offer, resolution) ? null : offer.priceUnits > resolution.priceUnits ? 'lower price wins' : 'same price, earlier source wins';
+  /**
+   * Why the walk's pick or a `lowest` list's offer is not paid, or null when it is. Only an
+   * offer loses a tie: to the walk's pick, or to an earlier `lowest` list.
+   */
+  const weighed = (offer: Resolution): string | null => {
+    if (sameWinner(offer, resolution)) return null;
+    if (offer.priceUnits > resolution.priceUnits) return 'lower price wins';
+    return sameWinner(walked, resolution) ? "same price: the rule's own pick stays" : 'same price: an earlier lowest-price list wins';
+  };
 
   /** One stretch of candidates in the rule's order: its length, and how to make its i-th. */
   interface Stretch {

@@ -133,12 +133,12 @@ describe('the resolution rule', () => {
     it('loses a tie to what the walk picks, and to an earlier lowest list', () => {
       const tie = explainPrice(facts({ lists: [sale([rule(200, 200_000)])] }), 1, NOW);
       expect(tie).toMatchObject({ source: 'product', priceUnits: 200_000 });
-      expect(tie.candidates.map((c) => c.reason)).toEqual(['same price, earlier source wins']);
+      expect(tie.candidates.map((c) => c.reason)).toEqual(["same price: the rule's own pick stays"]);
       const two = explainPrice(facts({ lists: [percentage(21, 100_000, 'lowest'), sale([rule(200, 180_000)])] }), 1, NOW);
       expect(two).toMatchObject({ source: 'price_list', priceListId: 21, priceUnits: 180_000 });
       expect(two.candidates.map((c) => [c.priceListId, c.applies, c.reason])).toEqual([
         [21, true, null],
-        [20, false, 'same price, earlier source wins'],
+        [20, false, 'same price: an earlier lowest-price list wins'],
       ]);
     });
 
@@ -166,5 +166,8 @@ describe('the resolution rule', () => {
     const explained = explainPrice(facts({ productPriceUnits: 199_900, lists: [nickel] }), 1, NOW);
     expect(explained.candidates).toEqual([expect.objectContaining({ price: 17.5, unroundedPrice: 17.4913, applies: true })]);
     expect(resolvePrice(facts({ tradeRules: [rule(1, 12_345)] }), 1, NOW)).toMatchObject({ priceUnits: 12_345, unroundedPriceUnits: null });
+    // Never above the catalog price: 10 % off 0.50 rounded up to a whole unit would be 1.
+    const whole: ListFacts = { ...percentage(1, 100_000), rounding: { incrementUnits: 10_000, mode: 'up' } };
+    expect(resolvePrice(facts({ productPriceUnits: 5_000, lists: [whole] }), 1, NOW)).toMatchObject({ priceUnits: 5_000, unroundedPriceUnits: 4_500 });
   });
 });

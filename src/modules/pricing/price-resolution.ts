@@ -163,11 +163,15 @@ export function isValidAt(rule: Pick<PriceRule, 'validFrom' | 'validUntil'>, at:
   return (rule.validFrom === null || rule.validFrom <= at) && (rule.validUntil === null || at < rule.validUntil);
 }
 
-/** What a percentage list charges for the SKU of `facts`: its percentage off, rounded by its own rounding or the store's. */
+/**
+ * What a percentage list charges for the SKU of `facts`: its percentage off, rounded by its own
+ * rounding or the store's, and never above the catalog price (rounding 0.30 up to a whole unit
+ * would charge more than the catalog's 0.50).
+ */
 export function fromPercentageList(facts: PricingFacts, list: ListFacts): Resolution {
   const catalogUnits = facts.variationPriceUnits ?? facts.productPriceUnits;
   const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding ?? facts.rounding);
-  return { priceUnits, source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits };
+  return { priceUnits: Math.min(priceUnits, catalogUnits), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits };
 }
 
 /** Of the rules that apply at `at` to `quantity` units, the highest break, then the newest. */

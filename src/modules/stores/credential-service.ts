@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
-import { isCurrency, isRoundingMode, ROUNDING_MODES } from '../currency/rounding.js';
+import { isCurrency, isRoundingMode, ROUNDING_MODES, type RoundingMode } from '../currency/rounding.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../history/history-entry.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -107,9 +107,11 @@ export class CredentialService {
     return this.uow.repos.stores.insert(trimmed, checkedMoney(money), isoTimestamp(this.clock));
   }
 
-  /** Changes a store's currency and rounding; the store afterwards. */
-  async setMoney(storeId: number, money: StoreMoney): Promise<Store> {
-    const store = await this.uow.repos.stores.setMoney(storeId, checkedMoney(money));
+  /** Changes a store's currency and rounding (its rounding as it is when none is given); the store afterwards. */
+  async setMoney(storeId: number, money: { currency: string; rounding?: RoundingMode }): Promise<Store> {
+    const current = await this.uow.repos.stores.find(storeId);
+    if (current === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
+    const store = await this.uow.repos.stores.setMoney(storeId, checkedMoney({ currency: money.currency, rounding: money.rounding ?? current.rounding }));
     if (store === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
     return store;
   }

@@ -149,10 +149,14 @@ export class KyselyPricingRepository implements PricingRepository {
    * PostgreSQL, a whole answer arrives at once and its parse holds the event loop in one
    * stretch (10 000 records took 61 ms on a slow machine): the rows come in pages of
    * ROWS_PER_PAGE in id order instead, each parsed on a turn of its own, from one snapshot
-   * (a read-only repeatable-read transaction) so the pages agree with each other.
+   * (a read-only repeatable-read transaction) so the pages agree with each other. Most
+   * explanations have far fewer rows: the first read takes up to a page and one more, outside
+   * any transaction, and only a fuller answer is read again in pages.
    */
   private async everyRow<DB, TB extends keyof DB, R extends { id: number }>(read: (db: Kysely<Tables>) => SelectQueryBuilder<DB, TB, R>, id: 't.id' | 'p.id'): Promise<R[]> {
     if (this.engine.readsRowsInProcess) return read(this.db).execute();
+    const few = await read(this.db).orderBy(sql.ref(id)).limit(ROWS_PER_PAGE + 1).execute();
+    if (few.length <= ROWS_PER_PAGE) return few;
     const pages = async (db: Kysely<Tables>): Promise<R[]> => {
       const rows: R[] = [];
       for (let after = 0; ; ) {

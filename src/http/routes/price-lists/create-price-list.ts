@@ -11,7 +11,8 @@ export function createPriceList(app: App, priceLists: PriceListService): void {
         tags: ['price lists'],
         summary: 'Create a price list',
         description:
-          'A `fixed` list prices SKUs by its entries (`/v1/price-lists/{id}/prices/bulk`); a `percentage` list takes `percentage` % off every catalog price, rounded half-up to 4 decimals. ' +
+          'A `fixed` list prices SKUs by its entries (`/v1/price-lists/{id}/prices/bulk`); a `percentage` list takes `percentage` % off every catalog price, rounded to the store\'s currency (or by the list\'s own `rounding`). ' +
+          'A `lowest` list (`policy`) takes no turn among the customer\'s lists and is paid where it is lower. ' +
           'Customers name their lists in order (`priceListIds`); the first that prices a SKU wins. See docs/pricing.md.',
         body: PriceListInput,
         response: { 201: PriceList, ...createErrors },
