@@ -38,7 +38,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),
     pricing: new KyselyPricingRepository(db, engine, statements),
-    pricingAsOf: new KyselyPricingAsOfRepository(db, statements),
+    pricingAsOf: new KyselyPricingAsOfRepository(db, engine, statements),
     imports: new KyselyImportRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),

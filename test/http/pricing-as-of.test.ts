@@ -49,8 +49,8 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
   const sku = `ASOF-${engine}`;
   const world = { product: 0, fixed: 0, percent: 0, customer: 0, tradePrice: 0, entry: 0, moments: { catalogOnly: '', priced: '', reassigned: '', deleted: '' } };
   const effective = (at?: string, customer = world.customer) => request('GET', `${TRADE}/effective?customerId=${customer}&sku=${sku}&quantity=2${at === undefined ? '' : `&at=${encodeURIComponent(at)}`}`);
-  const effectiveAt = async (at?: string) => {
-    const response = await effective(at);
+  const effectiveAt = async (at?: string, customer = world.customer) => {
+    const response = await effective(at, customer);
     expect(response.status, response.text).toBe(200);
     return response.body as Effective;
   };
@@ -191,6 +191,22 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     // 10 % off 12: 10.80, charged 11 while the list rounded up to whole units, 10.8 since.
     expect((await effective(rounded, buyer.id)).body).toMatchObject({ price: 11, priceListId: whole.id, candidates: [expect.objectContaining({ price: 11, unroundedPrice: 10.8 })] });
     expect((await effective(pennies, buyer.id)).body).toMatchObject({ price: 10.8, candidates: [expect.objectContaining({ price: 10.8, unroundedPrice: 10.8 })] });
+  });
+
+  it('explains a moment with more records than a page (2000) of live and since-deleted ones, every one a candidate', async () => {
+    const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `many-${engine}@example.com`, trade: true }, null);
+    const createdAt = clock.step(HOUR);
+    const items = Array.from({ length: 2100 }, (_, n) => ({ customerId: buyer.id, productId: world.product, sku, price: 1 + n / 100, minQuantity: 1, validFrom: null, validUntil: null }));
+    const records = await suite.server.services.uow.transaction((repos) => repos.tradePrices.insertMany(suite.tenant.storeId, items, createdAt));
+    const then = clock.step(HOUR);
+    clock.step(HOUR);
+    for (const record of records.slice(-3)) await ok('DELETE', `${TRADE}/${record.id}`, undefined, 204);
+    clock.step(HOUR);
+    // Then: all 2100 (the newest, deleted since, won); now: 2097.
+    const asOf = await effectiveAt(then, buyer.id);
+    expect(asOf).toMatchObject({ tradePriceId: records.at(-1)!.id, candidateCount: 2100 });
+    expect((asOf as Effective & { shadowedTradePriceIds: number[] }).shadowedTradePriceIds).toEqual(records.slice(0, -1).map((record) => record.id).reverse());
+    expect(await effectiveAt(undefined, buyer.id)).toMatchObject({ tradePriceId: records.at(-4)!.id, candidateCount: 2097 });
   });
 
   it('refuses a SKU that no product had at the moment', async () => {

@@ -1,4 +1,4 @@
-import { isValidAt, type PricingFacts, resolveFrom, rulesOfSet, sameWinner } from './price-resolution.js';
+import { fromPercentageList, isValidAt, type ListFacts, type PricingFacts, type Resolution, resolveFrom, rulesOfSet, sameWinner } from './price-resolution.js';
 import { type HeapEntry, RuleHeap } from './rule-heap.js';
 
 /** A rule of one set in the sweep: its heap entry, and which set's heap it goes in. */
@@ -38,7 +38,14 @@ export function nextChangeAt(facts: PricingFacts, quantity: number, at: string):
   opening.sort((a, b) => compareText(a.rule.validFrom!, b.rule.validFrom!));
   closing.sort((a, b) => compareText(a.rule.validUntil!, b.rule.validUntil!));
 
-  const resolution = () => resolveFrom(facts, (set) => heaps[set]!.best());
+  // A percentage list's price does not change along the sweep: worked out once, not at every bound.
+  const percentages = new Map<ListFacts, Resolution>();
+  const percentage = (list: ListFacts): Resolution => {
+    let price = percentages.get(list);
+    if (price === undefined) percentages.set(list, (price = fromPercentageList(facts, list)));
+    return price;
+  };
+  const resolution = () => resolveFrom(facts, (set) => heaps[set]!.best(), percentage);
   const current = resolution();
   let opened = 0;
   let closed = 0;

@@ -149,11 +149,13 @@ describe(`the rule's fast paths against its definition (property seed ${seed})`,
       validUntil: momentOf(24 * index + 12),
     }));
     tradeRules.push({ id: 20_001, priceUnits: 20_000, minQuantity: 1, validFrom: null, validUntil: null });
-    const facts: PricingFacts = { trade: true, tradeRules, lists: [], productPriceUnits: 50_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' } };
+    // A lowest-price percentage list is weighed at every bound too (10 % off 5.00: 4.50, above the trade price).
+    const lists: ListFacts[] = [{ id: 9, kind: 'percentage', percentageUnits: 100_000, policy: 'lowest', rounding: null, rules: [] }];
+    const facts: PricingFacts = { trade: true, tradeRules, lists, productPriceUnits: 50_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' } };
     const started = performance.now();
     const explained = explainPrice(facts, 1, momentOf(-1), { offset: 0, count: 100 });
     const ms = performance.now() - started;
-    expect(explained).toMatchObject({ tradePriceId: 20_001, nextChangeAt: null, candidateCount: 20_001 });
+    expect(explained).toMatchObject({ tradePriceId: 20_001, nextChangeAt: null, candidateCount: 20_002 });
     expect(explained.candidates).toHaveLength(100);
     expect(explained.shadowedTradePriceIds).toHaveLength(20_000);
     expect(ms).toBeLessThan(1000);

@@ -89,15 +89,18 @@ export function resolvePriceParts(facts: PricingFacts, quantity: number, at: str
  * list the walk reaches, and for every fixed `lowest` list). `winner` answers, among the set's
  * rules that apply, the highest break, then the newest record.
  */
-export function resolveFrom(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): Resolution {
+export function resolveFrom(facts: PricingFacts, winner: (set: number) => PriceRule | undefined, percentage: PercentagePrice = (list) => fromPercentageList(facts, list)): Resolution {
   // As `resolveParts`, without keeping the offers: a quote calls this once a line.
-  let paid = walk(facts, winner);
+  let paid = walk(facts, winner, percentage);
   for (let position = 0; position < facts.lists.length; position++) {
-    const offer = offerOf(facts, position, winner);
+    const offer = offerOf(facts, position, winner, percentage);
     if (offer !== undefined && offer.priceUnits < paid.priceUnits) paid = offer;
   }
   return paid;
 }
+
+/** What a percentage list charges (`fromPercentageList`): given apart, so a caller that resolves many times computes it once. */
+export type PercentagePrice = (list: ListFacts) => Resolution;
 
 /** How the rule decided: what the walk (steps 1–3) picked, each `lowest` list's offer, and what is paid. */
 export interface ResolutionParts {
@@ -108,11 +111,12 @@ export interface ResolutionParts {
 }
 
 export function resolveParts(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): ResolutionParts {
-  const walked = walk(facts, winner);
+  const percentage: PercentagePrice = (list) => fromPercentageList(facts, list);
+  const walked = walk(facts, winner, percentage);
   const offers = new Map<number, Resolution>();
   let paid = walked;
   for (let position = 0; position < facts.lists.length; position++) {
-    const offer = offerOf(facts, position, winner);
+    const offer = offerOf(facts, position, winner, percentage);
     if (offer === undefined) continue;
     offers.set(position, offer);
     if (offer.priceUnits < paid.priceUnits) paid = offer;
@@ -121,22 +125,22 @@ export function resolveParts(facts: PricingFacts, winner: (set: number) => Price
 }
 
 /** Step 4: what list `position` offers when it is a `lowest` list that prices the SKU. */
-function offerOf(facts: PricingFacts, position: number, winner: (set: number) => PriceRule | undefined): Resolution | undefined {
+function offerOf(facts: PricingFacts, position: number, winner: (set: number) => PriceRule | undefined, percentage: PercentagePrice): Resolution | undefined {
   const list = facts.lists[position]!;
   if (list.policy !== 'lowest') return undefined;
-  if (list.kind === 'percentage') return fromPercentageList(facts, list);
+  if (list.kind === 'percentage') return percentage(list);
   const entry = winner(position + 1);
   return entry === undefined ? undefined : fromRule('price_list', entry, list.id);
 }
 
 /** Steps 1–3: the trade prices, then the lists that take turns (`first`), then the catalog. */
-function walk(facts: PricingFacts, winner: (set: number) => PriceRule | undefined): Resolution {
+function walk(facts: PricingFacts, winner: (set: number) => PriceRule | undefined, percentage: PercentagePrice): Resolution {
   const trade = facts.trade ? winner(0) : undefined;
   if (trade !== undefined) return fromRule('trade', trade, null);
   for (let position = 0; position < facts.lists.length; position++) {
     const list = facts.lists[position]!;
     if (list.policy === 'lowest') continue;
-    if (list.kind === 'percentage') return fromPercentageList(facts, list);
+    if (list.kind === 'percentage') return percentage(list);
     const entry = winner(position + 1);
     if (entry !== undefined) return fromRule('price_list', entry, list.id);
   }

@@ -1,8 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
 import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
+import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import { listTermsOf } from './pricing-repository.js';
+import { everyRowInPages } from './rows-in-pages.js';
 import type { Tables } from '../tables.js';
 
 /**
@@ -14,6 +16,7 @@ import type { Tables } from '../tables.js';
 export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
   constructor(
     private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
     private readonly statements: StatementRegistry,
   ) {}
 
@@ -68,40 +71,57 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
   async tradeRulesAt(storeId: number, customerId: number, skus: readonly string[], at: string, validOnly: boolean): Promise<RuleAsOf[]> {
     if (skus.length === 0) return [];
     const columns = ['id', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
-    let live = this.db.selectFrom('trade_prices').select(columns).where('store_id', '=', storeId).where('customer_id', '=', customerId).where('sku', 'in', [...skus]).where('created_at', '<=', at);
-    let gone = this.db
-      .selectFrom('trade_prices_deleted')
-      .select(columns)
-      .where('store_id', '=', storeId)
-      .where('customer_id', '=', customerId)
-      .where('sku', 'in', [...skus])
-      .where('created_at', '<=', at)
-      .where('deleted_at', '>', at);
-    if (validOnly) {
-      live = live.where(validThen(at));
-      gone = gone.where(validThen(at));
-    }
-    return (await executeShaped(this.db, this.statements, live.unionAll(gone), skus.length === 1)).map(asRule);
+    const rowsOn = (db: Kysely<Tables>) =>
+      db
+        .selectFrom('trade_prices')
+        .select(columns)
+        .where('store_id', '=', storeId)
+        .where('customer_id', '=', customerId)
+        .where('sku', 'in', [...skus])
+        .where('created_at', '<=', at)
+        .$if(validOnly, (live) => live.where(validThen(at)))
+        .unionAll(
+          db
+            .selectFrom('trade_prices_deleted')
+            .select(columns)
+            .where('store_id', '=', storeId)
+            .where('customer_id', '=', customerId)
+            .where('sku', 'in', [...skus])
+            .where('created_at', '<=', at)
+            .where('deleted_at', '>', at)
+            .$if(validOnly, (gone) => gone.where(validThen(at))),
+        );
+    // An explanation reads every record that existed then, as the live one does (`everyRowInPages`).
+    if (!validOnly) return (await everyRowInPages(this.db, this.engine, (db) => db.selectFrom(rowsOn(db).as('r')).selectAll(), 'r.id')).map(asRule);
+    return (await executeShaped(this.db, this.statements, rowsOn(this.db), skus.length === 1)).map(asRule);
   }
 
   async listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
     const columns = ['id', 'price_list_id as priceListId', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
     // The lists are the store's (read from the customer's record); the deleted entries carry their store too.
-    let live = this.db.selectFrom('price_list_prices').select(columns).where('price_list_id', 'in', [...priceListIds]).where('sku', 'in', [...skus]).where('created_at', '<=', at);
-    let gone = this.db
-      .selectFrom('price_list_prices_deleted')
-      .select(columns)
-      .where('store_id', '=', storeId)
-      .where('price_list_id', 'in', [...priceListIds])
-      .where('sku', 'in', [...skus])
-      .where('created_at', '<=', at)
-      .where('deleted_at', '>', at);
-    if (validOnly) {
-      live = live.where(validThen(at));
-      gone = gone.where(validThen(at));
-    }
-    const rows = await executeShaped(this.db, this.statements, live.unionAll(gone), skus.length === 1 && priceListIds.length === 1);
+    const rowsOn = (db: Kysely<Tables>) =>
+      db
+        .selectFrom('price_list_prices')
+        .select(columns)
+        .where('price_list_id', 'in', [...priceListIds])
+        .where('sku', 'in', [...skus])
+        .where('created_at', '<=', at)
+        .$if(validOnly, (live) => live.where(validThen(at)))
+        .unionAll(
+          db
+            .selectFrom('price_list_prices_deleted')
+            .select(columns)
+            .where('store_id', '=', storeId)
+            .where('price_list_id', 'in', [...priceListIds])
+            .where('sku', 'in', [...skus])
+            .where('created_at', '<=', at)
+            .where('deleted_at', '>', at)
+            .$if(validOnly, (gone) => gone.where(validThen(at))),
+        );
+    const rows = validOnly
+      ? await executeShaped(this.db, this.statements, rowsOn(this.db), skus.length === 1 && priceListIds.length === 1)
+      : await everyRowInPages(this.db, this.engine, (db) => db.selectFrom(rowsOn(db).as('r')).selectAll(), 'r.id');
     return rows.map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
   }
 

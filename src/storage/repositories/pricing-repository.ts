@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import { currencyRounding, type RoundingMode } from '../../modules/currency/rounding.js';
@@ -6,6 +6,7 @@ import type { PriceListTerms, PricingRepository, SkuPrice, StoreTerms } from '..
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import type { PriceListsTable, Tables } from '../tables.js';
+import { everyRowInPages } from './rows-in-pages.js';
 
 /** One query each, whatever the number of SKUs or lists. */
 export class KyselyPricingRepository implements PricingRepository {
@@ -88,7 +89,7 @@ export class KyselyPricingRepository implements PricingRepository {
         .where('t.customer_id', '=', customerId)
         .whereRef('t.sku', '=', 'k.sku')
         .whereRef('t.product_id', '=', 'k.product_id');
-    if (validAt === undefined) return this.everyRow((db) => ownedOn(db).select(rule), 't.id');
+    if (validAt === undefined) return everyRowInPages(this.db, this.engine, (db) => ownedOn(db).select(rule), 't.id');
     // The newest valid record of each SKU and break: one aggregate, no sort.
     return ownedOn(this.db)
       .where(validThen('t', validAt))
@@ -127,7 +128,7 @@ export class KyselyPricingRepository implements PricingRepository {
         .where('p.price_list_id', 'in', [...priceListIds])
         .whereRef('p.sku', '=', 'k.sku')
         .whereRef('p.product_id', '=', 'k.product_id');
-    if (validAt === undefined) return this.everyRow((db) => ownedOn(db).select(entry), 'p.id');
+    if (validAt === undefined) return everyRowInPages(this.db, this.engine, (db) => ownedOn(db).select(entry), 'p.id');
     return ownedOn(this.db)
       .where(validThen('p', validAt))
       .select((eb) => [
@@ -142,37 +143,7 @@ export class KyselyPricingRepository implements PricingRepository {
       .groupBy(['p.price_list_id', 'k.sku', 'p.min_quantity'])
       .execute();
   }
-
-  /**
-   * Every row of an explanation's read (all of a customer's records of a SKU, or a list's: ten
-   * thousand and more). SQLite hands rows over in process, cheaply, in one read. From
-   * PostgreSQL, a whole answer arrives at once and its parse holds the event loop in one
-   * stretch (10 000 records took 61 ms on a slow machine): the rows come in pages of
-   * ROWS_PER_PAGE in id order instead, each parsed on a turn of its own, from one snapshot
-   * (a read-only repeatable-read transaction) so the pages agree with each other. Most
-   * explanations have far fewer rows: the first read takes up to a page and one more, outside
-   * any transaction, and only a fuller answer is read again in pages.
-   */
-  private async everyRow<DB, TB extends keyof DB, R extends { id: number }>(read: (db: Kysely<Tables>) => SelectQueryBuilder<DB, TB, R>, id: 't.id' | 'p.id'): Promise<R[]> {
-    if (this.engine.readsRowsInProcess) return read(this.db).execute();
-    const few = await read(this.db).orderBy(sql.ref(id)).limit(ROWS_PER_PAGE + 1).execute();
-    if (few.length <= ROWS_PER_PAGE) return few;
-    const pages = async (db: Kysely<Tables>): Promise<R[]> => {
-      const rows: R[] = [];
-      for (let after = 0; ; ) {
-        const page = await read(db).where(sql<boolean>`${sql.ref(id)} > ${after}`).orderBy(sql.ref(id)).limit(ROWS_PER_PAGE).execute();
-        for (const row of page) rows.push(row);
-        if (page.length < ROWS_PER_PAGE) return rows;
-        after = page[page.length - 1]!.id;
-      }
-    };
-    if (this.db.isTransaction) return pages(this.db);
-    return this.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(pages);
-  }
 }
-
-/** Rows of an explanation's read taken at once from PostgreSQL (`everyRow`). */
-const ROWS_PER_PAGE = 2000;
 
 /** What a list's row gives the rule: its kind, percentage, policy and own rounding (null: the store's). */
 export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>): PriceListTerms {
