@@ -3,7 +3,7 @@ import { toPriceUnits } from '../money.js';
 import type { Repositories } from '../unit-of-work.js';
 import type { CatalogRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
 import type { PriceRule } from './price-resolution.js';
-import type { FactsOfSkus, PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
+import type { PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
 
 /*
  * The facts of the resolution rule as they stood at a past moment T (docs/history.md, "As-of
@@ -41,14 +41,12 @@ export async function customerAsOf(repos: Repositories, storeId: number, custome
  * the product that owned the SKU then). To price (`explain` false) only the records valid at
  * `at` are read; an explanation reads every one that existed.
  */
-export async function loadFactsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf | undefined, skus: readonly string[], at: string, explain: boolean): Promise<FactsOfSkus> {
+export async function loadFactsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf | undefined, skus: readonly string[], at: string, explain: boolean): Promise<Map<string, SkuFacts>> {
   const distinct = [...new Set(skus)];
   const result = new Map<string, SkuFacts>();
-  // The store's currency and rounding are today's: a store's currency is not history.
-  if (distinct.length === 0) return { terms: await repos.pricing.storeTerms(storeId), bySku: result };
+  if (distinct.length === 0) return result;
   const readTrade = customer !== undefined && (customer.trade || explain);
-  const [terms, catalog, lists, tradeRules] = await Promise.all([
-    repos.pricing.storeTerms(storeId),
+  const [catalog, lists, tradeRules] = await Promise.all([
     catalogAsOf(repos, storeId, distinct, at),
     customer === undefined ? [] : listsAsOf(repos, storeId, customer.priceListIds, at),
     readTrade ? repos.pricingAsOf.tradeRulesAt(storeId, customer.id, distinct, at, !explain) : [],
@@ -69,18 +67,20 @@ export async function loadFactsAsOf(repos: Repositories, storeId: number, custom
         lists: lists.map((list) => ({ ...list, rules: (entriesBySkuAndList.get(`${list.id}\u0000${entry.sku}`) ?? []).map(asRule) })),
         productPriceUnits: entry.productPriceUnits,
         variationPriceUnits: entry.variationPriceUnits,
-        rounding: terms.rounding,
       },
     });
   }
-  return { terms, bySku: result };
+  return result;
 }
 
 /** The lists among `ids` that existed at `at`, in that order, with their kind and percentage then. */
 async function listsAsOf(repos: Repositories, storeId: number, ids: readonly number[], at: string): Promise<PriceListTerms[]> {
   if (ids.length === 0) return [];
   const states = await repos.pricingAsOf.statesAt(storeId, 'price_list', ids, at);
-  const current = new Map((await repos.pricingAsOf.currentLists(storeId, ids.filter((id) => !states.has(id)))).map((list) => [list.id, list]));
+  // A list recorded then without a rounding of its own takes the store's: today's, since a
+  // store's currency is not history.
+  const [currentLists, store] = await Promise.all([repos.pricingAsOf.currentLists(storeId, ids.filter((id) => !states.has(id))), repos.pricing.storeTerms(storeId)]);
+  const current = new Map(currentLists.map((list) => [list.id, list]));
   return ids.flatMap((id): PriceListTerms[] => {
     if (!states.has(id)) {
       const list = current.get(id);
@@ -91,7 +91,7 @@ async function listsAsOf(repos: Repositories, storeId: number, ids: readonly num
     const kind = record.kind === 'percentage' ? 'percentage' : 'fixed';
     // Lists recorded before policies existed were all `first`.
     const policy = record.policy === 'lowest' ? 'lowest' : 'first';
-    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy, rounding: roundingOfRecord(record) }];
+    return [{ id, kind, percentageUnits: typeof record.percentage === 'number' ? toPriceUnits(record.percentage) : null, policy, rounding: roundingOfRecord(record) ?? store.rounding }];
   });
 }
 

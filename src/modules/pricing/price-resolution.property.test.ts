@@ -76,10 +76,10 @@ const policy = fc.constantFrom<ListFacts['policy']>('first', 'first', 'lowest');
 /** Roundings to the unit of 4 decimals, to the penny, to 0.05 and to whole units, each mode. */
 const rounding: fc.Arbitrary<Rounding> = fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) });
 const list = fc.oneof(
-  { arbitrary: fc.tuple(ruleSet(8), policy).map(([rules, policy]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rounding: null, rules })), weight: 3 },
+  { arbitrary: fc.tuple(ruleSet(8), policy, rounding).map(([rules, policy, rounding]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rounding, rules })), weight: 3 },
   {
     arbitrary: fc
-      .tuple(fc.integer({ min: 0, max: 1_000_000 }), policy, fc.option(rounding, { nil: null }))
+      .tuple(fc.integer({ min: 0, max: 1_000_000 }), policy, rounding)
       .map(([percentageUnits, policy, rounding]): ListFacts => ({ id: 0, kind: 'percentage', percentageUnits, policy, rounding, rules: [] })),
     weight: 1,
   },
@@ -91,7 +91,6 @@ const factsArbitrary: fc.Arbitrary<PricingFacts> = fc.record({
   lists: fc.array(list, { maxLength: 3 }).map((lists) => lists.map((facts, position) => ({ ...facts, id: 10 + position }))),
   productPriceUnits: fc.integer({ min: 0, max: 200_000 }),
   variationPriceUnits: fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: null }),
-  rounding,
 });
 const quantityArbitrary = fc.integer({ min: 1, max: 12 });
 const atArbitrary = fc.integer({ min: -1, max: 13 }).map(momentOf);
@@ -150,8 +149,8 @@ describe(`the rule's fast paths against its definition (property seed ${seed})`,
     }));
     tradeRules.push({ id: 20_001, priceUnits: 20_000, minQuantity: 1, validFrom: null, validUntil: null });
     // A lowest-price percentage list is weighed at every bound too (10 % off 5.00: 4.50, above the trade price).
-    const lists: ListFacts[] = [{ id: 9, kind: 'percentage', percentageUnits: 100_000, policy: 'lowest', rounding: null, rules: [] }];
-    const facts: PricingFacts = { trade: true, tradeRules, lists, productPriceUnits: 50_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' } };
+    const lists: ListFacts[] = [{ id: 9, kind: 'percentage', percentageUnits: 100_000, policy: 'lowest', rounding: { incrementUnits: 100, mode: 'half-up' }, rules: [] }];
+    const facts: PricingFacts = { trade: true, tradeRules, lists, productPriceUnits: 50_000, variationPriceUnits: null };
     const started = performance.now();
     const explained = explainPrice(facts, 1, momentOf(-1), { offset: 0, count: 100 });
     const ms = performance.now() - started;

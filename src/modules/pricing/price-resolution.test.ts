@@ -14,17 +14,19 @@ function rule(id: number, priceUnits: number, extra: Partial<PriceRule> = {}): P
   return { id, priceUnits, minQuantity: 1, validFrom: null, validUntil: null, ...extra };
 }
 
+/** A GBP store's rounding, which a list without its own takes: to the penny, half-up. */
+const PENNY = { incrementUnits: 100, mode: 'half-up' } as const;
+
 function facts(extra: Partial<PricingFacts> = {}): PricingFacts {
-  // The store's rounding: to the penny, half-up (a GBP store's).
-  return { trade: true, tradeRules: [], lists: [], productPriceUnits: 200_000, variationPriceUnits: null, rounding: { incrementUnits: 100, mode: 'half-up' }, ...extra };
+  return { trade: true, tradeRules: [], lists: [], productPriceUnits: 200_000, variationPriceUnits: null, ...extra };
 }
 
 function fixed(id: number, rules: PriceRule[], policy: ListFacts['policy'] = 'first'): ListFacts {
-  return { id, kind: 'fixed', percentageUnits: null, policy, rounding: null, rules };
+  return { id, kind: 'fixed', percentageUnits: null, policy, rounding: PENNY, rules };
 }
 
 function percentage(id: number, percentageUnits: number, policy: ListFacts['policy'] = 'first'): ListFacts {
-  return { id, kind: 'percentage', percentageUnits, policy, rounding: null, rules: [] };
+  return { id, kind: 'percentage', percentageUnits, policy, rounding: PENNY, rules: [] };
 }
 
 describe('the resolution rule', () => {

@@ -39,8 +39,8 @@ export interface ListFacts {
   percentageUnits: number | null;
   /** `lowest`: the list takes no turn in the walk, and is paid when it is lower (step 4). */
   policy: PriceListPolicy;
-  /** A percentage list's own rounding; null: the store's. */
-  rounding: Rounding | null;
+  /** How a percentage list's prices round: its own rounding, else the store's (its currency's minor unit, by its mode). */
+  rounding: Rounding;
   /** A fixed list's entries for the SKU. */
   rules: readonly PriceRule[];
 }
@@ -56,8 +56,6 @@ export interface PricingFacts {
   /** The catalog's prices of the SKU, in ten-thousandths; the variation's is null when it has none. */
   productPriceUnits: number;
   variationPriceUnits: number | null;
-  /** The store's rounding of computed prices: its currency's minor unit, by its mode. */
-  rounding: Rounding;
 }
 
 export interface Resolution {
@@ -168,13 +166,13 @@ export function isValidAt(rule: Pick<PriceRule, 'validFrom' | 'validUntil'>, at:
 }
 
 /**
- * What a percentage list charges for the SKU of `facts`: its percentage off, rounded by its own
- * rounding or the store's, and never above the catalog price (rounding 0.30 up to a whole unit
+ * What a percentage list charges for the SKU of `facts`: its percentage off, rounded by the
+ * list's rounding (its own or the store's), and never above the catalog price (rounding 0.30 up to a whole unit
  * would charge more than the catalog's 0.50).
  */
 export function fromPercentageList(facts: PricingFacts, list: ListFacts): Resolution {
   const catalogUnits = facts.variationPriceUnits ?? facts.productPriceUnits;
-  const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding ?? facts.rounding);
+  const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding);
   return { priceUnits: Math.min(priceUnits, catalogUnits), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits };
 }
 

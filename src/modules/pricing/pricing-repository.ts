@@ -26,21 +26,14 @@ export interface PriceListTerms {
   /** Ten-thousandths of a percent; null for a fixed list. */
   percentageUnits: number | null;
   policy: PriceListPolicy;
-  /** A percentage list's own rounding; null: the store's. */
-  rounding: Rounding | null;
+  /** How its prices round: the list's own rounding, else the store's (the list is read with its store). */
+  rounding: Rounding;
 }
 
 /**
  * The reads behind the resolution rule: each takes every SKU of a request at once, so pricing
  * 1 line or 1000 costs the same number of queries.
  */
-/** What the rule weighs for each SKU of a request, with the store's terms. */
-export interface FactsOfSkus {
-  terms: StoreTerms;
-  /** The SKUs the store has; the others are absent. */
-  bySku: Map<string, SkuFacts>;
-}
-
 /** The store's currency and the rounding of the prices it computes. */
 export interface StoreTerms {
   currency: string;
@@ -48,11 +41,11 @@ export interface StoreTerms {
 }
 
 export interface PricingRepository {
-  /** The store's currency and rounding (a store that does not exist has none: it priced nothing). */
+  /** The store's currency and rounding (a quote names the currency; an as-of read rounds by it). */
   storeTerms(storeId: number): Promise<StoreTerms>;
   /** Catalog prices of these SKUs; unknown SKUs are absent. */
   skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
-  /** The customer's price lists in their order. */
+  /** The customer's price lists in their order, each with the rounding its prices take (read with the store's in one query). */
   customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]>;
   /**
    * The customer's trade prices for these SKUs. With `validAt`, at least those that can win

@@ -14,7 +14,7 @@ import { customerProblem } from './trade-customer.js';
 import { customerAsOf, loadFactsAsOf } from './as-of-facts.js';
 import { priceBreaks } from './price-breaks.js';
 import { isValidAt, type Resolution, resolvePrice } from './price-resolution.js';
-import type { FactsOfSkus, SkuFacts, SkuPrice } from './pricing-repository.js';
+import type { SkuFacts, SkuPrice } from './pricing-repository.js';
 
 /** An explanation over at least this many trade prices and entries lets other work run between reading and weighing them. */
 const YIELD_ABOVE_RECORDS = 2000;
@@ -62,7 +62,7 @@ export class PricingService {
     const customer = found(past ? await customerAsOf(repos, storeId, customerId, at) : await repos.customers.find(storeId, customerId), `Customer ${customerId}`);
     const moment = at ?? isoTimestamp(this.clock);
     const started = batchStart();
-    const facts = (past ? await loadFactsAsOf(repos, storeId, customer, [sku], at, true) : await loadFacts(repos, storeId, customer, [sku], { explain: true })).bySku.get(sku);
+    const facts = (past ? await loadFactsAsOf(repos, storeId, customer, [sku], at, true) : await loadFacts(repos, storeId, customer, [sku], { explain: true })).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
     // Reading thousands of records and weighing them are each a stretch of work that holds the
     // process (on SQLite the read is synchronous): other requests get a turn between the two.
@@ -110,14 +110,15 @@ export class PricingService {
     // A moment in the past is priced from the book as it was then (`as-of-facts.ts`).
     const past = this.isPast(given);
     const findCustomer = (id: number) => (past ? customerAsOf(repos, storeId, id, at) : repos.customers.find(storeId, id));
-    const customer = refused(undefined, 'customerId') ? undefined : await findCustomer(input.customerId);
+    // The store's currency, which the quote names, is read beside the customer.
+    const [customer, terms] = await Promise.all([refused(undefined, 'customerId') ? undefined : findCustomer(input.customerId), repos.pricing.storeTerms(storeId)]);
     const unknown = refused(undefined, 'customerId') ? undefined : customerProblem(`Customer ${input.customerId}`, customer, { trade: false });
     if (unknown !== undefined) problems.push({ field: 'customerId', message: unknown });
 
     const lines = refused(undefined, 'lines') ? [] : input.lines.map((line, index) => (refused(index, null) || refused(index, 'sku') || refused(index, 'quantity') ? undefined : line));
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
-    const { terms, bySku } = past ? await loadFactsAsOf(repos, storeId, customer, skus, at, false) : await loadFacts(repos, storeId, customer, skus, { at });
-    const { lines: priced } = priceFromFacts(bySku, lines, at);
+    const factsBySku = past ? await loadFactsAsOf(repos, storeId, customer, skus, at, false) : await loadFacts(repos, storeId, customer, skus, { at });
+    const { lines: priced } = priceFromFacts(factsBySku, lines, at);
     lines.forEach((line, index) => {
       if (line === undefined) return;
       const price = priced[index];
@@ -156,7 +157,7 @@ export class PricingService {
     at: string,
   ): Promise<PricedLines> {
     const skus = lines.flatMap((line) => (line === undefined ? [] : [line.sku]));
-    return priceFromFacts((await loadFacts(repos, storeId, customer, skus, { at })).bySku, lines, at);
+    return priceFromFacts(await loadFacts(repos, storeId, customer, skus, { at }), lines, at);
   }
 
   /**
@@ -170,7 +171,7 @@ export class PricingService {
     const prices = new Map<string, Array<{ minQuantity: number; priceUnits: number }>>();
     const customer = await repos.customers.find(storeId, customerId);
     if (customer === undefined) return prices;
-    for (const [sku, { facts }] of (await loadFacts(repos, storeId, customer, skus, { at })).bySku) {
+    for (const [sku, { facts }] of await loadFacts(repos, storeId, customer, skus, { at })) {
       const breaks = new Set([1]);
       const rules = [...(facts.trade ? facts.tradeRules : []), ...facts.lists.flatMap((list) => list.rules)];
       for (const rule of rules) if (isValidAt(rule, at)) breaks.add(rule.minQuantity);
@@ -223,7 +224,7 @@ function priceFromFacts(factsBySku: ReadonlyMap<string, SkuFacts>, lines: Readon
 }
 
 /**
- * The facts of every SKU at once, with the store's currency and rounding, in at most five queries. To price at a moment (`at`), only
+ * The facts of every SKU at once, in at most four queries (a list comes with its rounding). To price at a moment (`at`), only
  * the trade prices and entries that can win then are read, and a customer's trade prices only
  * while they count (a trade customer); an explanation (`explain`) reads every one.
  */
@@ -233,14 +234,13 @@ async function loadFacts(
   customer: { id: number; trade: boolean } | undefined,
   skus: readonly string[],
   purpose: { at: string } | { explain: true },
-): Promise<FactsOfSkus> {
+): Promise<Map<string, SkuFacts>> {
   const distinct = [...new Set(skus)];
   const result = new Map<string, SkuFacts>();
-  if (distinct.length === 0) return { terms: await repos.pricing.storeTerms(storeId), bySku: result };
+  if (distinct.length === 0) return result;
   const at = 'at' in purpose ? purpose.at : undefined;
   const readTrade = customer !== undefined && (customer.trade || at === undefined);
-  const [terms, catalog, lists, tradeRules] = await Promise.all([
-    repos.pricing.storeTerms(storeId),
+  const [catalog, lists, tradeRules] = await Promise.all([
     repos.pricing.skuPrices(storeId, distinct),
     customer === undefined ? [] : repos.pricing.customerLists(storeId, customer.id),
     readTrade ? repos.pricing.tradeRules(storeId, customer.id, distinct, at) : [],
@@ -259,11 +259,10 @@ async function loadFacts(
         lists: lists.map((list) => ({ ...list, rules: entriesBySkuAndList.get(`${list.id}\u0000${entry.sku}`) ?? [] })),
         productPriceUnits: entry.productPriceUnits,
         variationPriceUnits: entry.variationPriceUnits,
-        rounding: terms.rounding,
       },
     });
   }
-  return { terms, bySku: result };
+  return result;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

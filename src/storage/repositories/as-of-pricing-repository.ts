@@ -3,7 +3,7 @@ import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } fr
 import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
-import { listTermsOf } from './pricing-repository.js';
+import { listTermsOf, storeRounding } from './pricing-repository.js';
 import { everyRowInPages } from './rows-in-pages.js';
 import type { Tables } from '../tables.js';
 
@@ -127,8 +127,14 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('price_lists').select(['id', 'kind', 'percentage', 'policy', 'rounding_increment', 'rounding_mode', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ ...listTermsOf(row), createdAt: row.created_at }));
+    const rows = await this.db
+      .selectFrom('price_lists as l')
+      .innerJoin('stores as s', 's.id', 'l.store_id')
+      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 'l.created_at', 's.currency', 's.rounding_mode as store_rounding_mode'])
+      .where('l.store_id', '=', storeId)
+      .where('l.id', 'in', [...ids])
+      .execute();
+    return rows.map((row) => ({ ...listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode)), createdAt: row.created_at }));
   }
 
   async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {

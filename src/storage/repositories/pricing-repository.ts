@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
-import { currencyRounding, type RoundingMode } from '../../modules/currency/rounding.js';
+import { currencyRounding, type Rounding, type RoundingMode } from '../../modules/currency/rounding.js';
 import type { PriceListTerms, PricingRepository, SkuPrice, StoreTerms } from '../../modules/pricing/pricing-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
@@ -18,7 +18,7 @@ export class KyselyPricingRepository implements PricingRepository {
 
   async storeTerms(storeId: number): Promise<StoreTerms> {
     const row = await this.db.selectFrom('stores').select(['currency', 'rounding_mode']).where('id', '=', storeId).executeTakeFirstOrThrow();
-    return { currency: row.currency, rounding: currencyRounding(row.currency, row.rounding_mode as RoundingMode) };
+    return { currency: row.currency, rounding: storeRounding(row.currency, row.rounding_mode) };
   }
 
   async skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]> {
@@ -45,12 +45,13 @@ export class KyselyPricingRepository implements PricingRepository {
     const rows = await this.db
       .selectFrom('customer_price_lists as c')
       .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
-      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode'])
+      .innerJoin('stores as s', 's.id', 'c.store_id')
+      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 's.currency', 's.rounding_mode as store_rounding_mode'])
       .where('c.store_id', '=', storeId)
       .where('c.customer_id', '=', customerId)
       .orderBy('c.position')
       .execute();
-    return rows.map(listTermsOf);
+    return rows.map((row) => listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode)));
   }
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
@@ -145,14 +146,19 @@ export class KyselyPricingRepository implements PricingRepository {
   }
 }
 
-/** What a list's row gives the rule: its kind, percentage, policy and own rounding (null: the store's). */
-export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>): PriceListTerms {
+/** A store's rounding from its row's columns: to its currency's minor unit, by its mode. */
+export function storeRounding(currency: string, mode: string): Rounding {
+  return currencyRounding(currency, mode as RoundingMode);
+}
+
+/** What a list's row gives the rule: its kind, percentage, policy, and its own rounding or else `store`'s. */
+export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>, store: Rounding): PriceListTerms {
   return {
     id: Number(row.id),
     kind: row.kind as PriceListKind,
     percentageUnits: row.percentage === null ? null : Number(row.percentage),
     policy: row.policy as PriceListPolicy,
-    rounding: row.rounding_increment === null || row.rounding_mode === null ? null : { incrementUnits: Number(row.rounding_increment), mode: row.rounding_mode as RoundingMode },
+    rounding: row.rounding_increment === null || row.rounding_mode === null ? store : { incrementUnits: Number(row.rounding_increment), mode: row.rounding_mode as RoundingMode },
   };
 }
 
