@@ -32,6 +32,7 @@ import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
 import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
+import { registerCustomerGroupRoutes } from '../http/routes/customer-groups/index.js';
 import { registerChangeSetRoutes } from '../http/routes/change-sets/index.js';
 import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerImportRoutes } from '../http/routes/imports/index.js';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   const tradePriceEmbedder = new TradePriceEmbedder({ customers: services.customers, products: services.products });
   registerTradePriceRoutes(app, services.tradePrices, services.pricing, tradePriceEmbedder);
   registerPriceListRoutes(app, services.priceLists);
+  registerCustomerGroupRoutes(app, services.customerGroups);
   registerChangeSetRoutes(app, services.changeSets);
   registerQuoteRoutes(app, services.pricing);
   registerImportRoutes(app, services.imports, services.changeSets);

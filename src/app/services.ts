@@ -12,6 +12,7 @@ import { StaffSessionService } from '../modules/staff/session-service.js';
 import { StaffService } from '../modules/staff/staff-service.js';
 import { PricingService } from '../modules/pricing/pricing-service.js';
 import { PriceListService } from '../modules/price-lists/price-list-service.js';
+import { CustomerGroupService } from '../modules/customer-groups/customer-group-service.js';
 import { ChangeSetService } from '../modules/change-sets/change-set-service.js';
 import { ImportService } from '../modules/imports/import-service.js';
 import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
@@ -62,6 +63,7 @@ export interface Services {
   /** The resolution rule: effective prices, quotes (and orders price with it). */
   readonly pricing: PricingService;
   readonly priceLists: PriceListService;
+  readonly customerGroups: CustomerGroupService;
   readonly changeSets: ChangeSetService;
   /** CSV imports; `serve` runs an `ImportRunner` that works them. */
   readonly imports: ImportService;
@@ -125,6 +127,7 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     staff: new StaffService(uow, clock, config.passwordCost),
     staffSessions: new StaffSessionService(uow, clock, { idleMs: config.sessionIdleSeconds * 1000, absoluteMs: config.sessionLifetimeSeconds * 1000 }, config.passwordCost),
     customers,
+    customerGroups: new CustomerGroupService(uow, clock),
     products: new ProductService(uow, clock),
     skus: new SkuLookupService(uow),
     variations: new VariationService(uow, clock),

@@ -18,8 +18,17 @@ export const CustomerInput = StrictObject({
       description: `The customer's price lists, first first: the first that prices a SKU wins (a \`lowest\` list instead is paid where it is lower). At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
     }),
   ),
+  customerGroupId: Type.Optional(
+    Nullable({
+      ...Id,
+      description: "The customer's group (at most one): its price lists apply after the customer's own. Null: none. Setting it also needs the scope trade_prices:write",
+    }),
+  ),
 });
 export type CustomerInput = Static<typeof CustomerInput>;
+
+/** A customer's fields that decide what it pays: setting one needs `trade_prices:write` besides the customer's own scope. */
+export const PRICING_FIELDS = ['priceListIds', 'customerGroupId'] as const;
 
 /** Customers in one bulk create. */
 export const MAX_BULK_CUSTOMERS = 1000;
@@ -43,6 +52,7 @@ export const Customer = Type.Object(
     trade: Type.Boolean(),
     active: Type.Boolean(),
     priceListIds: Type.Array(Id, { description: 'The customer’s price lists, in the order they apply' }),
+    customerGroupId: Nullable({ ...Id, description: "The customer's group, whose price lists apply after the customer's own; null: none" }),
     createdAt: Timestamp,
   },
   { $id: 'Customer', additionalProperties: false },
@@ -54,13 +64,16 @@ export const CustomerListQuery = Type.Object(
     ...PageQuery,
     email: Type.Optional(Type.String({ description: 'Exact email (case-insensitive)' })),
     trade: Type.Optional(Type.Boolean({ description: 'Only trade (true) or regular (false) customers' })),
-    priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers that have this price list' })),
+    priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers that have this price list (their own, not through a group)' })),
+    customerGroupId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers of this group' })),
   },
   { additionalProperties: false },
 );
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const CustomerCountQuery = Type.Object(
-  { email: CustomerListQuery.properties.email, trade: CustomerListQuery.properties.trade, priceListId: CustomerListQuery.properties.priceListId },
+  { email: CustomerListQuery.properties.email, trade: CustomerListQuery.properties.trade, priceListId: CustomerListQuery.properties.priceListId,
+    customerGroupId: CustomerListQuery.properties.customerGroupId,
+  },
   { additionalProperties: false },
 );

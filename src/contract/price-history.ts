@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id, MomentQuery, Nullable, PageQuery, Timestamp } from './common.js';
 
 /** What an entry is about (docs/history.md, "What is recorded"). */
-export const HISTORY_RESOURCES = ['trade_price', 'price_list_entry', 'price_list', 'customer', 'product', 'variation', 'change_set'] as const;
+export const HISTORY_RESOURCES = ['trade_price', 'price_list_entry', 'price_list', 'customer', 'customer_group', 'product', 'variation', 'change_set'] as const;
 export const HISTORY_CHANGES = ['created', 'updated', 'deleted'] as const;
 export const HISTORY_SOURCES = ['api', 'admin', 'import', 'changeset'] as const;
 export const ACTOR_TYPES = ['key', 'staff'] as const;

@@ -145,6 +145,7 @@ export const PriceCandidate = Type.Object(
     tradePriceId: Nullable(Id),
     priceListId: Nullable({ ...Id, description: 'The list (null for a trade price)' }),
     priceListPriceId: Nullable({ ...Id, description: 'The list entry (null for a trade price or a percentage list)' }),
+    customerGroupId: Type.Optional(Annotated(Id, { description: "Only on a list's candidate when the customer has the list through its group: that group (the group's lists come after the customer's own)" })),
     price: Type.Number({ description: 'What it would charge for one unit' }),
     unroundedPrice: Type.Optional(
       Type.Number({ description: "A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges" }),

@@ -28,6 +28,7 @@ const HISTORY_WRITERS = [
   'modules/price-lists/price-list-entry-writes.ts',
   'modules/price-lists/price-list-service.ts',
   'modules/customers/customer-service.ts',
+  'modules/customer-groups/customer-group-service.ts',
   'modules/catalog/product-service.ts',
   'modules/catalog/variation-service.ts',
   'modules/change-sets/change-set-service.ts',
@@ -38,6 +39,7 @@ const HISTORY_APPEND = /\.history\.append\(/;
 const RECORDED_WRITES: Array<[RegExp, string]> = [
   [/\.priceLists\.(insert|update|delete)\(/, 'modules/price-lists/price-list-service.ts'],
   [/\.customers\.(insert|update|delete)\(/, 'modules/customers/customer-service.ts'],
+  [/\.customerGroups\.(insert|update|delete)\(/, 'modules/customer-groups/customer-group-service.ts'],
   [/\.products\.(insert|update|delete)\(/, 'modules/catalog/product-service.ts'],
   [/\.variations\.(insertMany|update|deleteMany)\(/, 'modules/catalog/(product|variation)-service.ts'],
 ];

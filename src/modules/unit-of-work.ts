@@ -1,5 +1,6 @@
 import type { ApiKeyRepository, StoreRepository } from './stores/store-repository.js';
 import type { CustomerRepository } from './customers/customer-repository.js';
+import type { CustomerGroupRepository } from './customer-groups/customer-group-repository.js';
 import type { CategoryRepository } from './catalog/category-repository.js';
 import type { ProductRepository } from './catalog/product-repository.js';
 import type { SkuRepository } from './catalog/sku-repository.js';
@@ -22,6 +23,7 @@ export interface Repositories {
   readonly stores: StoreRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly customers: CustomerRepository;
+  readonly customerGroups: CustomerGroupRepository;
   readonly products: ProductRepository;
   readonly variations: VariationRepository;
   readonly skus: SkuRepository;

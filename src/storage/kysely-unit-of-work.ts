@@ -19,6 +19,7 @@ import { KyselyWebhookRepository } from './repositories/webhook-repository.js';
 import { KyselyApiKeyRepository, KyselyStoreRepository } from './repositories/store-repository.js';
 import { HotReads } from './repositories/hot-reads.js';
 import { KyselyPriceListRepository } from './repositories/price-list-repository.js';
+import { KyselyCustomerGroupRepository } from './repositories/customer-group-repository.js';
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyPricingAsOfRepository } from './repositories/as-of-pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
@@ -31,6 +32,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     stores: new KyselyStoreRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, hotReads),
     customers: new KyselyCustomerRepository(db),
+    customerGroups: new KyselyCustomerGroupRepository(db),
     products: new KyselyProductRepository(db),
     variations: new KyselyVariationRepository(db),
     skus: new KyselySkuRepository(db),

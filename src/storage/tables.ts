@@ -17,6 +17,8 @@ export interface Tables {
   price_lists: PriceListsTable;
   price_list_prices: PriceListPricesTable;
   customer_price_lists: CustomerPriceListsTable;
+  customer_groups: CustomerGroupsTable;
+  customer_group_price_lists: CustomerGroupPriceListsTable;
   imports: ImportsTable;
   import_file_chunks: ImportFileChunksTable;
   import_rows: ImportRowsTable;
@@ -75,6 +77,8 @@ export interface CustomersTable {
   company_name: string | null;
   trade: number;
   active: number;
+  /** At most one group; null: none. */
+  customer_group_id: number | null;
   created_at: string;
 }
 
@@ -178,6 +182,21 @@ export interface PriceListPricesTable {
 export interface CustomerPriceListsTable {
   store_id: number;
   customer_id: number;
+  position: number;
+  price_list_id: number;
+}
+
+export interface CustomerGroupsTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  created_at: string;
+}
+
+/** A group's lists, position 0 first, as a customer's own. */
+export interface CustomerGroupPriceListsTable {
+  store_id: number;
+  customer_group_id: number;
   position: number;
   price_list_id: number;
 }

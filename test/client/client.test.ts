@@ -45,6 +45,7 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
       trade: false,
       active: true,
       priceListIds: [],
+      customerGroupId: null,
       createdAt: expect.stringMatching(TIMESTAMP),
     });
     // The same key and body replays the first answer: still one customer.

@@ -32,6 +32,7 @@ function markedFields(schema: JsonSchema | undefined, path = ''): string[] {
 interface Context {
   catalog: CatalogFixture;
   priceListId: number;
+  customerGroupId: number;
   categoryId: number;
   /** A product of its own for the product updates, and one with a variation for the variation endpoints. */
   productId: number;
@@ -104,6 +105,8 @@ const CASES: Record<string, FieldCase> = {
   'POST /v1/change-sets name': { url: () => '/v1/change-sets', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/price-lists name': { url: () => '/v1/price-lists', body: (value) => ({ name: value, kind: 'fixed' }), valid: title, at: { field: 'name' } },
   'PUT /v1/price-lists/{id} name': { url: (context) => `/v1/price-lists/${context.priceListId}`, body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
+  'POST /v1/customer-groups name': { url: () => '/v1/customer-groups', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
+  'PUT /v1/customer-groups/{id} name': { url: (context) => `/v1/customer-groups/${context.customerGroupId}`, body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/products/bulk [].title': {
     url: () => '/v1/products/bulk',
     body: (value, context) => [productBody('title')(title(context), context), productBody('title')(value, context)],
@@ -194,15 +197,17 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
     const api = checkedClient(suite.server);
     const token = suite.tenant.token;
     const list = await api.request('POST', '/v1/price-lists', { token, body: { name: 'Controls', kind: 'fixed' } });
+    const group = await api.request('POST', '/v1/customer-groups', { token, body: { name: 'Controls' } });
     const category = await api.request('POST', '/v1/categories', { token, body: { title: 'Controls' } });
     const product = await api.request('POST', '/v1/products', { token, body: { title: 'Controls', sku: 'CC-PRODUCT', price: 1 } });
     const withVariation = await api.request('POST', '/v1/products', { token, body: { title: 'Controls', price: 1, variations: [{ sku: 'CC-VARIATION' }] } });
-    expect([list.status, category.status, product.status, withVariation.status]).toEqual([201, 201, 201, 201]);
+    expect([list.status, group.status, category.status, product.status, withVariation.status]).toEqual([201, 201, 201, 201, 201]);
     const id = (response: { body: unknown }) => (response.body as { id: number }).id;
     let sequence = 0;
     context = {
       catalog: suite.catalog,
       priceListId: id(list),
+      customerGroupId: id(group),
       categoryId: id(category),
       productId: id(product),
       variationProductId: id(withVariation),

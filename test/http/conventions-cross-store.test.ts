@@ -56,6 +56,7 @@ const FIXTURES: Record<string, Fixture> = {
   // An action under a record rather than a collection: only its body.
   '/v1/webhooks/{id}/verify': { body: () => ({}) },
   '/v1/price-lists': { body: ({ unique }) => ({ name: `Cross ${unique}`, kind: 'fixed' }), update: ({ unique }) => ({ name: `Renamed ${unique}` }) },
+  '/v1/customer-groups': { body: ({ unique }) => ({ name: `Cross group ${unique}` }), update: ({ unique }) => ({ name: `Renamed group ${unique}` }) },
   '/v1/price-lists/{id}/prices': {
     create: async ({ unique, post }, collection) => {
       const product = await post('/v1/products', { title: 'T', price: 1, sku: `CROSS-L-${unique}` });

@@ -18,6 +18,7 @@ describe.each(await enginesUnderTest())('customers on %s', (engine) => {
       trade: true,
       active: true,
       priceListIds: [],
+      customerGroupId: null,
       createdAt: expect.stringMatching(TIMESTAMP),
     });
     const id = (created.body as { id: number }).id;

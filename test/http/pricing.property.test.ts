@@ -6,7 +6,7 @@ import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
 
 /**
- * On random catalogs, trade prices and price lists (of both policies), a quote, the effective-price endpoint and an
+ * On random catalogs, trade prices, price lists (of both policies) and a customer group, a quote, the effective-price endpoint and an
  * order placed at the same moment price every line alike, and as a model of the rule
  * (docs/pricing.md) says. The run's property seed (printed at the start of `npm test`) drives
  * the random choices on both engines; PRICEBOOK_PROPERTY_SEED=N repeats them.
@@ -63,6 +63,10 @@ const scenario = fc.record({
   /** Positions in `lists`, in the order each customer has them (those beyond the lists are dropped). */
   traderLists: fc.shuffledSubarray([0, 1, 2]),
   lapsedLists: fc.shuffledSubarray([0, 1, 2]),
+  /** A customer group's lists (positions as above), or no group; each customer joins it or not. */
+  groupLists: fc.option(fc.shuffledSubarray([0, 1, 2]), { nil: null, freq: 3 }),
+  traderInGroup: fc.boolean(),
+  lapsedInGroup: fc.boolean(),
   traderPrices: fc.array(rule, { minLength: 1, maxLength: 10 }),
   lapsedPrices: fc.array(rule, { maxLength: 10 }),
   lines: fc.array(fc.record({ sku: skuPick, quantity: fc.integer({ min: 1, max: 30 }) }), { minLength: 1, maxLength: 8 }),
@@ -201,15 +205,24 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       lists.push({ id, percentageUnits: null, policy: list.policy, rounding: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
     }
 
+    const listsAt = (positions: number[]) => positions.filter((position) => position < lists.length).map((position) => lists[position]!);
+    const group =
+      spec.groupLists === null
+        ? undefined
+        : { lists: listsAt(spec.groupLists), id: (await send<{ id: number }>(tenant, 'POST', '/v1/customer-groups', { name: 'Group', priceListIds: listsAt(spec.groupLists).map((list) => list.id) }, 201)).id };
     // Both start as trade customers, to be given trade prices; the lapsed one then stops being one.
-    const customer = async (name: string, positions: number[], prices: RuleSpec[]) => {
-      const own = positions.filter((position) => position < lists.length).map((position) => lists[position]!);
-      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/customers', { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id) }, 201);
+    const customer = async (name: string, positions: number[], prices: RuleSpec[], inGroup: boolean) => {
+      const own = listsAt(positions);
+      const joined = inGroup ? group : undefined;
+      const membership = joined === undefined ? {} : { customerGroupId: joined.id };
+      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/customers', { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id), ...membership }, 201);
       const records = prices.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', '/v1/trade-customer-product-prices/bulk', prices.map((price) => ({ customerId: id, ...ruleFields(price) })), 201);
-      return { id, trade: true, lists: own, tradeRules: stored(prices, records.map((record) => record.id)) };
+      // Its own lists, then the group's it does not have itself (docs/pricing.md, "Customer groups").
+      const walked = [...own, ...(joined?.lists ?? []).filter((list) => !own.includes(list))];
+      return { id, trade: true, lists: walked, tradeRules: stored(prices, records.map((record) => record.id)) };
     };
-    const trader = await customer('trader', spec.traderLists, spec.traderPrices);
-    const lapsed = await customer('lapsed', spec.lapsedLists, spec.lapsedPrices);
+    const trader = await customer('trader', spec.traderLists, spec.traderPrices, spec.traderInGroup);
+    const lapsed = await customer('lapsed', spec.lapsedLists, spec.lapsedPrices, spec.lapsedInGroup);
     await send(tenant, 'PUT', `/v1/customers/${lapsed.id}`, { trade: false }, 200);
     return { skus, customers: [trader, { ...lapsed, trade: false }] };
   }

@@ -267,9 +267,11 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       case '':
         break;
       case 'priceListIds':
+      case 'customerGroupId':
       case 'dryRun: true':
       case 'topic': {
-        const [field, value] = row.with === 'priceListIds' ? ['priceListIds', []] : row.with === 'topic' ? ['topic', required(newTopic)] : ['dryRun', true];
+        const fields: Record<string, [string, unknown]> = { priceListIds: ['priceListIds', []], customerGroupId: ['customerGroupId', null], 'dryRun: true': ['dryRun', true] };
+        const [field, value] = row.with === 'topic' ? ['topic', required(newTopic)] : fields[row.with]!;
         // A bulk body carries the field on its items.
         body = Array.isArray(body) ? body.map((item: object) => ({ ...item, [field]: value })) : { ...(body as object), [field]: value };
         break;

@@ -348,6 +348,8 @@ export type Customer = {
   active: boolean;
   /** The customer’s price lists, in the order they apply */
   priceListIds: number[];
+  /** The customer's group, whose price lists apply after the customer's own; null: none */
+  customerGroupId: number | null;
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -362,6 +364,8 @@ export type CustomerInput = {
   active?: boolean;
   /** The customer's price lists, first first: the first that prices a SKU wins (a `lowest` list instead is paid where it is lower). At most 20, each once; setting them also needs the scope trade_prices:write */
   priceListIds?: number[];
+  /** The customer's group (at most one): its price lists apply after the customer's own. Null: none. Setting it also needs the scope trade_prices:write */
+  customerGroupId?: number | null;
 };
 
 export type CustomerUpdate = {
@@ -374,6 +378,8 @@ export type CustomerUpdate = {
   active?: boolean;
   /** The customer's price lists, first first: the first that prices a SKU wins (a `lowest` list instead is paid where it is lower). At most 20, each once; setting them also needs the scope trade_prices:write */
   priceListIds?: number[];
+  /** The customer's group (at most one): its price lists apply after the customer's own. Null: none. Setting it also needs the scope trade_prices:write */
+  customerGroupId?: number | null;
 };
 
 export type CustomerListQuery = {
@@ -387,8 +393,10 @@ export type CustomerListQuery = {
   email?: string;
   /** Only trade (true) or regular (false) customers */
   trade?: boolean;
-  /** Only customers that have this price list */
+  /** Only customers that have this price list (their own, not through a group) */
   priceListId?: number;
+  /** Only customers of this group */
+  customerGroupId?: number;
 };
 
 export type CustomerCountQuery = {
@@ -396,12 +404,56 @@ export type CustomerCountQuery = {
   email?: string;
   /** Only trade (true) or regular (false) customers */
   trade?: boolean;
-  /** Only customers that have this price list */
+  /** Only customers that have this price list (their own, not through a group) */
+  priceListId?: number;
+  /** Only customers of this group */
+  customerGroupId?: number;
+};
+
+export type CustomerGroup = {
+  id: number;
+  name: string;
+  /** The group's price lists, in the order they apply after each customer's own */
+  priceListIds: number[];
+  /** ISO 8601, UTC */
+  createdAt: string;
+};
+
+export type CustomerGroupInput = {
+  name: string;
+  /** The group's price lists, first first. Its customers' own lists come before them (docs/pricing.md, "Customer groups"). At most 20, each once */
+  priceListIds?: number[];
+};
+
+export type CustomerGroupUpdate = {
+  name?: string;
+  /** The group's price lists, first first. Its customers' own lists come before them (docs/pricing.md, "Customer groups"). At most 20, each once */
+  priceListIds?: number[];
+};
+
+export type CustomerGroupListQuery = {
+  /** Records to return, 1–100 */
+  count?: number;
+  /** Records to skip */
+  offset?: number;
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+  /** Only groups that have this price list */
   priceListId?: number;
 };
 
+export type CustomerGroupCountQuery = {
+  /** Only groups that have this price list */
+  priceListId?: number;
+};
+
+export type CustomerGroupGetQuery = {
+  /** Comma-separated top-level fields to return */
+  fields?: string;
+};
+
 /** What changed */
-export type EventTopic = "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+export type EventTopic = "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
 
 export type Event = {
   /** Increasing; the `webhook-id` of its deliveries, for de-duplication */
@@ -410,7 +462,7 @@ export type Event = {
   /** ISO 8601, UTC */
   createdAt: string;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** Id of the record that changed */
   subjectId: number;
   /** The record as the API returns it (for deletions: as it was) */
@@ -680,7 +732,7 @@ export type PriceHistoryEntry = {
   /** ISO 8601, UTC */
   at: string;
   /** What changed */
-  resource: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
+  resource: "trade_price" | "price_list_entry" | "price_list" | "customer" | "customer_group" | "product" | "variation" | "change_set";
   resourceId: number;
   /** created, updated or deleted */
   change: "created" | "updated" | "deleted";
@@ -732,7 +784,7 @@ export type PriceHistoryListQuery = {
   /** Only changes made by this key or staff member (with actorType, exactly that one) */
   actorId?: number;
   /** Only entries about this kind of record */
-  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "customer_group" | "product" | "variation" | "change_set";
   /** Only changes at or after this moment; ISO 8601 with a time zone */
   from?: string;
   /** Only changes before this moment; ISO 8601 with a time zone */
@@ -753,7 +805,7 @@ export type PriceHistoryCountQuery = {
   /** Only changes made by this key or staff member (with actorType, exactly that one) */
   actorId?: number;
   /** Only entries about this kind of record */
-  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "product" | "variation" | "change_set";
+  resource?: "trade_price" | "price_list_entry" | "price_list" | "customer" | "customer_group" | "product" | "variation" | "change_set";
   /** Only changes at or after this moment; ISO 8601 with a time zone */
   from?: string;
   /** Only changes before this moment; ISO 8601 with a time zone */
@@ -1171,6 +1223,8 @@ export type TradePriceWithEmbeds = {
     active: boolean;
     /** The customer’s price lists, in the order they apply */
     priceListIds: number[];
+    /** The customer's group, whose price lists apply after the customer's own; null: none */
+    customerGroupId: number | null;
     /** ISO 8601, UTC */
     createdAt: string;
   };
@@ -1296,6 +1350,8 @@ export type PriceCandidate = {
   priceListId: number | null;
   /** The list entry (null for a trade price or a percentage list) */
   priceListPriceId: number | null;
+  /** Only on a list's candidate when the customer has the list through its group: that group (the group's lists come after the customer's own) */
+  customerGroupId?: number;
   /** What it would charge for one unit */
   price: number;
   /** A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges */
@@ -1344,6 +1400,8 @@ export type EffectivePrice = {
     priceListId: number | null;
     /** The list entry (null for a trade price or a percentage list) */
     priceListPriceId: number | null;
+    /** Only on a list's candidate when the customer has the list through its group: that group (the group's lists come after the customer's own) */
+    customerGroupId?: number;
     /** What it would charge for one unit */
     price: number;
     /** A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges */
@@ -1415,7 +1473,7 @@ export type VariationListQuery = {
 export type Webhook = {
   id: number;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   url: string;
   /** false: disabled by the store, by a 410 answer or after every retry failed */
   active: boolean;
@@ -1427,14 +1485,14 @@ export type Webhook = {
 
 export type WebhookInput = {
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** https:// address of the receiver; its host must resolve to public addresses only (not loopback, private, link-local, metadata or IPv4-embedding IPv6) */
   url: string;
 };
 
 export type WebhookUpdate = {
   /** What changed */
-  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   /** A new address is verified again before events go to it */
   url?: string;
   /** true re-activates a disabled webhook and clears its failures */
@@ -1444,7 +1502,7 @@ export type WebhookUpdate = {
 export type CreatedWebhook = {
   id: number;
   /** What changed */
-  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
   url: string;
   /** false: disabled by the store, by a 410 answer or after every retry failed */
   active: boolean;
@@ -1464,5 +1522,5 @@ export type WebhookListQuery = {
   /** Comma-separated top-level fields to return */
   fields?: string;
   /** What changed */
-  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
+  topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
 };

@@ -47,6 +47,12 @@ export const OPERATIONS = {
   'tradePrices.replace': { method: 'POST', path: '/v1/trade-customer-product-prices/replace' },
   'tradePrices.effective': { method: 'GET', path: '/v1/trade-customer-product-prices/effective' },
 
+  'customerGroups.list': { method: 'GET', path: '/v1/customer-groups' },
+  'customerGroups.count': { method: 'GET', path: '/v1/customer-groups/count' },
+  'customerGroups.get': { method: 'GET', path: '/v1/customer-groups/{id}' },
+  'customerGroups.create': { method: 'POST', path: '/v1/customer-groups' },
+  'customerGroups.update': { method: 'PUT', path: '/v1/customer-groups/{id}' },
+  'customerGroups.delete': { method: 'DELETE', path: '/v1/customer-groups/{id}' },
   'priceLists.list': { method: 'GET', path: '/v1/price-lists' },
   'priceLists.count': { method: 'GET', path: '/v1/price-lists/count' },
   'priceLists.get': { method: 'GET', path: '/v1/price-lists/{id}' },

@@ -6,6 +6,7 @@ import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
 import { PriceHistoryResource } from './price-history-resource.js';
 import { ChangeSetsResource } from './change-sets-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
+import { CustomerGroupsResource } from './customer-groups-resource.js';
 import { SessionResource } from './session-resource.js';
 import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
@@ -50,6 +51,7 @@ const USER_AGENT = 'pricebook-client/0.1';
  */
 export class PricebookBase {
   readonly customers: CustomersResource;
+  readonly customerGroups: CustomerGroupsResource;
   readonly products: ProductsResource;
   readonly variations: VariationsResource;
   readonly skus: SkusResource;
@@ -76,6 +78,7 @@ export class PricebookBase {
     this.pacer = new Pacer(pacing !== false, typeof pacing === 'object' ? pacing : {});
     const api = new ApiCaller(this.transport, this.pacer, authorization, USER_AGENT, options.signal);
     this.customers = new CustomersResource(api);
+    this.customerGroups = new CustomerGroupsResource(api);
     this.products = new ProductsResource(api);
     this.variations = new VariationsResource(api);
     this.skus = new SkusResource(api);

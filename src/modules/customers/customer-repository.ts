@@ -4,8 +4,10 @@ import type { Page } from '../page.js';
 export interface CustomerFilter {
   email?: string;
   trade?: boolean;
-  /** Only customers that have this price list. */
+  /** Only customers that have this price list (their own). */
   priceListId?: number;
+  /** Only customers of this group. */
+  customerGroupId?: number;
 }
 
 /** A customer as created: every field decided, `priceListIds` in their order. */
@@ -34,4 +36,8 @@ export interface CustomerRepository {
   removePriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]>;
   /** The ids `removePriceListBatch` would take the list from, without taking it. */
   withPriceListBatch(storeId: number, priceListId: number, afterId: number, limit: number): Promise<number[]>;
+  /** The `limit` lowest ids above `afterId` of the group's customers, ascending. */
+  inGroupBatch(storeId: number, customerGroupId: number, afterId: number, limit: number): Promise<number[]>;
+  /** Takes these customers out of the group (to none). */
+  leaveGroup(storeId: number, customerGroupId: number, customerIds: readonly number[]): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import { assertPriceListsExist } from '../price-lists/assert-price-lists.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
 import { eventOf, updateEventOf } from '../events/events.js';
@@ -45,6 +46,7 @@ export class CustomerService {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       await assertPriceListsExist(repos, storeId, complete.priceListIds);
+      await assertGroupExists(repos, storeId, complete.customerGroupId);
       const createdAt = isoTimestamp(this.clock);
       const created = await insertCustomer(repos, storeId, complete, createdAt);
       await repos.history.append(storeId, createdAt, origin, [customerRecord(null, created)]);
@@ -97,12 +99,13 @@ export class CustomerService {
 
   /**
    * Changes the fields sent. The event carries the customer as it was (`previous`); the history
-   * records the change when it touches what the customer pays: its lists, trade or active flag.
+   * records the change when it touches what the customer pays: its lists, group, trade or active flag.
    */
   update(storeId: number, origin: ChangeOrigin, id: number, patch: CustomerUpdate): Promise<Customer> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       if (patch.priceListIds !== undefined) await assertPriceListsExist(repos, storeId, patch.priceListIds);
+      await assertGroupExists(repos, storeId, patch.customerGroupId);
       const current = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       const updated = found(await withEmailRule(repos.customers.update(storeId, id, patch)), `Customer ${id}`);
       const changedAt = isoTimestamp(this.clock);
@@ -139,6 +142,7 @@ function completeCustomer(input: CustomerInput): NewCustomer {
     trade: input.trade ?? false,
     active: input.active ?? true,
     priceListIds: input.priceListIds ?? [],
+    customerGroupId: input.customerGroupId ?? null,
   };
 }
 
@@ -157,6 +161,7 @@ async function bulkCustomerProblems(repos: Repositories, storeId: number, drafts
   const checked = drafts.flatMap((draft, index) => (draft === undefined ? [] : [{ draft, index }]));
   const used = await repos.customers.tradeFlagsByEmail(storeId, checked.map(({ draft }) => draft.email));
   const lists = await repos.priceLists.existingIds(storeId, [...new Set(checked.flatMap(({ draft }) => draft.priceListIds))]);
+  const groups = await repos.customerGroups.existingIds(storeId, [...new Set(checked.flatMap(({ draft }) => (draft.customerGroupId === null ? [] : [draft.customerGroupId])))]);
   const firstSent = new Map<string, number>();
   const problems: FieldProblem[] = [];
   for (const { draft, index } of checked) {
@@ -168,18 +173,19 @@ async function bulkCustomerProblems(repos: Repositories, storeId: number, drafts
     draft.priceListIds.forEach((id, position) => {
       if (!lists.has(id)) problems.push({ index, field: `priceListIds[${position}]`, message: `Price list ${id} does not exist in this store` });
     });
+    if (draft.customerGroupId !== null && !groups.has(draft.customerGroupId)) problems.push({ index, field: 'customerGroupId', message: groupMissing(draft.customerGroupId) });
   }
   return problems;
 }
 
-/** 422 naming each id that is not a price list of the store. */
-async function assertPriceListsExist(repos: Repositories, storeId: number, priceListIds: readonly number[]): Promise<void> {
-  if (priceListIds.length === 0) return;
-  const existing = await repos.priceLists.existingIds(storeId, priceListIds);
-  const problems: FieldProblem[] = priceListIds.flatMap((id, position) =>
-    existing.has(id) ? [] : [{ field: `priceListIds[${position}]`, message: `Price list ${id} does not exist in this store` }],
-  );
-  if (problems.length > 0) throw validationFailed(problems);
+/** 422 when `customerGroupId` is not a group of the store. */
+async function assertGroupExists(repos: Repositories, storeId: number, customerGroupId: number | null | undefined): Promise<void> {
+  if (customerGroupId === null || customerGroupId === undefined) return;
+  if ((await repos.customerGroups.existingIds(storeId, [customerGroupId])).size === 0) throw invalidField('customerGroupId', groupMissing(customerGroupId));
+}
+
+function groupMissing(id: number): string {
+  return `Customer group ${id} does not exist in this store`;
 }
 
 const EMAIL_IN_USE = 'is already used by another customer of this store';

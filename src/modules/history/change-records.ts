@@ -1,3 +1,4 @@
+import type { CustomerGroup } from '../../contract/customer-groups.js';
 import type { Customer } from '../../contract/customers.js';
 import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
 import type { Product } from '../../contract/products.js';
@@ -46,6 +47,11 @@ export function customerRecord(before: Customer | null, after: Customer | null):
   return { resource: 'customer', resourceId: customer.id, change: changeOf(before, after), before, after, customerId: customer.id, productId: null, priceListId: null, sku: null };
 }
 
+export function customerGroupRecord(before: CustomerGroup | null, after: CustomerGroup | null): HistoryRecord {
+  const group = either(before, after);
+  return { resource: 'customer_group', resourceId: group.id, change: changeOf(before, after), before, after, customerId: null, productId: null, priceListId: null, sku: null };
+}
+
 /** A product's own record: `variations` inside it are recorded on their own (`variationRecord`). */
 export function productRecord(before: Product | null, after: Product | null): HistoryRecord {
   const product = either(before, after);
@@ -74,7 +80,17 @@ export function changeSetRecord(before: ChangeSetStep | null, after: ChangeSetSt
 
 /** Whether an update changes what a customer would pay: a customer's lists, trade flag or active flag. */
 export function customerPricingChanged(before: Customer, after: Customer): boolean {
-  return before.trade !== after.trade || before.active !== after.active || before.priceListIds.join(',') !== after.priceListIds.join(',');
+  return (
+    before.trade !== after.trade ||
+    before.active !== after.active ||
+    before.priceListIds.join(',') !== after.priceListIds.join(',') ||
+    before.customerGroupId !== after.customerGroupId
+  );
+}
+
+/** A group's name or lists. */
+export function customerGroupChanged(before: CustomerGroup, after: CustomerGroup): boolean {
+  return before.name !== after.name || before.priceListIds.join(',') !== after.priceListIds.join(',');
 }
 
 /** The same for a product (its own price, SKU or active flag) or a variation (price or SKU). */

@@ -9,7 +9,7 @@ export interface Actor {
 }
 
 /** What a history entry is about. */
-export type HistoryResource = 'trade_price' | 'price_list_entry' | 'price_list' | 'customer' | 'product' | 'variation' | 'change_set';
+export type HistoryResource = 'trade_price' | 'price_list_entry' | 'price_list' | 'customer' | 'customer_group' | 'product' | 'variation' | 'change_set';
 
 export type HistoryChange = 'created' | 'updated' | 'deleted';
 

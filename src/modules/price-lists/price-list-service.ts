@@ -1,3 +1,4 @@
+import { MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import {
   MAX_LIST_REPLACE_STORED,
   MAX_OVERLAP_KEY_ENTRIES,
@@ -114,9 +115,10 @@ export class PriceListService {
 
   /**
    * Deletes the list in one transaction: its entries (a `price_list_price.deleted` event each),
-   * its place in every customer's lists (a `customer.updated` event each), then the list
+   * its place in every customer's lists (a `customer.updated` event each) and every group's (a
+   * `customer_group.updated` event each), then the list
    * itself (`price_list.deleted`). Entries and customers go in bounded batches. The history
-   * records the entries' and the list's deletion, not the customers' change: a list that did
+   * records the entries' and the list's deletion, not the customers' or groups' change: a list that did
    * not exist at a moment prices no one then (docs/history.md).
    */
   remove(storeId: number, origin: ChangeOrigin, id: number): Promise<void> {
@@ -140,6 +142,17 @@ export class PriceListService {
           });
           await repos.events.append(events, deletedAt);
         },
+      );
+      // Groups are few (MAX_CUSTOMER_GROUPS a store): one read, one write, an event each.
+      const groupsBefore = await repos.customerGroups.list(storeId, { priceListId: id }, { offset: 0, count: MAX_CUSTOMER_GROUPS });
+      await repos.customerGroups.removePriceList(storeId, id);
+      const groupsAfter = new Map((await repos.customerGroups.findMany(storeId, groupsBefore.map((group) => group.id))).map((group) => [group.id, group]));
+      await repos.events.append(
+        groupsBefore.flatMap((previous) => {
+          const group = groupsAfter.get(previous.id);
+          return group === undefined ? [] : [updateEventOf(storeId, 'customer_group.updated', previous, group)];
+        }),
+        deletedAt,
       );
       if (!(await repos.priceLists.delete(storeId, id))) throw notFound(`Price list ${id}`);
       await repos.events.append([eventOf(storeId, 'price_list.deleted', list)], deletedAt);

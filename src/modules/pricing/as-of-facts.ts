@@ -1,9 +1,9 @@
 import { isRoundingMode, type Rounding } from '../currency/rounding.js';
 import { toPriceUnits } from '../money.js';
 import type { Repositories } from '../unit-of-work.js';
-import type { CatalogRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
+import type { CatalogRow, ListTermsOfRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
 import type { PriceRule } from './price-resolution.js';
-import type { PriceListTerms, SkuFacts, SkuPrice } from './pricing-repository.js';
+import { ownThenGroup, type PriceListTerms, type SkuFacts, type SkuPrice } from './pricing-repository.js';
 
 /*
  * The facts of the resolution rule as they stood at a past moment T (docs/history.md, "As-of
@@ -21,6 +21,8 @@ export interface CustomerAsOf {
   id: number;
   trade: boolean;
   priceListIds: number[];
+  /** Its group then; null: none (a record from before groups names none). */
+  customerGroupId: number | null;
 }
 
 /** The customer at `at`; undefined when it did not exist then (or has neither history nor a row). */
@@ -28,11 +30,12 @@ export async function customerAsOf(repos: Repositories, storeId: number, custome
   const states = await repos.pricingAsOf.statesAt(storeId, 'customer', [customerId], at);
   if (!states.has(customerId)) {
     const current = await repos.customers.find(storeId, customerId);
-    return current === undefined || current.createdAt > at ? undefined : { id: current.id, trade: current.trade, priceListIds: current.priceListIds };
+    return current === undefined || current.createdAt > at ? undefined : { id: current.id, trade: current.trade, priceListIds: current.priceListIds, customerGroupId: current.customerGroupId };
   }
   const record = states.get(customerId);
   if (record === null || record === undefined) return undefined;
-  return { id: customerId, trade: record.trade === true, priceListIds: numbers(record.priceListIds) };
+  const group = record.customerGroupId;
+  return { id: customerId, trade: record.trade === true, priceListIds: numbers(record.priceListIds), customerGroupId: typeof group === 'number' ? group : null };
 }
 
 /**
@@ -48,7 +51,7 @@ export async function loadFactsAsOf(repos: Repositories, storeId: number, custom
   const readTrade = customer !== undefined && (customer.trade || explain);
   const [catalog, lists, tradeRules] = await Promise.all([
     catalogAsOf(repos, storeId, distinct, at),
-    customer === undefined ? [] : listsAsOf(repos, storeId, customer.priceListIds, at),
+    customer === undefined ? [] : customerListsAsOf(repos, storeId, customer, at),
     readTrade ? repos.pricingAsOf.tradeRulesAt(storeId, customer.id, distinct, at, !explain) : [],
   ]);
   const fixedListIds = lists.filter((list) => list.kind === 'fixed').map((list) => list.id);
@@ -73,15 +76,41 @@ export async function loadFactsAsOf(repos: Repositories, storeId: number, custom
   return result;
 }
 
+/**
+ * The customer's lists at `at` as the rule walked them then: its own, then its group's as the
+ * group was then (a group that did not exist then gives none), each list once.
+ */
+async function customerListsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf, at: string): Promise<PriceListTerms[]> {
+  const groupId = customer.customerGroupId;
+  const groupListIds = groupId === null ? [] : ((await groupAsOf(repos, storeId, groupId, at))?.priceListIds ?? []);
+  const named = ownThenGroup([...customer.priceListIds.map((id) => ({ id, customerGroupId: null })), ...groupListIds.map((id) => ({ id, customerGroupId: groupId }))]);
+  const terms = new Map((await listsAsOf(repos, storeId, named.map((list) => list.id), at)).map((list) => [list.id, list]));
+  return named.flatMap(({ id, customerGroupId }) => {
+    const list = terms.get(id);
+    return list === undefined ? [] : [{ ...list, customerGroupId }];
+  });
+}
+
+/** A group at `at`, as customers are (its history, else its row if created by then). */
+async function groupAsOf(repos: Repositories, storeId: number, groupId: number, at: string): Promise<{ priceListIds: number[] } | undefined> {
+  const states = await repos.pricingAsOf.statesAt(storeId, 'customer_group', [groupId], at);
+  if (!states.has(groupId)) {
+    const current = await repos.customerGroups.find(storeId, groupId);
+    return current === undefined || current.createdAt > at ? undefined : current;
+  }
+  const record = states.get(groupId);
+  return record === null || record === undefined ? undefined : { priceListIds: numbers(record.priceListIds) };
+}
+
 /** The lists among `ids` that existed at `at`, in that order, with their kind and percentage then. */
-async function listsAsOf(repos: Repositories, storeId: number, ids: readonly number[], at: string): Promise<PriceListTerms[]> {
+async function listsAsOf(repos: Repositories, storeId: number, ids: readonly number[], at: string): Promise<ListTermsOfRow[]> {
   if (ids.length === 0) return [];
   const states = await repos.pricingAsOf.statesAt(storeId, 'price_list', ids, at);
   // A list recorded then without a rounding of its own takes the store's: today's, since a
   // store's currency is not history.
   const [currentLists, store] = await Promise.all([repos.pricingAsOf.currentLists(storeId, ids.filter((id) => !states.has(id))), repos.pricing.storeTerms(storeId)]);
   const current = new Map(currentLists.map((list) => [list.id, list]));
-  return ids.flatMap((id): PriceListTerms[] => {
+  return ids.flatMap((id): ListTermsOfRow[] => {
     if (!states.has(id)) {
       const list = current.get(id);
       return list === undefined || list.createdAt > at ? [] : [{ id: list.id, kind: list.kind, percentageUnits: list.percentageUnits, policy: list.policy, rounding: list.rounding }];

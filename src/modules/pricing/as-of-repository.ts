@@ -1,8 +1,11 @@
 import type { PriceListTerms } from './pricing-repository.js';
+
+/** A list's own terms, before the rule knows whose it is. */
+export type ListTermsOfRow = Omit<PriceListTerms, 'customerGroupId'>;
 import type { PriceRule } from './price-resolution.js';
 
 /** The scalar resources whose state at a moment the history gives (design rule 4, docs/history.md). */
-export type StatefulResource = 'customer' | 'price_list' | 'product' | 'variation';
+export type StatefulResource = 'customer' | 'customer_group' | 'price_list' | 'product' | 'variation';
 
 /** A trade price or list entry that existed at a moment, with the product it was recorded for. */
 export type RuleAsOf = PriceRule & { sku: string; productId: number };
@@ -36,7 +39,7 @@ export interface PricingAsOfRepository {
   /** The entries of these lists for these SKUs that existed at `at`; `validOnly` as for trade prices. */
   listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>>;
   /** The lists' current terms and creation moment (for lists without history); missing ids are absent. */
-  currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>>;
+  currentLists(storeId: number, ids: readonly number[]): Promise<Array<ListTermsOfRow & { createdAt: string }>>;
   /** Current products (`productId` = `id`) and variations; missing ids are absent. */
   currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]>;
   currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]>;

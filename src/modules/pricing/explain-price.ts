@@ -1,7 +1,7 @@
 import type { PriceCandidate } from '../../contract/trade-prices.js';
 import { fromPriceUnits } from '../money.js';
 import { nextChangeAt } from './next-change.js';
-import { fromPercentageList, type PriceRule, type PricingFacts, type Resolution, resolvePriceParts, sameWinner } from './price-resolution.js';
+import { fromPercentageList, type ListFacts, type PriceRule, type PricingFacts, type Resolution, resolvePriceParts, sameWinner } from './price-resolution.js';
 
 /** Which candidates to list: `count` of them from position `offset` (from 0) in the rule's order. */
 export interface CandidatePage {
@@ -75,6 +75,7 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
           tradePriceId: null,
           priceListId: list.id,
           priceListPriceId: null,
+          ...throughGroup(list),
           price: fromPriceUnits(percentage.priceUnits),
           unroundedPrice: fromPriceUnits(percentage.unroundedPriceUnits ?? percentage.priceUnits),
           minQuantity: 1,
@@ -97,7 +98,7 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
         sorted ??= newestFirst(list.rules);
         const rule = sorted[index]!;
         const reason = ineligibility(rule, quantity, at) ?? (pick !== undefined ? (rule === listWinner ? weighed(pick) : lostTo(rule, listWinner)) : outranked);
-        return candidate('price_list', rule, list.id, reason);
+        return { ...candidate('price_list', rule, list.id, reason), ...throughGroup(list) };
       },
     });
   });
@@ -123,6 +124,11 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
     candidates,
     candidateCount: stretches.reduce((sum, stretch) => sum + stretch.size, 0),
   };
+}
+
+/** `customerGroupId` for the candidates of a list the customer has through its group; nothing for its own. */
+function throughGroup(list: ListFacts): Pick<PriceCandidate, 'customerGroupId'> {
+  return list.customerGroupId === null || list.customerGroupId === undefined ? {} : { customerGroupId: list.customerGroupId };
 }
 
 /** Why a rule cannot apply by itself, or undefined when it could. */

@@ -7,7 +7,7 @@ import { percentageOff, type Rounding } from '../currency/rounding.js';
  * quantity Q at time T:
  * 1. C's own trade prices for S (only while C is a trade customer), valid at T, with
  *    minQuantity ≤ Q: the highest minQuantity wins, then the newest record (highest id).
- * 2. Otherwise C's price lists in order: the first fixed list with an entry for S valid at T
+ * 2. Otherwise C's price lists in order (its own, then its group's): the first fixed list with an entry for S valid at T
  *    with minQuantity ≤ Q (same tie rule), or the first percentage list, whichever comes first.
  * 3. Otherwise the variation's own price, then the product's.
  * 4. Lists of the policy `lowest` take no turn in step 2. Each that prices S (its entry by the
@@ -41,6 +41,8 @@ export interface ListFacts {
   policy: PriceListPolicy;
   /** How a percentage list's prices round: its own rounding, else the store's (its currency's minor unit, by its mode). */
   rounding: Rounding;
+  /** The group the customer has the list through; null: the customer's own (absent: the same). */
+  customerGroupId?: number | null;
   /** A fixed list's entries for the SKU. */
   rules: readonly PriceRule[];
 }
@@ -51,7 +53,7 @@ export interface PricingFacts {
   trade: boolean;
   /** The customer's trade prices for the SKU, in any order. */
   tradeRules: readonly PriceRule[];
-  /** The customer's price lists in their order. */
+  /** The customer's price lists in their order: its own, then its group's. */
   lists: readonly ListFacts[];
   /** The catalog's prices of the SKU, in ten-thousandths; the variation's is null when it has none. */
   productPriceUnits: number;

@@ -28,6 +28,17 @@ export interface PriceListTerms {
   policy: PriceListPolicy;
   /** How its prices round: the list's own rounding, else the store's (the list is read with its store). */
   rounding: Rounding;
+  /** The group the customer has the list through; null: the customer's own. */
+  customerGroupId: number | null;
+}
+
+/**
+ * A customer's lists as the rule walks them: its own in their order, then its group's, each
+ * list once (a list the customer has itself keeps its own place).
+ */
+export function ownThenGroup<T extends { id: number }>(lists: readonly T[]): T[] {
+  const seen = new Set<number>();
+  return lists.filter((list) => !seen.has(list.id) && seen.add(list.id));
 }
 
 /**
@@ -45,7 +56,7 @@ export interface PricingRepository {
   storeTerms(storeId: number): Promise<StoreTerms>;
   /** Catalog prices of these SKUs; unknown SKUs are absent. */
   skuPrices(storeId: number, skus: readonly string[]): Promise<SkuPrice[]>;
-  /** The customer's price lists in their order, each with the rounding its prices take (read with the store's in one query). */
+  /** The customer's price lists in their order, then its group's (`ownThenGroup`), each with the rounding its prices take (read with the store's in one query). */
   customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]>;
   /**
    * The customer's trade prices for these SKUs. With `validAt`, at least those that can win

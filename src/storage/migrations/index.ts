@@ -20,6 +20,7 @@ import { historyCheckpointsSchema } from './018-history-checkpoints.js';
 import { changeSetsSchema } from './020-change-sets.js';
 import { priceListPolicySchema } from './021-price-list-policy.js';
 import { currencyRoundingSchema } from './022-currency-rounding.js';
+import { customerGroupsSchema } from './023-customer-groups.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -45,6 +46,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['020-change-sets', changeSetsSchema],
   ['021-price-list-policy', priceListPolicySchema],
   ['022-currency-rounding', currencyRoundingSchema],
+  ['023-customer-groups', customerGroupsSchema],
 ];
 
 /**

@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { CatalogRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
-import type { PriceListTerms } from '../../modules/pricing/pricing-repository.js';
+import type { CatalogRow, ListTermsOfRow, PricingAsOfRepository, RuleAsOf, StatefulResource } from '../../modules/pricing/as-of-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import { listTermsOf, storeRounding } from './pricing-repository.js';
@@ -125,7 +124,7 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
     return rows.map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
   }
 
-  async currentLists(storeId: number, ids: readonly number[]): Promise<Array<PriceListTerms & { createdAt: string }>> {
+  async currentLists(storeId: number, ids: readonly number[]): Promise<Array<ListTermsOfRow & { createdAt: string }>> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('price_lists as l')

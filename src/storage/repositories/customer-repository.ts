@@ -58,6 +58,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
           company_name: input.companyName,
           trade: toFlag(input.trade),
           active: toFlag(input.active),
+          customer_group_id: input.customerGroupId,
           created_at: createdAt,
         })
         .returningAll()
@@ -75,6 +76,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
       ...(patch.companyName !== undefined && { company_name: patch.companyName }),
       ...(patch.trade !== undefined && { trade: toFlag(patch.trade) }),
       ...(patch.active !== undefined && { active: toFlag(patch.active) }),
+      ...(patch.customerGroupId !== undefined && { customer_group_id: patch.customerGroupId }),
     };
     // A patch of the price lists alone changes no column of the customer itself.
     const row =
@@ -110,6 +112,24 @@ export class KyselyCustomerRepository implements CustomerRepository {
     return rows.map((row) => Number(row.customer_id));
   }
 
+  async inGroupBatch(storeId: number, customerGroupId: number, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('customers')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('customer_group_id', '=', customerGroupId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  async leaveGroup(storeId: number, customerGroupId: number, customerIds: readonly number[]): Promise<void> {
+    if (customerIds.length === 0) return;
+    await this.db.updateTable('customers').set({ customer_group_id: null }).where('store_id', '=', storeId).where('customer_group_id', '=', customerGroupId).where('id', 'in', [...customerIds]).execute();
+  }
+
   async delete(storeId: number, id: number): Promise<boolean> {
     await this.db.deleteFrom('customer_price_lists').where('store_id', '=', storeId).where('customer_id', '=', id).execute();
     const result = await this.db.deleteFrom('customers').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
@@ -120,6 +140,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
     let query = this.db.selectFrom('customers').where('store_id', '=', storeId);
     if (filter.email !== undefined) query = query.where('email_key', '=', filter.email.toLowerCase());
     if (filter.trade !== undefined) query = query.where('trade', '=', toFlag(filter.trade));
+    if (filter.customerGroupId !== undefined) query = query.where('customer_group_id', '=', filter.customerGroupId);
     if (filter.priceListId !== undefined) {
       const listId = filter.priceListId;
       query = query.where('id', 'in', (eb) => eb.selectFrom('customer_price_lists').select('customer_id').where('price_list_id', '=', listId));
@@ -171,6 +192,7 @@ function toCustomer(row: Selectable<CustomersTable>, priceListIds: number[]): Cu
     trade: fromFlag(row.trade),
     active: fromFlag(row.active),
     priceListIds,
+    customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id),
     createdAt: row.created_at,
   };
 }

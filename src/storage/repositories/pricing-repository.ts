@@ -2,7 +2,8 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import { currencyRounding, type Rounding, type RoundingMode } from '../../modules/currency/rounding.js';
-import type { PriceListTerms, PricingRepository, SkuPrice, StoreTerms } from '../../modules/pricing/pricing-repository.js';
+import { ownThenGroup, type PriceListTerms, type PricingRepository, type SkuPrice, type StoreTerms } from '../../modules/pricing/pricing-repository.js';
+import type { ListTermsOfRow } from '../../modules/pricing/as-of-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import type { PriceListsTable, Tables } from '../tables.js';
@@ -42,16 +43,30 @@ export class KyselyPricingRepository implements PricingRepository {
   }
 
   async customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]> {
-    const rows = await this.db
+    const columns = ['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 's.currency', 's.rounding_mode as store_rounding_mode'] as const;
+    // The customer's own lists, then its group's: one statement, in that order.
+    const own = this.db
       .selectFrom('customer_price_lists as c')
       .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
       .innerJoin('stores as s', 's.id', 'c.store_id')
-      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 's.currency', 's.rounding_mode as store_rounding_mode'])
+      .select(columns)
+      .select([sql.lit<number | null>(null).as('customer_group_id'), 'c.position'])
       .where('c.store_id', '=', storeId)
-      .where('c.customer_id', '=', customerId)
-      .orderBy('c.position')
-      .execute();
-    return rows.map((row) => listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode)));
+      .where('c.customer_id', '=', customerId);
+    const ofGroup = this.db
+      .selectFrom('customers as u')
+      .innerJoin('customer_group_price_lists as g', 'g.customer_group_id', 'u.customer_group_id')
+      .innerJoin('price_lists as l', 'l.id', 'g.price_list_id')
+      .innerJoin('stores as s', 's.id', 'u.store_id')
+      .select(columns)
+      .select(['g.customer_group_id', 'g.position'])
+      .where('u.store_id', '=', storeId)
+      .where('u.id', '=', customerId);
+    const rows = await own.unionAll(ofGroup).execute();
+    const ordered = rows
+      .map((row) => ({ row, fromGroup: row.customer_group_id === null ? 0 : 1, position: Number(row.position) }))
+      .sort((a, b) => a.fromGroup - b.fromGroup || a.position - b.position);
+    return ownThenGroup(ordered.map(({ row }) => ({ ...listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode)), customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id) })));
   }
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
@@ -152,7 +167,7 @@ export function storeRounding(currency: string, mode: string): Rounding {
 }
 
 /** What a list's row gives the rule: its kind, percentage, policy, and its own rounding or else `store`'s. */
-export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>, store: Rounding): PriceListTerms {
+export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>, store: Rounding): ListTermsOfRow {
   return {
     id: Number(row.id),
     kind: row.kind as PriceListKind,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BulkCustomerRequest, Customer, type CustomerInput, MAX_BULK_CUSTOMERS } from '../../../contract/customers.js';
+import { BulkCustomerRequest, Customer, type CustomerInput, MAX_BULK_CUSTOMERS, PRICING_FIELDS } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
 import { type App, requireScope, originOf, storeIdOf } from '../../app-types.js';
 import { bulkShapeProblems } from '../../bulk-shape-problems.js';
@@ -15,7 +15,7 @@ export function bulkCreateCustomers(app: App, customers: CustomerService): void 
         description:
           'Each item is a customer as `POST /v1/customers` takes it. Every e-mail address must be unused in the store and sent once (ignoring case). ' +
           'A 422 lists every invalid item with its `index` and `field`; nothing is created. Answers the created customers in request order; each is a `customer.created` event. ' +
-          'An item with `priceListIds` needs the scope `trade_prices:write` as well.',
+          'An item with `priceListIds` or `customerGroupId` needs the scope `trade_prices:write` as well.',
         body: BulkCustomerRequest,
         response: { 201: Type.Array(Customer), ...createErrors },
       },
@@ -23,8 +23,10 @@ export function bulkCreateCustomers(app: App, customers: CustomerService): void 
       // The field's scope before the body is validated (403 before 422), as the single create.
       preValidation: async (request) => {
         const body: unknown = request.body;
-        if (Array.isArray(body) && body.some((item) => typeof item === 'object' && item !== null && !Array.isArray(item) && Object.hasOwn(item, 'priceListIds'))) {
-          requireScope(request, 'trade_prices:write', 'setting priceListIds');
+        for (const field of PRICING_FIELDS) {
+          if (Array.isArray(body) && body.some((item) => typeof item === 'object' && item !== null && !Array.isArray(item) && Object.hasOwn(item, field))) {
+            requireScope(request, 'trade_prices:write', `setting ${field}`);
+          }
         }
       },
       attachValidation: true,

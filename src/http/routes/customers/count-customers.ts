@@ -11,6 +11,6 @@ export function countCustomers(app: App, customers: CustomerService): void {
       schema: { tags: ['customers'], summary: 'Count customers', querystring: CustomerCountQuery, response: { 200: CountResponse, ...readErrors } },
       config: { scope: 'catalog:read' },
     },
-    async (request) => ({ count: await customers.count(storeIdOf(request), { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId }) }),
+    async (request) => ({ count: await customers.count(storeIdOf(request), { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId, customerGroupId: request.query.customerGroupId }) }),
   );
 }

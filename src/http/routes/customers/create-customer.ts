@@ -1,4 +1,4 @@
-import { Customer, CustomerInput } from '../../../contract/customers.js';
+import { Customer, CustomerInput, PRICING_FIELDS } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
 import { type App, requireScopeForField, originOf, storeIdOf } from '../../app-types.js';
 import { createErrors } from '../docs.js';
@@ -10,12 +10,14 @@ export function createCustomer(app: App, customers: CustomerService): void {
       schema: {
         tags: ['customers'],
         summary: 'Create a customer',
-        description: '`priceListIds` (the customer’s price lists, in order) needs the scope `trade_prices:write` as well.',
+        description: '`priceListIds` (the customer’s price lists, in order) and `customerGroupId` (its group) need the scope `trade_prices:write` as well.',
         body: CustomerInput,
         response: { 201: Customer, ...createErrors },
       },
       config: { scope: 'catalog:write' },
-      preValidation: async (request) => requireScopeForField(request, 'priceListIds', 'trade_prices:write'),
+      preValidation: async (request) => {
+        for (const field of PRICING_FIELDS) requireScopeForField(request, field, 'trade_prices:write');
+      },
     },
     async (request, reply) => reply.sendCreated(() => customers.create(storeIdOf(request), originOf(request), request.body)),
   );

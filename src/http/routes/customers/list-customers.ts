@@ -16,6 +16,6 @@ export function listCustomers(app: App, customers: CustomerService): void {
       },
       config: { scope: 'catalog:read' },
     },
-    async (request) => customers.list(storeIdOf(request), { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId }, pageOf(request.query)),
+    async (request) => customers.list(storeIdOf(request), { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId, customerGroupId: request.query.customerGroupId }, pageOf(request.query)),
   );
 }

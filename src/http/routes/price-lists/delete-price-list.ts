@@ -9,8 +9,8 @@ export function deletePriceList(app: App, priceLists: PriceListService): void {
     {
       schema: {
         tags: ['price lists'],
-        summary: 'Delete a price list, its entries, and its place in customers’ lists',
-        description: 'Events: `price_list_price.deleted` for each entry, `customer.updated` for each customer that had the list, then `price_list.deleted`.',
+        summary: 'Delete a price list, its entries, and its place in customers’ and groups’ lists',
+        description: 'Events: `price_list_price.deleted` for each entry, `customer.updated` for each customer that had the list, `customer_group.updated` for each group that had it, then `price_list.deleted`.',
         params: IdParams,
         response: { 204: NoContent, ...readErrors },
       },

@@ -1,0 +1,45 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FieldsQuery, Id, NoControlCharacters, PageQuery, PartialStrictObject, StrictObject, Timestamp } from './common.js';
+import { MAX_PRICE_LISTS_PER_CUSTOMER } from './price-lists.js';
+
+/** Groups one store can have: a price list's removal visits every group that has it. */
+export const MAX_CUSTOMER_GROUPS = 500;
+
+const PriceListIds = Type.Array(Id, {
+  maxItems: MAX_PRICE_LISTS_PER_CUSTOMER,
+  uniqueItems: true,
+  description: `The group's price lists, first first. Its customers' own lists come before them (docs/pricing.md, "Customer groups"). At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once`,
+});
+
+export const CustomerGroupInput = StrictObject({
+  name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
+  priceListIds: Type.Optional(PriceListIds),
+});
+export type CustomerGroupInput = Static<typeof CustomerGroupInput>;
+
+export const CustomerGroupUpdate = PartialStrictObject(CustomerGroupInput);
+export type CustomerGroupUpdate = Static<typeof CustomerGroupUpdate>;
+
+export const CustomerGroup = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    priceListIds: Type.Array(Id, { description: "The group's price lists, in the order they apply after each customer's own" }),
+    createdAt: Timestamp,
+  },
+  { $id: 'CustomerGroup', additionalProperties: false },
+);
+export type CustomerGroup = Static<typeof CustomerGroup>;
+
+export const CustomerGroupListQuery = Type.Object(
+  {
+    ...PageQuery,
+    priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only groups that have this price list' })),
+  },
+  { additionalProperties: false },
+);
+export type CustomerGroupListQuery = Static<typeof CustomerGroupListQuery>;
+
+export const CustomerGroupCountQuery = Type.Object({ priceListId: CustomerGroupListQuery.properties.priceListId }, { additionalProperties: false });
+
+export const CustomerGroupGetQuery = Type.Object({ ...FieldsQuery }, { additionalProperties: false });
