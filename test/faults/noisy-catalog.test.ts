@@ -27,7 +27,8 @@ import { figure, reportLine } from './support/report.js';
  * work never takes 50 ms in one stretch, and resident memory grows by less than 256 MiB. Then the
  * catalog's bulk endpoints at their maxima: a bulk create of 1000 products carrying 10 000
  * variations (the largest body the bounds allow, within the 1 MiB body limit), a bulk create of
- * 1000 customers, and a lookup of 1000 SKUs, half of them unknown. The cascading delete of a
+ * 1000 customers, a lookup of 1000 SKUs, half of them unknown, and the deletion of a customer
+ * group of 10 000 customers (each leaves it, with its event). The cascading delete of a
  * product with many prices is the same check in cascade-delete.test.ts.
  */
 const REPLACED = MAX_REPLACE_ITEMS;
@@ -37,6 +38,8 @@ const INSERT_CHUNK = 5000;
 const FAN_OUT_BACKLOG = 100_000;
 /** Variations of each product of the bulk create: the request's 10 000 spread over its 1000 products. */
 const VARIATIONS_EACH = MAX_BULK_VARIATIONS / MAX_BULK_PRODUCTS;
+/** Customers of the group deleted beside the other store: 20 batches of the cascade. */
+const GROUP_MEMBERS = 10_000;
 /** SKUs of the lookup that the store has; the rest of the 1000 are unknown. */
 const LOOKUP_KNOWN = MAX_LOOKUP_SKUS / 2;
 
@@ -288,6 +291,37 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       expect(body.found.every((item) => item.price === 999_999.99)).toBe(true);
       expect(body.unknown).toEqual(unknown);
     }
+    expectGoodNeighbour(figures);
+  });
+
+  it(`deletes a customer group of ${figure(GROUP_MEMBERS)} customers without holding up another store`, async () => {
+    const group = await server.request('POST', '/v1/customer-groups', { token: storeA.token, body: { name: 'Dissolved', priceListIds: [] } });
+    expect(group.status, group.text).toBe(201);
+    const groupId = (group.body as { id: number }).id;
+    // The members, written straight into the table: a bulk create of them is measured above.
+    const db = server.services.database.db;
+    const createdAt = new Date().toISOString();
+    for (let start = 0; start < GROUP_MEMBERS; start += 1000) {
+      const rows = Array.from({ length: 1000 }, (_, offset) => {
+        const email = `member-${engine}-${start + offset}@groups.example`;
+        return { store_id: storeA.storeId, email, email_key: email, first_name: null, last_name: null, company_name: null, trade: 1, active: 1, customer_group_id: groupId, created_at: createdAt };
+      });
+      await db.insertInto('customers').values(rows).execute();
+    }
+    const members = () => server.request('GET', `/v1/customers/count?customerGroupId=${groupId}`, { token: storeA.token });
+    expect((await members()).body).toEqual({ count: GROUP_MEMBERS });
+    const { result, figures } = await besideNeighbour(server, storeB, () => server.request('DELETE', `/v1/customer-groups/${groupId}`, { token: storeA.token }));
+    reportLine(describeNeighbour(`noisy-catalog/group-delete/${engine}`, `a customer group of ${figure(GROUP_MEMBERS)} customers deleted (a customer.updated event each)`, figures));
+    expect(result.status, result.text.slice(0, 300)).toBe(204);
+    expect((await members()).body).toEqual({ count: 0 });
+    const events = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('store_id', '=', storeA.storeId)
+      .where('topic', '=', 'customer.updated')
+      .where('subject_id', 'in', (eb) => eb.selectFrom('customers').select('id').where('store_id', '=', storeA.storeId).where('email', 'like', `member-${engine}-%`))
+      .executeTakeFirstOrThrow();
+    expect(Number(events.count)).toBe(GROUP_MEMBERS);
     expectGoodNeighbour(figures);
   });
 });
