@@ -7,6 +7,7 @@ import { canChange, FORMER_TOKEN_KEY, setSignedInMember, signedInMember } from '
 import type { View, ViewContext } from './view.js';
 import { changePasswordView } from './views/change-password.js';
 import { customerView } from './views/customer.js';
+import { customerGroupsView, customerGroupView } from './views/customer-groups.js';
 import { customersView } from './views/customers.js';
 import { importsView } from './views/imports.js';
 import { changeSetsView, changeSetView } from './views/change-sets.js';
@@ -34,6 +35,8 @@ const ROUTES: readonly Route[] = [
   { pattern: /^#\/customers\/([1-9]\d*)$/, view: customerView, nav: 'customers' },
   { pattern: /^#\/price-lists$/, view: priceListsView, nav: 'price-lists' },
   { pattern: /^#\/price-lists\/([1-9]\d*)$/, view: priceListView, nav: 'price-lists' },
+  { pattern: /^#\/customer-groups$/, view: customerGroupsView, nav: 'customer-groups' },
+  { pattern: /^#\/customer-groups\/([1-9]\d*)$/, view: customerGroupView, nav: 'customer-groups' },
   { pattern: /^#\/change-sets$/, view: changeSetsView, nav: 'change-sets' },
   { pattern: /^#\/change-sets\/([1-9]\d*)$/, view: changeSetView, nav: 'change-sets' },
   { pattern: /^#\/imports$/, view: importsView, nav: 'imports' },

@@ -293,6 +293,47 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^3\.2 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
   });
 
+  it('customer groups: creates one with a list, adds a customer, whose effective price then comes from the group’s list', async () => {
+    const list = await server.request('POST', '/v1/price-lists', { token: tenant.token, body: { name: 'Group terms', kind: 'percentage', percentage: 50 } });
+    expect(list.status).toBe(201);
+    const installer = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'installer@fitters.example' } });
+    expect(installer.status).toBe(201);
+    const { page } = await open();
+    await signIn(page, owner);
+    await page.getByRole('link', { name: 'Groups' }).click();
+    await heading(page, 'Customer groups').waitFor();
+    const create = form(page, 'Create a customer group');
+    await create.getByLabel('Name').fill('Installers');
+    await create.getByLabel('Price lists, in order').fill('No such list');
+    await create.getByRole('button', { name: 'Create group' }).click();
+    await expect.poll(() => fieldError(create.getByLabel('Price lists, in order'))).toMatch(/no price list of this store is called 'No such list'/);
+    await create.getByLabel('Price lists, in order').fill('Group terms');
+    await create.getByRole('button', { name: 'Create group' }).click();
+    await heading(page, 'Customer group “Installers”').waitFor();
+    const groupId = Number(new URL(page.url()).hash.split('/').at(-1));
+    expect((await server.request('GET', `/v1/customer-groups/${groupId}`, { token: tenant.token })).body).toMatchObject({ name: 'Installers', priceListIds: [(list.body as { id: number }).id] });
+
+    const add = form(page, 'Add a customer');
+    await add.getByLabel('Customer').fill('installer@fitters.example');
+    await add.getByRole('button', { name: 'Add customer' }).click();
+    const members = page.getByRole('region', { name: 'Customers of this group' });
+    await members.getByRole('link').click();
+    await heading(page, 'installer@fitters.example').waitFor();
+    await page.getByRole('link', { name: 'Installers' }).waitFor();
+    const explain = form(page, 'Effective price');
+    await explain.getByLabel('SKU').fill(catalog.skus.mug);
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^2\.1 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
+    await expect.poll(() => page.locator('.effective').textContent()).toContain('through the customer’s group');
+
+    // Out of the group again, from the group's page.
+    await page.getByRole('link', { name: 'Installers' }).click();
+    await heading(page, 'Customer group “Installers”').waitFor();
+    await page.getByRole('button', { name: 'Remove installer@fitters.example from this group' }).click();
+    await page.getByText('No customer is in this group.').waitFor();
+    expect((await server.request('GET', `/v1/customers/${(installer.body as { id: number }).id}`, { token: tenant.token })).body).toMatchObject({ customerGroupId: null });
+  });
+
   it('webhooks: creates one whose receiver answers the handshake, shows its secret once, deactivates it', async () => {
     const receiver = await startReceiver();
     try {
@@ -435,6 +476,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       ['customers', 'Customers'],
       [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
       ['price-lists', 'Price lists'],
+      ['customer-groups', 'Customer groups'],
       ['imports', 'Import and export'],
       ['webhooks', 'Webhooks'],
     ] as const) {
@@ -452,7 +494,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await form(page, 'Add or edit a price').getByRole('button', { name: 'Add price' }).click();
     await page.locator('[aria-invalid="true"]').first().waitFor();
     found['customer with answers and errors'] = await seriousViolations(page);
-    expect(found).toEqual({ 'sign-in': [], customers: [], [`customers/${ada}`]: [], 'price-lists': [], imports: [], webhooks: [], 'customer with answers and errors': [] });
+    expect(found).toEqual({ 'sign-in': [], customers: [], [`customers/${ada}`]: [], 'price-lists': [], 'customer-groups': [], imports: [], webhooks: [], 'customer with answers and errors': [] });
   });
 
   it('fits a 375 px wide screen: no view scrolls sideways', async () => {
@@ -466,6 +508,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
       [`customers/${catalog.otherTradeCustomer}`, `trade2-${catalog.skus.mug.slice(3)}@example.com`],
       ['price-lists', 'Price lists'],
+      ['customer-groups', 'Customer groups'],
       ['imports', 'Import and export'],
       ['webhooks', 'Webhooks'],
     ] as const) {

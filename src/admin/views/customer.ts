@@ -29,6 +29,7 @@ export const customerView: View = async (context, idText = '') => {
     context.api.customers.get(customerId),
     collect(context.api.priceLists.iterate({ fields: 'id,name,kind' })).catch(() => [] as PriceList[]),
   ]);
+  const group = customer.customerGroupId === null ? undefined : await context.api.customerGroups.get(customer.customerGroupId).catch(() => undefined);
   heading.textContent = customerName(customer);
   document.title = `${customerName(customer)} · Pricebook admin`;
   const listNames = new Map(lists.map((list) => [list.id, list.name]));
@@ -68,6 +69,15 @@ export const customerView: View = async (context, idText = '') => {
         customer.priceListIds.length === 0
           ? 'None'
           : h('ol', { class: 'inline-list' }, ...customer.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`)))),
+      ),
+      h('dt', {}, 'Customer group'),
+      h(
+        'dd',
+        {},
+        customer.customerGroupId === null
+          ? 'None'
+          : h('a', { href: `#/customer-groups/${customer.customerGroupId}` }, group?.name ?? `Group ${customer.customerGroupId}`),
+        customer.customerGroupId === null ? '' : ': its price lists apply after the customer’s own',
       ),
     ),
     prices.element,

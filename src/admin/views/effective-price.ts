@@ -160,5 +160,6 @@ function candidatesTable(answer: EffectivePrice, listName: (id: number) => strin
 function candidateName(candidate: PriceCandidate, listName: (id: number) => string): string {
   if (candidate.source === 'trade') return `Trade price #${candidate.tradePriceId ?? '?'}`;
   const list = candidate.priceListId === null ? 'Price list' : `Price list ${listName(candidate.priceListId)}`;
-  return candidate.priceListPriceId === null ? `${list} (percentage)` : `${list}, entry #${candidate.priceListPriceId}`;
+  const named = candidate.priceListPriceId === null ? `${list} (percentage)` : `${list}, entry #${candidate.priceListPriceId}`;
+  return candidate.customerGroupId === undefined ? named : `${named}, through the customer’s group`;
 }
