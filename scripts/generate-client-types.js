@@ -44,6 +44,8 @@ const TYPES = [
   ['CustomerUpdate', 'CustomerUpdate'],
   ['CustomerListQuery', 'CustomerListQuery'],
   ['CustomerCountQuery', 'CustomerCountQuery'],
+  ['QuantityRule', 'QuantityRule'],
+  ['QuantityRuleInput', 'QuantityRuleInput'],
   ['CustomerGroup', 'CustomerGroup'],
   ['CustomerGroupInput', 'CustomerGroupInput'],
   ['CustomerGroupUpdate', 'CustomerGroupUpdate'],

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Annotated, Id, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, Price, StrictObject, Timestamp } from './common.js';
+import { QuantityRule, QuantityRuleInput } from './quantity-rules.js';
 import { ProductVariation, Sku, VariationInput } from './variations.js';
 
 export const ProductInput = StrictObject({
@@ -7,6 +8,7 @@ export const ProductInput = StrictObject({
   sku: Type.Optional(Nullable({ ...Sku, description: 'The product’s own SKU; products with variations may have none' })),
   price: Price,
   active: Type.Optional(Type.Boolean({ default: true })),
+  quantityRule: Type.Optional(Nullable({ ...QuantityRuleInput, description: 'How many units a line may order of its SKUs (a variation may have its own); null or left out on create: no rule' })),
   categoryIds: Type.Optional(Type.Array(Id, { default: [], uniqueItems: true, maxItems: 100, description: 'Categories of this store' })),
   variations: Type.Optional(Type.Array(VariationInput, { default: [], maxItems: 1000, description: 'On update: replaces the list, matched by sku' })),
 });
@@ -32,6 +34,7 @@ export const Product = Type.Object(
     sku: Nullable(Type.String()),
     price: Type.Number(),
     active: Type.Boolean(),
+    quantityRule: Nullable({ ...QuantityRule, description: 'How many units a line may order of its SKUs; null: no rule' }),
     categoryIds: Type.Array(Id, { description: 'Ascending' }),
     variations: Type.Array(ProductVariation, { description: 'Ascending by id' }),
     createdAt: Timestamp,

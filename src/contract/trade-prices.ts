@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Annotated, EmbedQuery, Id, MomentQuery, NoControlCharacters, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
 import { Customer } from './customers.js';
+import { QuantityRule } from './quantity-rules.js';
 import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
 import { Product } from './products.js';
 
@@ -173,6 +174,10 @@ export const EffectivePrice = Type.Object(
     priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
     validUntil: Nullable({ ...Timestamp, description: 'When the applied trade price or list entry stops applying; null: it does not end, or the price is not one' }),
     nextChangeAt: Nullable({ ...Timestamp, description: 'The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand' }),
+    quantityRule: Nullable({
+      ...QuantityRule,
+      description: "How many units a line of this SKU may order in a quote or an order (the variation's own rule, else the product's); null: any. This answer prices any quantity",
+    }),
     shadowedTradePriceIds: Type.Array(Id, { description: 'Other trade prices of this customer for this SKU, newest first; they do not apply. All of them, never paged' }),
     candidateCount: Type.Integer({ minimum: 0, description: 'How many candidates there are in all: `candidates` is the page of them from `candidatesOffset`' }),
     candidates: Type.Array(PriceCandidate, {

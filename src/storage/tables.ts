@@ -98,6 +98,10 @@ export interface ProductsTable {
   /** Ten-thousandths of the currency unit. */
   price: number;
   active: number;
+  /** The quantity rule (docs/pricing.md), all three null when none. */
+  quantity_minimum: number | null;
+  quantity_maximum: number | null;
+  quantity_increment: number | null;
   created_at: string;
 }
 
@@ -109,6 +113,10 @@ export interface ProductVariationsTable {
   /** Ten-thousandths; null means the product's price applies. */
   price: number | null;
   stock: number | null;
+  /** Its own quantity rule, all three null when none (the product's applies). */
+  quantity_minimum: number | null;
+  quantity_maximum: number | null;
+  quantity_increment: number | null;
   created_at: string;
 }
 

@@ -325,6 +325,12 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await explain.getByRole('button', { name: 'Explain the price' }).click();
     await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^2\.1 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
     await expect.poll(() => page.locator('.effective').textContent()).toContain('through the customer’s group');
+    // A quantity rule of the product is told beside the price (and removed again for the tests after this one).
+    const ruled = await server.request('PUT', `/v1/products/${catalog.mug}`, { token: tenant.token, body: { quantityRule: { minimum: 6, increment: 6 } } });
+    expect(ruled.status).toBe(200);
+    await explain.getByRole('button', { name: 'Explain the price' }).click();
+    await expect.poll(() => page.locator('.quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 6, in multiples of 6 units a line.');
+    expect((await server.request('PUT', `/v1/products/${catalog.mug}`, { token: tenant.token, body: { quantityRule: null } })).status).toBe(200);
 
     // Out of the group again, from the group's page.
     await page.getByRole('link', { name: 'Installers' }).click();

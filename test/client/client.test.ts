@@ -63,7 +63,7 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
 
     const product = await client.products.create({ title: 'Tee', sku: 'CRUD-TEE', price: 10, categoryIds: [child.id] });
     const variation = await client.variations.create(product.id, { sku: 'CRUD-TEE-M', price: 12.5 });
-    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: 'CRUD-TEE-M', price: 12.5, stock: null, createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: 'CRUD-TEE-M', price: 12.5, stock: null, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) });
     expect(await client.variations.update(product.id, variation.id, { stock: 3 })).toMatchObject({ stock: 3 });
     expect(await client.variations.get(product.id, variation.id)).toMatchObject({ sku: 'CRUD-TEE-M', stock: 3 });
     expect(await client.variations.list(product.id)).toHaveLength(1);

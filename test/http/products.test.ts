@@ -52,10 +52,11 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       sku: tee,
       price: 12.5,
       active: true,
+      quantityRule: null,
       categoryIds: [apparel, workwear].sort((a, b) => a - b),
       variations: [
-        { id: expect.any(Number), sku: red, price: 13.0001, stock: 40 },
-        { id: expect.any(Number), sku: blue, price: null, stock: null },
+        { id: expect.any(Number), sku: red, price: 13.0001, stock: 40, quantityRule: null },
+        { id: expect.any(Number), sku: blue, price: null, stock: null, quantityRule: null },
       ],
       createdAt: expect.stringMatching(TIMESTAMP),
     });
@@ -127,8 +128,8 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       categoryIds: [workwear],
       // Ascending by id: the kept variation keeps its id; the new one gets a new id. Omitted stock is null.
       variations: [
-        { id: kept!.id, sku: keep, price: 29.99, stock: null },
-        { id: expect.any(Number), sku: add, price: 33.3, stock: null },
+        { id: kept!.id, sku: keep, price: 29.99, stock: null, quantityRule: null },
+        { id: expect.any(Number), sku: add, price: 33.3, stock: null, quantityRule: null },
       ],
     });
     expect(body.variations[1]!.id).toBeGreaterThan(dropped!.id);
@@ -261,7 +262,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       let claimed!: () => void;
       const hasClaimed = new Promise<void>((resolve) => (claimed = resolve));
       const holder = suite.server.services.uow.transaction(async (repos) => {
-        const productId = await repos.products.insert(suite.tenant.storeId, { title: 'Holder', sku: contested, price: 1, active: true }, new Date().toISOString());
+        const productId = await repos.products.insert(suite.tenant.storeId, { title: 'Holder', sku: contested, price: 1, active: true, quantityRule: null }, new Date().toISOString());
         await repos.skus.claim(suite.tenant.storeId, [{ sku: contested, productId, variationId: null }]);
         claimed();
         await released;

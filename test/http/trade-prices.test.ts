@@ -210,6 +210,7 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       priceListPriceId: null,
       validUntil: null,
       nextChangeAt: null,
+      quantityRule: null,
       shadowedTradePriceIds: [],
       candidateCount: 0,
       candidates: [],

@@ -36,7 +36,7 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
     const created = await post(product.id, { sku: navyM, price: 19.95, stock: 12 });
     expect(created.status).toBe(201);
     const variation = created.body as VariationBody;
-    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: navyM, price: 19.95, stock: 12, createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: navyM, price: 19.95, stock: 12, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) });
     const second = (await post(product.id, { sku: navyL })).body as VariationBody;
     expect(second).toMatchObject({ productId: product.id, sku: navyL, price: null, stock: null });
 
@@ -51,8 +51,8 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
     expect((await get(`/v1/products/${product.id}/variations/count`)).body).toEqual({ count: 2 });
     // The product lists them too.
     expect(((await get(`/v1/products/${product.id}`)).body as ProductBody).variations).toEqual([
-      { id: variation.id, sku: navyM, price: 19.95, stock: 12 },
-      { id: second.id, sku: navyL, price: null, stock: null },
+      { id: variation.id, sku: navyM, price: 19.95, stock: 12, quantityRule: null },
+      { id: second.id, sku: navyL, price: null, stock: null, quantityRule: null },
     ]);
 
     const updated = await put(product.id, variation.id, { price: null, stock: 0 });

@@ -410,6 +410,26 @@ export type CustomerCountQuery = {
   customerGroupId?: number;
 };
 
+/** How many units a line may order */
+export type QuantityRule = {
+  /** The fewest units a line may order */
+  minimum: number;
+  /** The most units a line may order; null: no most */
+  maximum: number | null;
+  /** A line orders a multiple of this */
+  increment: number;
+};
+
+/** Null removes the rule */
+export type QuantityRuleInput = {
+  /** The fewest units a line may order; left out: the increment (1 unless set) */
+  minimum?: number;
+  /** The most units a line may order; null or left out: no most */
+  maximum?: number | null;
+  /** A line orders a multiple of this (a case pack); default 1 */
+  increment?: number;
+};
+
 export type CustomerGroup = {
   id: number;
   name: string;
@@ -998,6 +1018,15 @@ export type Product = {
   sku: string | null;
   price: number;
   active: boolean;
+  /** How many units a line may order of its SKUs; null: no rule */
+  quantityRule: {
+    /** The fewest units a line may order */
+    minimum: number;
+    /** The most units a line may order; null: no most */
+    maximum: number | null;
+    /** A line orders a multiple of this */
+    increment: number;
+  } | null;
   /** Ascending */
   categoryIds: number[];
   /** Ascending by id */
@@ -1007,6 +1036,15 @@ export type Product = {
     /** null: the product price applies */
     price: number | null;
     stock: number | null;
+    /** The variation's own quantity rule; null: the product's applies */
+    quantityRule: {
+      /** The fewest units a line may order */
+      minimum: number;
+      /** The most units a line may order; null: no most */
+      maximum: number | null;
+      /** A line orders a multiple of this */
+      increment: number;
+    } | null;
   }[];
   /** ISO 8601, UTC */
   createdAt: string;
@@ -1018,6 +1056,15 @@ export type ProductInput = {
   sku?: string | null;
   price: number;
   active?: boolean;
+  /** How many units a line may order of its SKUs (a variation may have its own); null or left out on create: no rule */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
   /** Categories of this store */
   categoryIds?: number[];
   /** On update: replaces the list, matched by sku */
@@ -1027,6 +1074,15 @@ export type ProductInput = {
     price?: number | null;
     /** null: stock is not tracked (omitted on create: null) */
     stock?: number | null;
+    /** How many units a line may order; null: the product's rule applies (omitted on create: null) */
+    quantityRule?: {
+      /** The fewest units a line may order; left out: the increment (1 unless set) */
+      minimum?: number;
+      /** The most units a line may order; null or left out: no most */
+      maximum?: number | null;
+      /** A line orders a multiple of this (a case pack); default 1 */
+      increment?: number;
+    } | null;
   }[];
 };
 
@@ -1036,6 +1092,15 @@ export type ProductUpdate = {
   sku?: string | null;
   price?: number;
   active?: boolean;
+  /** How many units a line may order of its SKUs (a variation may have its own); null or left out on create: no rule */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
   /** Categories of this store */
   categoryIds?: number[];
   /** On update: replaces the list, matched by sku */
@@ -1045,6 +1110,15 @@ export type ProductUpdate = {
     price?: number | null;
     /** null: stock is not tracked (omitted on create: null) */
     stock?: number | null;
+    /** How many units a line may order; null: the product's rule applies (omitted on create: null) */
+    quantityRule?: {
+      /** The fewest units a line may order; left out: the increment (1 unless set) */
+      minimum?: number;
+      /** The most units a line may order; null or left out: no most */
+      maximum?: number | null;
+      /** A line orders a multiple of this (a case pack); default 1 */
+      increment?: number;
+    } | null;
   }[];
 };
 
@@ -1234,6 +1308,15 @@ export type TradePriceWithEmbeds = {
     sku: string | null;
     price: number;
     active: boolean;
+    /** How many units a line may order of its SKUs; null: no rule */
+    quantityRule: {
+      /** The fewest units a line may order */
+      minimum: number;
+      /** The most units a line may order; null: no most */
+      maximum: number | null;
+      /** A line orders a multiple of this */
+      increment: number;
+    } | null;
     /** Ascending */
     categoryIds: number[];
     /** Ascending by id */
@@ -1243,6 +1326,15 @@ export type TradePriceWithEmbeds = {
       /** null: the product price applies */
       price: number | null;
       stock: number | null;
+      /** The variation's own quantity rule; null: the product's applies */
+      quantityRule: {
+        /** The fewest units a line may order */
+        minimum: number;
+        /** The most units a line may order; null: no most */
+        maximum: number | null;
+        /** A line orders a multiple of this */
+        increment: number;
+      } | null;
     }[];
     /** ISO 8601, UTC */
     createdAt: string;
@@ -1388,6 +1480,15 @@ export type EffectivePrice = {
   validUntil: string | null;
   /** The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand */
   nextChangeAt: string | null;
+  /** How many units a line of this SKU may order in a quote or an order (the variation's own rule, else the product's); null: any. This answer prices any quantity */
+  quantityRule: {
+    /** The fewest units a line may order */
+    minimum: number;
+    /** The most units a line may order; null: no most */
+    maximum: number | null;
+    /** A line orders a multiple of this */
+    increment: number;
+  } | null;
   /** Other trade prices of this customer for this SKU, newest first; they do not apply. All of them, never paged */
   shadowedTradePriceIds: number[];
   /** How many candidates there are in all: `candidates` is the page of them from `candidatesOffset` */
@@ -1441,6 +1542,15 @@ export type Variation = {
   /** null: the product price applies */
   price: number | null;
   stock: number | null;
+  /** The variation's own quantity rule; null: the product's applies */
+  quantityRule: {
+    /** The fewest units a line may order */
+    minimum: number;
+    /** The most units a line may order; null: no most */
+    maximum: number | null;
+    /** A line orders a multiple of this */
+    increment: number;
+  } | null;
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -1451,6 +1561,15 @@ export type VariationInput = {
   price?: number | null;
   /** null: stock is not tracked (omitted on create: null) */
   stock?: number | null;
+  /** How many units a line may order; null: the product's rule applies (omitted on create: null) */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
 };
 
 export type VariationUpdate = {
@@ -1459,6 +1578,15 @@ export type VariationUpdate = {
   price?: number | null;
   /** null: stock is not tracked (omitted on create: null) */
   stock?: number | null;
+  /** How many units a line may order; null: the product's rule applies (omitted on create: null) */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
 };
 
 export type VariationListQuery = {

@@ -104,10 +104,17 @@ function describe(answer: EffectivePrice, listName: (id: number) => string, more
       ? h('p', { class: 'notice as-of' }, `As of ${formatMoment(answer.at)}: the price book as it was at that moment (its trade prices, list entries, lists and catalog prices then, including records deleted since), not as it is now.`)
       : null,
     h('p', {}, `From ${origin}. `, ...changes),
+    answer.quantityRule === null ? null : h('p', { class: 'quantity-rule' }, quantityRuleText(answer.quantityRule)),
     answer.candidateCount === 0
       ? h('p', {}, 'No trade price or price list entry was considered: the catalog price applies.')
       : candidatesTable(answer, listName, more),
   ];
+}
+
+/** A quantity rule as staff read it: "Orders of this SKU: at least 24, at most 480, in multiples of 12." */
+function quantityRuleText(rule: NonNullable<EffectivePrice['quantityRule']>): string {
+  const parts = [`at least ${rule.minimum}`, ...(rule.maximum === null ? [] : [`at most ${rule.maximum}`]), ...(rule.increment === 1 ? [] : [`in multiples of ${rule.increment}`])];
+  return `Quotes and orders of this SKU take ${parts.join(', ')} units a line.`;
 }
 
 /**

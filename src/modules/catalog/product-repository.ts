@@ -1,4 +1,5 @@
 import type { Product } from '../../contract/products.js';
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { Page } from '../page.js';
 
 export interface ProductFilter {
@@ -14,6 +15,8 @@ export interface ProductFields {
   sku: string | null;
   price: number;
   active: boolean;
+  /** Null: no rule. */
+  quantityRule: QuantityRule | null;
 }
 
 export interface ProductRepository {

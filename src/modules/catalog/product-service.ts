@@ -15,6 +15,8 @@ import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
 import type { VariationFields } from './variation-repository.js';
 import { nextTurn, onNextTurn, turnsEvery } from '../yield-to-other-work.js';
+import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
+import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-rule.js';
 
 /**
  * Rows a bulk create of products writes between two turns of the event loop (a product, its
@@ -53,7 +55,7 @@ export class ProductService {
     const draft = productDraft(input);
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
-      await checkCatalogRules(repos, storeId, draft.slots, draft.categoryIds);
+      await checkCatalogRules(repos, storeId, draft.slots, draft.categoryIds, undefined, draft.ruleProblems);
       const createdAt = isoTimestamp(this.clock);
       const { product, records } = await insertProduct(repos, storeId, draft, createdAt);
       await repos.history.append(storeId, createdAt, origin, records);
@@ -81,7 +83,8 @@ export class ProductService {
         await repos.history.lockChain(storeId);
         // The schema's validation and the drafts came before: the checks get a turn of their own.
         await nextTurn();
-        const problems = [...shapeProblems, ...(await bulkProductProblems(repos, storeId, drafts))];
+        const ruleProblemsOf = drafts.flatMap((draft, index) => (draft === undefined ? [] : draft.ruleProblems.map((problem) => ({ ...problem, index }))));
+        const problems = [...shapeProblems, ...ruleProblemsOf, ...(await bulkProductProblems(repos, storeId, drafts))];
         if (problems.length > 0) throw validationFailed(problems, items.length);
         await nextTurn();
         const createdAt = isoTimestamp(this.clock);
@@ -127,7 +130,8 @@ export class ProductService {
         ...productSkuSlot(sku, patch.sku !== undefined ? 'sku' : undefined),
         ...(variations === undefined ? current.variations.map((variation) => ({ sku: variation.sku, field: undefined })) : variationSkuSlots(variations)),
       ];
-      await checkCatalogRules(repos, storeId, slots, patch.categoryIds, id);
+      const rules = [...optionalRuleProblems(patch.quantityRule, 'quantityRule'), ...(variations === undefined ? [] : variationRuleProblems(variations))];
+      await checkCatalogRules(repos, storeId, slots, patch.categoryIds, id, rules);
 
       const changedAt = isoTimestamp(this.clock);
       const reshaped = sku !== current.sku || variations !== undefined;
@@ -196,12 +200,12 @@ export class ProductService {
     for (const wanted of desired) {
       const before = existing.get(wanted.sku);
       if (before === undefined) continue;
-      if (before.price !== wanted.price || before.stock !== wanted.stock) {
-        await repos.variations.update(storeId, current.id, before.id, { price: wanted.price, stock: wanted.stock });
-        const after = { ...before, price: wanted.price, stock: wanted.stock };
+      if (before.price !== wanted.price || before.stock !== wanted.stock || !sameRule(before.quantityRule, wanted.quantityRule)) {
+        await repos.variations.update(storeId, current.id, before.id, { price: wanted.price, stock: wanted.stock, quantityRule: wanted.quantityRule });
+        const after = { ...before, price: wanted.price, stock: wanted.stock, quantityRule: wanted.quantityRule };
         if (variationPricingChanged(before, after)) records.push(variationRecord(before, after));
       }
-      kept.push({ id: before.id, sku: before.sku, price: wanted.price, stock: wanted.stock });
+      kept.push({ id: before.id, sku: before.sku, price: wanted.price, stock: wanted.stock, quantityRule: wanted.quantityRule });
     }
     const added = await repos.variations.insertMany(
       storeId,
@@ -210,7 +214,7 @@ export class ProductService {
       changedAt,
     );
     for (const variation of added) records.push(variationRecord(null, variation));
-    return [...kept, ...added.map(({ id, sku, price, stock }) => ({ id, sku, price, stock }))];
+    return [...kept, ...added.map(({ id, sku, price, stock, quantityRule }) => ({ id, sku, price, stock, quantityRule }))];
   }
 }
 
@@ -253,8 +257,15 @@ async function mustFind(repos: Repositories, storeId: number, id: number): Promi
 }
 
 /** Every problem of the write's SKUs and categories, reported together in one 422. */
-async function checkCatalogRules(repos: Repositories, storeId: number, slots: readonly SkuSlot[], categoryIds: readonly number[] | undefined, ownProductId?: number): Promise<void> {
-  const problems: FieldProblem[] = [...duplicateSkuProblems(slots), ...(await skusInUseProblems(repos, storeId, slots, ownProductId))];
+async function checkCatalogRules(
+  repos: Repositories,
+  storeId: number,
+  slots: readonly SkuSlot[],
+  categoryIds: readonly number[] | undefined,
+  ownProductId?: number,
+  ruleProblemsFound: readonly FieldProblem[] = [],
+): Promise<void> {
+  const problems: FieldProblem[] = [...ruleProblemsFound, ...duplicateSkuProblems(slots), ...(await skusInUseProblems(repos, storeId, slots, ownProductId))];
   if (categoryIds !== undefined && categoryIds.length > 0) {
     const existing = new Set(await repos.categories.existing(storeId, categoryIds));
     for (const categoryId of categoryIds) {
@@ -279,9 +290,19 @@ function skuEntries(productId: number, sku: string | null, variations: readonly 
   ];
 }
 
-/** A variation item describes the whole variation: an omitted price or stock is null. */
+/** A variation item describes the whole variation: an omitted price, stock or quantity rule is null. */
 function toVariationFields(input: VariationInput): VariationFields {
-  return { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null };
+  return { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null, quantityRule: ruleOfInput(input.quantityRule) };
+}
+
+/** The problems of a quantity rule sent at `field` (none when it was not sent, or sent as null). */
+function optionalRuleProblems(input: QuantityRuleInput | null | undefined, field: string): FieldProblem[] {
+  const rule = ruleOfInput(input);
+  return rule === null ? [] : ruleProblems(rule, field);
+}
+
+function variationRuleProblems(variations: readonly VariationFields[]): FieldProblem[] {
+  return variations.flatMap((variation, index) => (variation.quantityRule === null ? [] : ruleProblems(variation.quantityRule, `variations[${index}].quantityRule`)));
 }
 
 function ownFields(patch: ProductUpdate): Partial<ProductFields> {
@@ -290,6 +311,7 @@ function ownFields(patch: ProductUpdate): Partial<ProductFields> {
     ...(patch.sku !== undefined && { sku: patch.sku }),
     ...(patch.price !== undefined && { price: patch.price }),
     ...(patch.active !== undefined && { active: patch.active }),
+    ...(patch.quantityRule !== undefined && { quantityRule: ruleOfInput(patch.quantityRule) }),
   };
 }
 
@@ -299,12 +321,21 @@ interface ProductDraft {
   variations: VariationFields[];
   categoryIds: number[];
   slots: SkuSlot[];
+  /** What is wrong with its quantity rules (the product's, its variations'). */
+  ruleProblems: FieldProblem[];
 }
 
 function productDraft(input: ProductInput): ProductDraft {
-  const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true };
+  const quantityRule = ruleOfInput(input.quantityRule);
+  const fields: ProductFields = { title: input.title, sku: input.sku ?? null, price: input.price, active: input.active ?? true, quantityRule };
   const variations = (input.variations ?? []).map(toVariationFields);
-  return { fields, variations, categoryIds: input.categoryIds ?? [], slots: [...productSkuSlot(fields.sku, 'sku'), ...variationSkuSlots(variations)] };
+  return {
+    fields,
+    variations,
+    categoryIds: input.categoryIds ?? [],
+    slots: [...productSkuSlot(fields.sku, 'sku'), ...variationSkuSlots(variations)],
+    ruleProblems: [...optionalRuleProblems(input.quantityRule, 'quantityRule'), ...variationRuleProblems(variations)],
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { Variation } from '../../contract/variations.js';
 import type { Page } from '../page.js';
 
@@ -7,6 +8,8 @@ export interface VariationFields {
   price: number | null;
   /** null: stock is not tracked. */
   stock: number | null;
+  /** null: the product's rule applies. */
+  quantityRule: QuantityRule | null;
 }
 
 export interface VariationRepository {

@@ -8,6 +8,7 @@ import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Product } from '../../contract/products.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
 import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
+import { ruleOfInput, ruleOfPatch, ruleProblems } from '../quantity-rules/quantity-rule.js';
 import { claimSkus, skusInUseProblems } from './sku-rules.js';
 
 /** Variations one at a time, under their product; each keeps its entry in the SKU register. */
@@ -32,12 +33,12 @@ export class VariationService {
   }
 
   create(storeId: number, origin: ChangeOrigin, productId: number, input: VariationInput): Promise<Variation> {
-    const fields = { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null };
+    const fields = { sku: input.sku, price: input.price ?? null, stock: input.stock ?? null, quantityRule: ruleOfInput(input.quantityRule) };
     const slots = [{ sku: fields.sku, field: 'sku' }];
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const product = await mustFindProduct(repos, storeId, productId);
-      const problems = await skusInUseProblems(repos, storeId, slots);
+      const problems = [...(fields.quantityRule === null ? [] : ruleProblems(fields.quantityRule, 'quantityRule')), ...(await skusInUseProblems(repos, storeId, slots))];
       if (problems.length > 0) throw validationFailed(problems);
       const changedAt = isoTimestamp(this.clock);
       const [created] = await repos.variations.insertMany(storeId, productId, [fields], changedAt);
@@ -61,14 +62,16 @@ export class VariationService {
       const product = await mustFindProduct(repos, storeId, productId);
       const newSku = patch.sku !== undefined && patch.sku !== current.sku ? patch.sku : undefined;
       const slots = newSku === undefined ? [] : [{ sku: newSku, field: 'sku' }];
-      const problems = await skusInUseProblems(repos, storeId, slots);
+      const quantityRule = ruleOfPatch(patch.quantityRule);
+      const problems = [...(quantityRule === undefined || quantityRule === null ? [] : ruleProblems(quantityRule, 'quantityRule')), ...(await skusInUseProblems(repos, storeId, slots))];
       if (problems.length > 0) throw validationFailed(problems);
       if (newSku !== undefined) {
         // Released first: no price of the old SKU can be written between the check and the rename.
         await repos.skus.releaseVariation(storeId, productId, id);
         await refuseWhilePriced(repos, storeId, productId, current.sku, 'renaming');
       }
-      const updated = found(await repos.variations.update(storeId, productId, id, patch), `Variation ${id} of product ${productId}`);
+      const fields = { ...(patch.sku !== undefined && { sku: patch.sku }), ...(patch.price !== undefined && { price: patch.price }), ...(patch.stock !== undefined && { stock: patch.stock }), ...(quantityRule !== undefined && { quantityRule }) };
+      const updated = found(await repos.variations.update(storeId, productId, id, fields), `Variation ${id} of product ${productId}`);
       if (newSku !== undefined) await claimSkus(repos, storeId, [{ sku: newSku, productId, variationId: id }], slots);
       const changedAt = isoTimestamp(this.clock);
       await announceProductChange(repos, storeId, product, changedAt);

@@ -4,6 +4,7 @@ import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
 import type { Product } from '../../contract/products.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import type { Variation } from '../../contract/variations.js';
+import { sameRule } from '../quantity-rules/quantity-rule.js';
 import type { ChangeOrigin, HistoryChange, HistoryRecord } from './history-entry.js';
 
 /*
@@ -93,13 +94,13 @@ export function customerGroupChanged(before: CustomerGroup, after: CustomerGroup
   return before.name !== after.name || before.priceListIds.join(',') !== after.priceListIds.join(',');
 }
 
-/** The same for a product (its own price, SKU or active flag) or a variation (price or SKU). */
+/** The same for a product (its own price, SKU, active flag or quantity rule) or a variation (price, SKU or quantity rule). */
 export function productPricingChanged(before: Product, after: Product): boolean {
-  return before.price !== after.price || before.sku !== after.sku || before.active !== after.active;
+  return before.price !== after.price || before.sku !== after.sku || before.active !== after.active || !sameRule(before.quantityRule, after.quantityRule);
 }
 
 export function variationPricingChanged(before: Variation, after: Variation): boolean {
-  return before.price !== after.price || before.sku !== after.sku;
+  return before.price !== after.price || before.sku !== after.sku || !sameRule(before.quantityRule, after.quantityRule);
 }
 
 /** A list's name or percentage. */

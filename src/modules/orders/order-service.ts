@@ -1,6 +1,7 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
 import { type Clock, isoTimestamp } from '../clock.js';
+import { quantityBreaks } from '../quantity-rules/quantity-rule.js';
 import { found, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Page } from '../page.js';
@@ -77,7 +78,9 @@ export class OrderService {
       const priced: NewOrderLine[] = [];
       pricedLines.forEach((line, index) => {
         if (line === undefined || customer === undefined || inactive.has(line.productId)) return;
-        if (!isOrderAmount(line.lineTotalUnits)) {
+        const broken = quantityBreaks(line.quantityRule, line.quantity);
+        if (broken !== undefined) problems.push({ index, field: 'quantity', message: broken });
+        else if (!isOrderAmount(line.lineTotalUnits)) {
           problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(line.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
         }
         priced.push({

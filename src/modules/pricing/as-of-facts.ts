@@ -1,3 +1,4 @@
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import { isRoundingMode, type Rounding } from '../currency/rounding.js';
 import { toPriceUnits } from '../money.js';
 import type { Repositories } from '../unit-of-work.js';
@@ -149,11 +150,18 @@ async function catalogAsOf(repos: Repositories, storeId: number, skus: readonly 
   for (const variation of variations.values()) {
     const product = products.get(variation.productId);
     if (variation.sku === null || !wanted.has(variation.sku) || product === undefined) continue;
-    result.set(variation.sku, { sku: variation.sku, productId: product.id, variationId: variation.id, productPriceUnits: product.priceUnits ?? 0, variationPriceUnits: variation.priceUnits });
+    result.set(variation.sku, {
+      sku: variation.sku,
+      productId: product.id,
+      variationId: variation.id,
+      productPriceUnits: product.priceUnits ?? 0,
+      variationPriceUnits: variation.priceUnits,
+      quantityRule: variation.quantityRule ?? product.quantityRule,
+    });
   }
   for (const product of products.values()) {
     if (product.sku === null || !wanted.has(product.sku) || result.has(product.sku)) continue;
-    result.set(product.sku, { sku: product.sku, productId: product.id, variationId: null, productPriceUnits: product.priceUnits ?? 0, variationPriceUnits: null });
+    result.set(product.sku, { sku: product.sku, productId: product.id, variationId: null, productPriceUnits: product.priceUnits ?? 0, variationPriceUnits: null, quantityRule: product.quantityRule });
   }
   return result;
 }
@@ -173,6 +181,7 @@ async function catalogRowsAt(repos: Repositories, storeId: number, resource: Sta
       productId: resource === 'product' ? id : Number(record.productId),
       sku: typeof record.sku === 'string' ? record.sku : null,
       priceUnits: typeof record.price === 'number' ? toPriceUnits(record.price) : null,
+      quantityRule: ruleOfRecord(record.quantityRule),
       createdAt: typeof record.createdAt === 'string' ? record.createdAt : at,
     });
   }
@@ -208,4 +217,12 @@ function roundingOfRecord(record: Record<string, unknown>): Rounding | null {
   if (typeof value !== 'object' || value === null) return null;
   const { increment, mode } = value as { increment?: unknown; mode?: unknown };
   return typeof increment === 'number' && typeof mode === 'string' && isRoundingMode(mode) ? { incrementUnits: toPriceUnits(increment), mode } : null;
+}
+
+/** A quantity rule as a product's or variation's history record holds it; null when none (or recorded before rules existed). */
+function ruleOfRecord(value: unknown): QuantityRule | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { minimum, maximum, increment } = value as { minimum?: unknown; maximum?: unknown; increment?: unknown };
+  if (typeof minimum !== 'number' || typeof increment !== 'number') return null;
+  return { minimum, maximum: typeof maximum === 'number' ? maximum : null, increment };
 }

@@ -1,3 +1,4 @@
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PriceListTerms } from './pricing-repository.js';
 
 /** A list's own terms, before the rule knows whose it is. */
@@ -16,6 +17,8 @@ export interface CatalogRow {
   productId: number;
   sku: string | null;
   priceUnits: number | null;
+  /** Its own quantity rule then; null: none. */
+  quantityRule: QuantityRule | null;
   createdAt: string;
 }
 

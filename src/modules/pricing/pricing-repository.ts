@@ -1,3 +1,4 @@
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { Rounding } from '../currency/rounding.js';
 import type { PriceRule, PricingFacts } from './price-resolution.js';
@@ -11,6 +12,8 @@ export interface SkuPrice {
   productPriceUnits: number;
   /** Ten-thousandths; null when the variation has no price of its own (or the SKU is the product's). */
   variationPriceUnits: number | null;
+  /** How many units a line may order: the variation's own rule, else the product's; null: none. */
+  quantityRule: QuantityRule | null;
 }
 
 /** One SKU's catalog entry and everything the rule weighs for it. */

@@ -1,4 +1,6 @@
 import { MAX_ORDER_AMOUNT } from '../../contract/orders.js';
+import type { QuantityRule } from '../../contract/quantity-rules.js';
+import { quantityBreaks } from '../quantity-rules/quantity-rule.js';
 import type { Quote, QuoteInput } from '../../contract/quotes.js';
 import type { EffectivePrice } from '../../contract/trade-prices.js';
 import { type Clock, isoTimestamp } from '../clock.js';
@@ -39,6 +41,8 @@ export interface PricedLine extends Resolution {
   productId: number;
   variationId: number | null;
   lineTotalUnits: bigint;
+  /** How many units a line of the SKU may order (docs/pricing.md, "Quantity rules"); null: any. */
+  quantityRule: QuantityRule | null;
 }
 
 /**
@@ -83,6 +87,7 @@ export class PricingService {
       priceListPriceId: explained.priceListPriceId,
       validUntil: explained.validUntil,
       nextChangeAt: explained.nextChangeAt,
+      quantityRule: facts.catalog.quantityRule,
       shadowedTradePriceIds: explained.shadowedTradePriceIds,
       candidateCount: explained.candidateCount,
       candidates: explained.candidates,
@@ -122,7 +127,9 @@ export class PricingService {
     lines.forEach((line, index) => {
       if (line === undefined) return;
       const price = priced[index];
+      const broken = price === undefined ? undefined : quantityBreaks(price.quantityRule, price.quantity);
       if (price === undefined) problems.push({ index, field: 'sku', message: `SKU '${line.sku}' does not exist in this store` });
+      else if (broken !== undefined) problems.push({ index, field: 'quantity', message: broken });
       else if (!isOrderAmount(price.lineTotalUnits)) {
         problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(price.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
       }
@@ -218,6 +225,7 @@ function priceFromFacts(factsBySku: ReadonlyMap<string, SkuFacts>, lines: Readon
         productId: facts.catalog.productId,
         variationId: facts.catalog.variationId,
         lineTotalUnits: lineTotalUnits(BigInt(resolution.priceUnits), line.quantity),
+        quantityRule: facts.catalog.quantityRule,
       };
     });
     return { lines: priced, catalog: new Map([...factsBySku].map(([sku, facts]) => [sku, facts.catalog])) };

@@ -21,6 +21,7 @@ import { changeSetsSchema } from './020-change-sets.js';
 import { priceListPolicySchema } from './021-price-list-policy.js';
 import { currencyRoundingSchema } from './022-currency-rounding.js';
 import { customerGroupsSchema } from './023-customer-groups.js';
+import { quantityRulesSchema } from './024-quantity-rules.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -47,6 +48,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['021-price-list-policy', priceListPolicySchema],
   ['022-currency-rounding', currencyRoundingSchema],
   ['023-customer-groups', customerGroupsSchema],
+  ['024-quantity-rules', quantityRulesSchema],
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import { listTermsOf, storeRounding } from './pricing-repository.js';
 import { everyRowInPages } from './rows-in-pages.js';
+import { ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 import type { Tables } from '../tables.js';
 
 /**
@@ -138,14 +139,19 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price), createdAt: row.created_at }));
+    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price', 'quantity_minimum', 'quantity_maximum', 'quantity_increment', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price), quantityRule: ruleOfColumns(row), createdAt: row.created_at }));
   }
 
   async currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('product_variations').select(['id', 'product_id', 'sku', 'price', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price), createdAt: row.created_at }));
+    const rows = await this.db
+      .selectFrom('product_variations')
+      .select(['id', 'product_id', 'sku', 'price', 'quantity_minimum', 'quantity_maximum', 'quantity_increment', 'created_at'])
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price), quantityRule: ruleOfColumns(row), createdAt: row.created_at }));
   }
 }
 

@@ -8,6 +8,7 @@ import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
 import type { PriceListsTable, Tables } from '../tables.js';
 import { everyRowInPages } from './rows-in-pages.js';
+import { ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 /** One query each, whatever the number of SKUs or lists. */
 export class KyselyPricingRepository implements PricingRepository {
@@ -29,6 +30,14 @@ export class KyselyPricingRepository implements PricingRepository {
       .innerJoin('products', 'products.id', 'skus.product_id')
       .leftJoin('product_variations', 'product_variations.id', 'skus.variation_id')
       .select(['skus.sku', 'skus.product_id', 'skus.variation_id', 'products.price as product_price', 'product_variations.price as variation_price'])
+      .select([
+        'products.quantity_minimum',
+        'products.quantity_maximum',
+        'products.quantity_increment',
+        'product_variations.quantity_minimum as variation_minimum',
+        'product_variations.quantity_maximum as variation_maximum',
+        'product_variations.quantity_increment as variation_increment',
+      ])
       .where('skus.store_id', '=', storeId)
       .where('skus.sku', 'in', [...skus]);
     // One SKU (an effective price) is one text, planned once per connection on PostgreSQL.
@@ -39,6 +48,7 @@ export class KyselyPricingRepository implements PricingRepository {
       variationId: row.variation_id === null ? null : Number(row.variation_id),
       productPriceUnits: Number(row.product_price),
       variationPriceUnits: row.variation_price === null ? null : Number(row.variation_price),
+      quantityRule: ruleOfColumns({ quantity_minimum: row.variation_minimum, quantity_maximum: row.variation_maximum, quantity_increment: row.variation_increment }) ?? ruleOfColumns(row),
     }));
   }
 

@@ -6,6 +6,7 @@ import type { Page } from '../../modules/page.js';
 import type { ProductsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
 import { toVariation } from './variation-repository.js';
+import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 export class KyselyProductRepository implements ProductRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -38,7 +39,7 @@ export class KyselyProductRepository implements ProductRepository {
   async insert(storeId: number, fields: ProductFields, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('products')
-      .values({ store_id: storeId, title: fields.title, sku: fields.sku, price: toPriceUnits(fields.price), active: toFlag(fields.active), created_at: createdAt })
+      .values({ store_id: storeId, title: fields.title, sku: fields.sku, price: toPriceUnits(fields.price), active: toFlag(fields.active), ...columnsOfRule(fields.quantityRule), created_at: createdAt })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -52,6 +53,7 @@ export class KyselyProductRepository implements ProductRepository {
         ...(patch.sku !== undefined && { sku: patch.sku }),
         ...(patch.price !== undefined && { price: toPriceUnits(patch.price) }),
         ...(patch.active !== undefined && { active: toFlag(patch.active) }),
+        ...(patch.quantityRule !== undefined && columnsOfRule(patch.quantityRule)),
       })
       .where('store_id', '=', storeId)
       .where('id', '=', id)
@@ -87,8 +89,8 @@ export class KyselyProductRepository implements ProductRepository {
     ]);
     const products = new Map<number, Product>(rows.map((row) => [row.id, toProduct(row)]));
     for (const variation of variations) {
-      const { id, sku, price, stock } = toVariation(variation);
-      products.get(variation.product_id)?.variations.push({ id, sku, price, stock });
+      const { id, sku, price, stock, quantityRule } = toVariation(variation);
+      products.get(variation.product_id)?.variations.push({ id, sku, price, stock, quantityRule });
     }
     for (const link of links) products.get(link.product_id)?.categoryIds.push(link.category_id);
     return [...products.values()];
@@ -114,6 +116,7 @@ function toProduct(row: Selectable<ProductsTable>): Product {
     sku: row.sku,
     price: fromPriceUnits(row.price),
     active: fromFlag(row.active),
+    quantityRule: ruleOfColumns(row),
     categoryIds: [],
     variations: [],
     createdAt: row.created_at,

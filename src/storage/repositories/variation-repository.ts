@@ -4,6 +4,7 @@ import type { VariationFields, VariationRepository } from '../../modules/catalog
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type { ProductVariationsTable, Tables } from '../tables.js';
+import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 export class KyselyVariationRepository implements VariationRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -34,6 +35,7 @@ export class KyselyVariationRepository implements VariationRepository {
           sku: variation.sku,
           price: variation.price === null ? null : toPriceUnits(variation.price),
           stock: variation.stock,
+          ...columnsOfRule(variation.quantityRule),
           created_at: createdAt,
         })),
       )
@@ -45,13 +47,14 @@ export class KyselyVariationRepository implements VariationRepository {
   }
 
   async update(storeId: number, productId: number, id: number, patch: Partial<VariationFields>): Promise<Variation | undefined> {
-    if (patch.sku === undefined && patch.price === undefined && patch.stock === undefined) return this.find(storeId, productId, id);
+    if (patch.sku === undefined && patch.price === undefined && patch.stock === undefined && patch.quantityRule === undefined) return this.find(storeId, productId, id);
     const row = await this.db
       .updateTable('product_variations')
       .set({
         ...(patch.sku !== undefined && { sku: patch.sku }),
         ...(patch.price !== undefined && { price: patch.price === null ? null : toPriceUnits(patch.price) }),
         ...(patch.stock !== undefined && { stock: patch.stock }),
+        ...(patch.quantityRule !== undefined && columnsOfRule(patch.quantityRule)),
       })
       .where('store_id', '=', storeId)
       .where('product_id', '=', productId)
@@ -84,6 +87,7 @@ export function toVariation(row: Selectable<ProductVariationsTable>): Variation 
     sku: row.sku,
     price: row.price === null ? null : fromPriceUnits(row.price),
     stock: row.stock,
+    quantityRule: ruleOfColumns(row),
     createdAt: row.created_at,
   };
 }
