@@ -3,6 +3,7 @@ import type { CustomerGroup } from '../../contract/customer-groups.js';
 import type { CustomerGroupFilter, CustomerGroupRepository, NewCustomerGroup } from '../../modules/customer-groups/customer-group-repository.js';
 import type { Page } from '../../modules/page.js';
 import type { CustomerGroupsTable, Tables } from '../tables.js';
+import { idsByOwner } from './ordered-ids.js';
 
 export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -105,12 +106,7 @@ export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
       .orderBy('customer_group_id')
       .orderBy('position')
       .execute();
-    const listsOf = new Map<number, number[]>();
-    for (const { customer_group_id: groupId, price_list_id: listId } of assignments) {
-      const lists = listsOf.get(Number(groupId));
-      if (lists === undefined) listsOf.set(Number(groupId), [Number(listId)]);
-      else lists.push(Number(listId));
-    }
+    const listsOf = idsByOwner(assignments.map((row) => [row.customer_group_id, row.price_list_id] as const));
     return rows.map((row) => toGroup(row, listsOf.get(Number(row.id)) ?? []));
   }
 }

@@ -4,6 +4,7 @@ import type { CustomerFilter, CustomerRepository, NewCustomer } from '../../modu
 import type { Page } from '../../modules/page.js';
 import type { CustomersTable, Tables } from '../tables.js';
 import { mapUniqueViolation } from '../unique-violation.js';
+import { idsByOwner } from './ordered-ids.js';
 import { fromFlag, toFlag } from './values.js';
 
 export class KyselyCustomerRepository implements CustomerRepository {
@@ -172,12 +173,7 @@ export class KyselyCustomerRepository implements CustomerRepository {
       .orderBy('customer_id')
       .orderBy('position')
       .execute();
-    const listsOf = new Map<number, number[]>();
-    for (const { customer_id: customerId, price_list_id: listId } of assignments) {
-      const lists = listsOf.get(Number(customerId));
-      if (lists === undefined) listsOf.set(Number(customerId), [Number(listId)]);
-      else lists.push(Number(listId));
-    }
+    const listsOf = idsByOwner(assignments.map((row) => [row.customer_id, row.price_list_id] as const));
     return rows.map((row) => toCustomer(row, listsOf.get(Number(row.id)) ?? []));
   }
 }
