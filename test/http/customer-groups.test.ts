@@ -259,6 +259,17 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(listEvents.at(-1)!.topic).toBe('price_list.deleted');
   });
 
+  it("a change set's preview prices a group's customers for an entry of the group's list", async () => {
+    const item = await product(50);
+    const list = await createList({ name: 'Previewed', kind: 'fixed' });
+    const group = await createGroup({ name: 'Previewed', priceListIds: [list] });
+    const member = await createCustomer({ customerGroupId: group.id });
+    const set = await expectStatus<{ id: number }>('POST', '/v1/change-sets', { name: 'Group entry' }, 201);
+    await expectStatus('POST', `/v1/change-sets/${set.id}/operations`, [{ type: 'price_list_entry.create', priceListId: list, productId: item.id, sku: item.sku, price: 45 }], 201);
+    const preview = await expectStatus<{ rows: Array<{ kind: string; customerId: number | null; sku: string | null; before: number | null; after: number | null }> }>('GET', `/v1/change-sets/${set.id}/preview?count=100`, undefined, 200);
+    expect(preview.rows.filter((row) => row.kind === 'price')).toEqual([expect.objectContaining({ customerId: member.id, sku: item.sku, before: 50, after: 45 })]);
+  });
+
   it('announces groups in the feed and records them in the price history', async () => {
     const start = await lastEventId();
     const group = await createGroup({ name: 'Announced' });

@@ -49,6 +49,9 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     expect(updated.quantityRule).toEqual({ minimum: 1, maximum: 5, increment: 1 });
     expect((await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { title: 'Screws, boxed' }, 200)).quantityRule).toEqual({ minimum: 12, maximum: null, increment: 12 });
     expect((await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { quantityRule: null }, 200)).quantityRule).toBeNull();
+    // A variations item without a rule keeps the variation's; one with null removes it.
+    const synced = await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { variations: [{ sku: boxed, price: 3 }, { sku: loose, quantityRule: null }] }, 200);
+    expect(synced.variations.map((variation) => variation.quantityRule)).toEqual([{ minimum: 100, maximum: 1000, increment: 100 }, null]);
     const plain = await ok<ProductBody>('POST', '/v1/products', { title: 'Plain', sku: sku('PLAIN'), price: 1 }, 201);
     expect(plain.quantityRule).toBeNull();
   });

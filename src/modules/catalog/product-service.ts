@@ -114,11 +114,12 @@ export class ProductService {
 
   /**
    * Changes the fields sent. `variations` replaces the list, matched by SKU: a kept SKU keeps
-   * its variation (id) and takes the new price and stock, a new SKU is a new variation, a
-   * missing one is deleted with its prices. `categoryIds` replaces the set. The product's own
-   * SKU may not leave it (renamed, or set to null) while prices of it remain (409). The event
-   * carries the product as it was (`previous`); the history records its own price, SKU or
-   * active flag changed, and each variation created, deleted, or with a new price.
+   * its variation (id) and takes the new price and stock (and its quantity rule, when the item
+   * sends one: left out, the rule stays), a new SKU is a new variation, a missing one is
+   * deleted with its prices. `categoryIds` replaces the set. The product's own SKU may not
+   * leave it (renamed, or set to null) while prices of it remain (409). The event carries the
+   * product as it was (`previous`); the history records its own price, SKU, active flag or
+   * quantity rule changed, and each variation created, deleted, or with a new price or rule.
    */
   update(storeId: number, origin: ChangeOrigin, id: number, patch: ProductUpdate): Promise<Product> {
     return this.uow.transaction(async (repos) => {
@@ -141,7 +142,9 @@ export class ProductService {
       const own = ownFields(patch);
       if (Object.keys(own).length > 0 && !(await repos.products.update(storeId, id, own))) throw notFound(`Product ${id}`);
       if (reshaped) {
-        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations, changedAt, records);
+        // A kept variation whose item leaves its quantity rule out keeps the rule it has.
+        const keepRule = new Set((patch.variations ?? []).filter((item) => item.quantityRule === undefined).map((item) => item.sku));
+        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations, keepRule, changedAt, records);
         const entries = skuEntries(id, sku, now);
         // A SKU the product held moves to its new variation; the others are new to the product.
         for (const entry of entries) {
@@ -182,6 +185,7 @@ export class ProductService {
     storeId: number,
     current: Product,
     desired: readonly VariationFields[],
+    keepRule: ReadonlySet<string>,
     changedAt: string,
     records: HistoryRecord[],
   ): Promise<ProductVariation[]> {
@@ -197,9 +201,10 @@ export class ProductService {
       for (const variation of removed) records.push(variationRecord(variation, null));
     }
     const kept: ProductVariation[] = [];
-    for (const wanted of desired) {
-      const before = existing.get(wanted.sku);
+    for (const sent of desired) {
+      const before = existing.get(sent.sku);
       if (before === undefined) continue;
+      const wanted = keepRule.has(sent.sku) ? { ...sent, quantityRule: before.quantityRule } : sent;
       if (before.price !== wanted.price || before.stock !== wanted.stock || !sameRule(before.quantityRule, wanted.quantityRule)) {
         await repos.variations.update(storeId, current.id, before.id, { price: wanted.price, stock: wanted.stock, quantityRule: wanted.quantityRule });
         const after = { ...before, price: wanted.price, stock: wanted.stock, quantityRule: wanted.quantityRule };

@@ -53,7 +53,7 @@ export class VariationService {
   /**
    * Changes the fields sent; a new SKU must be free in the store (its product's included), and
    * the old one unpriced: a rename is refused (409) while trade prices or price list entries
-   * of the old SKU remain. The history records a new price or SKU.
+   * of the old SKU remain. The history records a new price, SKU or quantity rule.
    */
   update(storeId: number, origin: ChangeOrigin, productId: number, id: number, patch: VariationUpdate): Promise<Variation> {
     return this.uow.transaction(async (repos) => {

@@ -1,4 +1,5 @@
 import { MAX_PREVIEW_PAIRS, type PreviewRow } from '../../contract/change-sets.js';
+import { MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import { fromPriceUnits } from '../money.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import type { Repositories } from '../unit-of-work.js';
@@ -16,7 +17,7 @@ const HOLDERS_BATCH = 1000;
 /**
  * Which customers and SKUs the carried-out operations touch, read inside the rehearsal (the
  * book as the set leaves it): a trade price's customer and SKU; a list entry's SKU for every
- * customer holding the list; for a customer's new lists, the SKUs of the fixed lists it held
+ * customer holding the list (itself or through its group); for a customer's new lists, the SKUs of the fixed lists it held
  * or holds (every SKU of the store when a percentage list is among them); for a percentage
  * changed, every SKU for every customer holding the list.
  */
@@ -37,15 +38,23 @@ export async function affectedPairs(repos: Repositories, storeId: number, execut
       pairs++;
     }
   };
+  // A list's holders: the customers that have it themselves, then those of each group that has it.
   const holders = async (priceListId: number): Promise<number[]> => {
-    const ids: number[] = [];
-    for (let after = 0; ids.length <= MAX_PREVIEW_PAIRS; ) {
-      const batch = await repos.customers.withPriceListBatch(storeId, priceListId, after, HOLDERS_BATCH);
-      ids.push(...batch);
-      if (batch.length < HOLDERS_BATCH) break;
-      after = batch.at(-1)!;
+    const ids = new Set<number>();
+    const take = async (batchOf: (after: number) => Promise<number[]>) => {
+      for (let after = 0; ids.size <= MAX_PREVIEW_PAIRS; ) {
+        const batch = await batchOf(after);
+        for (const id of batch) ids.add(id);
+        if (batch.length < HOLDERS_BATCH) break;
+        after = batch.at(-1)!;
+      }
+    };
+    await take((after) => repos.customers.withPriceListBatch(storeId, priceListId, after, HOLDERS_BATCH));
+    for (const group of await repos.customerGroups.list(storeId, { priceListId }, { offset: 0, count: MAX_CUSTOMER_GROUPS })) {
+      if (ids.size > MAX_PREVIEW_PAIRS) break;
+      await take((after) => repos.customers.inGroupBatch(storeId, group.id, after, HOLDERS_BATCH));
     }
-    return ids;
+    return [...ids];
   };
   let catalogSkus: string[] | undefined;
   const everySku = async () => (catalogSkus ??= await repos.skus.firstSkus(storeId, MAX_PREVIEW_PAIRS + 1));

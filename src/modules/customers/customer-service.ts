@@ -104,9 +104,9 @@ export class CustomerService {
   update(storeId: number, origin: ChangeOrigin, id: number, patch: CustomerUpdate): Promise<Customer> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
+      const current = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       if (patch.priceListIds !== undefined) await assertPriceListsExist(repos, storeId, patch.priceListIds);
       await assertGroupExists(repos, storeId, patch.customerGroupId);
-      const current = found(await repos.customers.find(storeId, id), `Customer ${id}`);
       const updated = found(await withEmailRule(repos.customers.update(storeId, id, patch)), `Customer ${id}`);
       const changedAt = isoTimestamp(this.clock);
       await repos.events.append([updateEventOf(storeId, 'customer.updated', current, updated)], changedAt);

@@ -71,7 +71,8 @@ export class KyselyPricingRepository implements PricingRepository {
       .select(columns)
       .select(['g.customer_group_id', 'g.position'])
       .where('u.store_id', '=', storeId)
-      .where('u.id', '=', customerId);
+      .where('u.id', '=', customerId)
+      .where('g.store_id', '=', storeId);
     const rows = await own.unionAll(ofGroup).execute();
     const ordered = rows
       .map((row) => ({ row, fromGroup: row.customer_group_id === null ? 0 : 1, position: Number(row.position) }))
