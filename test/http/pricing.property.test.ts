@@ -6,7 +6,7 @@ import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
 
 /**
- * On random catalogs, trade prices, price lists (of both policies) and a customer group, a quote, the effective-price endpoint and an
+ * On random catalogs (with quantity rules), trade prices, price lists (of both policies) and a customer group, a quote, the effective-price endpoint and an
  * order placed at the same moment price every line alike, and as a model of the rule
  * (docs/pricing.md) says. The run's property seed (printed at the start of `npm test`) drives
  * the random choices on both engines; PRICEBOOK_PROPERTY_SEED=N repeats them.
@@ -51,8 +51,21 @@ const rule: fc.Arbitrary<RuleSpec> = fc.record({ sku: skuPick, units, minQuantit
 const rounding = fc.option(fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) }), { nil: null, freq: 2 });
 /** One list in three is a `lowest` list: it takes no turn, and is paid when lower. */
 const policy = fc.constantFrom('first' as const, 'first' as const, 'lowest' as const);
+/** A quantity rule, or none (most SKUs have none): a case pack of 1–5, a minimum and maybe a maximum of it. */
+const quantityRule = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 6 },
+  {
+    arbitrary: fc.record({ increment: fc.integer({ min: 1, max: 5 }), packs: fc.integer({ min: 1, max: 4 }), more: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }) }).map(({ increment, packs, more }) => ({
+      minimum: increment * packs,
+      maximum: more === null ? null : increment * (packs + more),
+      increment,
+    })),
+    weight: 1,
+  },
+);
+type RuleOfQuantity = { minimum: number; maximum: number | null; increment: number } | null;
 const scenario = fc.record({
-  products: fc.array(fc.record({ units, variations: fc.array(fc.option(units, { nil: null }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
+  products: fc.array(fc.record({ units, rule: quantityRule, variations: fc.array(fc.record({ units: fc.option(units, { nil: null }), rule: quantityRule }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
   lists: fc.array(
     fc.oneof(
       { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }), policy }), weight: 3 },
@@ -80,6 +93,8 @@ interface CatalogSku {
   productId: number;
   productUnits: number;
   variationUnits: number | null;
+  /** The rule a line of it keeps: the variation's own, else the product's. */
+  quantityRule: RuleOfQuantity;
 }
 
 /** A stored trade price or entry, as the model sees it. */
@@ -152,6 +167,15 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
   return paid;
 }
 
+/** Why a line of `quantity` breaks `rule` (docs/pricing.md, "Quantity rules": the increment, then the minimum, then the maximum). */
+function modelRuleBreak(rule: RuleOfQuantity, quantity: number): string | undefined {
+  if (rule === null) return undefined;
+  if (quantity % rule.increment !== 0) return `must be a multiple of ${rule.increment}`;
+  if (quantity < rule.minimum) return `must be at least ${rule.minimum}`;
+  if (rule.maximum !== null && quantity > rule.maximum) return `must be at most ${rule.maximum}`;
+  return undefined;
+}
+
 describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
   const clock = new SetClock();
   const suite = suiteServer(engine, { tenants: 0, services: { clock } });
@@ -166,10 +190,17 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
   async function storeOf(tenant: Tenant, spec: Scenario) {
     const skus: CatalogSku[] = [];
     for (const [index, product] of spec.products.entries()) {
-      const variations = product.variations.map((variationUnits, position) => ({ sku: `P${index}-V${position}`, ...(variationUnits !== null && { price: variationUnits / 10_000 }) }));
-      const created = await send<{ id: number }>(tenant, 'POST', '/v1/products', { title: `Product ${index}`, sku: `P${index}`, price: product.units / 10_000, variations }, 201);
-      skus.push({ sku: `P${index}`, productId: created.id, productUnits: product.units, variationUnits: null });
-      product.variations.forEach((variationUnits, position) => skus.push({ sku: `P${index}-V${position}`, productId: created.id, productUnits: product.units, variationUnits }));
+      const variations = product.variations.map((variation, position) => ({
+        sku: `P${index}-V${position}`,
+        ...(variation.units !== null && { price: variation.units / 10_000 }),
+        ...(variation.rule !== null && { quantityRule: variation.rule }),
+      }));
+      const ownRule = product.rule === null ? {} : { quantityRule: product.rule };
+      const created = await send<{ id: number }>(tenant, 'POST', '/v1/products', { title: `Product ${index}`, sku: `P${index}`, price: product.units / 10_000, ...ownRule, variations }, 201);
+      skus.push({ sku: `P${index}`, productId: created.id, productUnits: product.units, variationUnits: null, quantityRule: product.rule });
+      product.variations.forEach((variation, position) =>
+        skus.push({ sku: `P${index}-V${position}`, productId: created.id, productUnits: product.units, variationUnits: variation.units, quantityRule: variation.rule ?? product.rule }),
+      );
     }
     const skuOf = (rule: RuleSpec) => skus[rule.sku % skus.length]!;
     const ruleFields = (rule: RuleSpec) => ({
@@ -237,6 +268,22 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
         const lines = [...new Map(spec.lines.map((line) => [skus[line.sku % skus.length]!, line.quantity])).entries()];
         const body = lines.map(([sku, quantity]) => ({ sku: sku.sku, quantity }));
 
+        // A line that breaks its SKU's rule is refused, naming it, by the quote and the order alike.
+        const broken = lines.flatMap(([sku, quantity], index) => {
+          const message = modelRuleBreak(sku.quantityRule, quantity);
+          return message === undefined ? [] : [{ index, field: 'quantity', message }];
+        });
+        if (broken.length > 0) {
+          for (const customer of customers) {
+            const refusedQuote = await suite.api.request('POST', '/v1/quotes', { token: tenant.token, body: { customerId: customer.id, at: spec.at, lines: body } });
+            const refusedOrder = await suite.api.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: customer.id, lines: body } });
+            for (const refused of [refusedQuote, refusedOrder]) {
+              expect(refused.status, refused.text.slice(0, 300)).toBe(422);
+              expect((refused.body as { errors: unknown[] }).errors).toEqual(broken);
+            }
+          }
+          return;
+        }
         for (const customer of customers) {
           const quote = await send<{ at: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/quotes', { customerId: customer.id, at: spec.at, lines: body }, 200);
           const order = await send<{ createdAt: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/orders', { customerId: customer.id, lines: body }, 201);
@@ -245,6 +292,7 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
             const query = new URLSearchParams({ customerId: String(customer.id), sku: sku.sku, quantity: String(quantity), at: spec.at });
             const effective = await send<Priced & { price: number; productId: number; variationId: number | null }>(tenant, 'GET', `/v1/trade-customer-product-prices/effective?${query}`, undefined, 200);
             const expected = modelPrice(customer, sku, quantity, clock.moment);
+            expect((effective as unknown as { quantityRule: RuleOfQuantity }).quantityRule).toEqual(sku.quantityRule);
             const where = `${customer.trade ? 'trade' : 'lapsed'} customer, ${sku.sku} × ${quantity} at ${spec.at}`;
             expect({ quote: pricedOf(quote.lines[index]!), effective: pricedOf({ ...effective, unitPrice: effective.price }), order: pricedOf(order.lines[index]!) }, where).toEqual({
               quote: expected,
