@@ -136,10 +136,16 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     ['21 lists', { name: 'X', priceListIds: Array.from({ length: 21 }, (_, index) => index + 1) }, 'priceListIds'],
     ['an id that is not one', { name: 'X', priceListIds: [0] }, 'priceListIds[0]'],
     ['an unknown field', { name: 'X', colour: 'red' }, 'colour'],
+    ['a name of 256 characters', { name: 'n'.repeat(256) }, 'name'],
+    ['a null list id', { name: 'X', priceListIds: [null] }, 'priceListIds[0]'],
+    ['a nested array', { name: 'X', priceListIds: [[1]] }, 'priceListIds[0]'],
+    ['a list id as text', { name: 'X', priceListIds: ['1'] }, 'priceListIds[0]'],
+    ['lists that are not an array', { name: 'X', priceListIds: { 0: 1 } }, 'priceListIds'],
   ])('refuses a group with %s (422 code 10 naming the field), storing nothing', async (_name, body, field) => {
     const own = await createList({ name: 'Own', kind: 'fixed' });
     const foreign = await createList({ name: 'Theirs', kind: 'fixed' }, suite.other.token);
-    const sent = { ...body, ...('priceListIds' in body && { priceListIds: body.priceListIds.map((id) => (id === 'own' ? own : id === 'foreign' ? foreign : id)) }) };
+    const named = (id: unknown) => (id === 'own' ? own : id === 'foreign' ? foreign : id);
+    const sent = { ...body, ...('priceListIds' in body && Array.isArray(body.priceListIds) && { priceListIds: (body.priceListIds as unknown[]).map(named) }) };
     const before = await snapshot();
     const response = await call('POST', GROUPS, sent);
     expectError(response, 422, 10);
@@ -332,6 +338,20 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(await snapshot()).toEqual(afterCreate);
     expect(before).not.toEqual(afterCreate);
     expect((await expectStatus<CustomerBody>('PUT', `/v1/customers/${customer.id}`, { firstName: 'Fine' }, 200, catalogOnly)).customerGroupId).toBeNull();
+  });
+
+  it('replays a creation for the same Idempotency-Key to the same credential only', async () => {
+    const key = `group-${engine}-${++sequence}`;
+    const send = (token: string) => suite.api.request('POST', GROUPS, { token, body: { name: 'Once' }, headers: { 'idempotency-key': key } });
+    const first = await send(suite.tenant.token);
+    expect(first.status, first.text).toBe(201);
+    const replay = await send(suite.tenant.token);
+    expect([replay.status, replay.body]).toEqual([201, first.body]);
+    const other = await send(await keyWith(['trade_prices:write']));
+    expect(other.status, other.text).toBe(201);
+    expect((other.body as GroupBody).id).not.toBe((first.body as GroupBody).id);
+    const named = (await expectStatus<GroupBody[]>('GET', `${GROUPS}?count=100`, undefined, 200)).filter((group) => group.name === 'Once');
+    expect(named).toHaveLength(2);
   });
 
   it("another store's groups are 404 everywhere and never listed", async () => {

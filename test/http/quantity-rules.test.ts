@@ -62,6 +62,9 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     ['a maximum below the minimum', { minimum: 10, maximum: 5 }, [{ field: 'quantityRule.maximum', message: 'must be at least the minimum (10)' }]],
     ['an increment of 0', { increment: 0 }, [{ field: 'quantityRule.increment', message: expect.any(String) }]],
     ['an unknown field', { step: 2 }, [{ field: 'quantityRule.step', message: expect.any(String) }]],
+    ['a minimum above 1 000 000', { minimum: 1_000_001 }, [{ field: 'quantityRule.minimum', message: expect.any(String) }]],
+    ['a maximum as text', { maximum: '12' }, [{ field: 'quantityRule.maximum', message: expect.any(String) }]],
+    ['a rule that is an array', [12], [{ field: 'quantityRule', message: expect.any(String) }]],
   ])('refuses %s (422 naming the field), storing nothing, on a product, a bulk item and a variation', async (_name, rule, problems) => {
     const before = await snapshot();
     const created = await call('POST', '/v1/products', { title: 'Refused', sku: sku('REFUSED'), price: 1, quantityRule: rule });
