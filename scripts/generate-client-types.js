@@ -78,7 +78,7 @@ const TYPES = [
   ['PriceHistoryListQuery', 'PriceHistoryListQuery'],
   ['PriceHistoryCountQuery', 'PriceHistoryCountQuery'],
   ['PriceListPrice', 'PriceListPrice'],
-  ['PriceListPriceInput', 'PricedSkuInput'],
+  ['PriceListPriceInput', 'PriceListPriceInput'],
   ['PriceListPriceListQuery', 'PriceListPriceListQuery'],
   ['PriceListPriceCountQuery', 'PriceListPriceCountQuery'],
   ['PriceListEntryOverlap', 'PriceListEntryOverlap'],

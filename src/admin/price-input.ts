@@ -13,6 +13,30 @@ export const PRICE_FIELDS: readonly FieldSpec[] = [
   { name: 'validUntil', label: 'Valid until', type: 'datetime-local', hint: 'Empty: never ends. Exclusive.' },
 ];
 
+/** A list entry's own quantity rule, named as the API names it (errors land at `quantityRule.minimum` and so on). */
+export const QUANTITY_RULE_FIELDS: readonly FieldSpec[] = [
+  { name: 'quantityRule.increment', label: 'Case pack', inputmode: 'numeric', hint: 'Lines this entry prices order multiples of this. All three empty: the SKU’s rule.' },
+  { name: 'quantityRule.minimum', label: 'Fewest units', inputmode: 'numeric', hint: 'Empty: the case pack.' },
+  { name: 'quantityRule.maximum', label: 'Most units', inputmode: 'numeric', hint: 'Empty: no most.' },
+];
+
+/** The entry's own rule the form asks for: absent when all three are empty (sent as typed otherwise: the API judges it). */
+export function quantityRuleFromForm(form: Form): { quantityRule?: Record<string, unknown> } {
+  const rule = Object.fromEntries(
+    (['increment', 'minimum', 'maximum'] as const).flatMap((name) => {
+      const value = form.value(`quantityRule.${name}`);
+      return value === '' ? [] : [[name, numberOrText(value)]];
+    }),
+  );
+  return Object.keys(rule).length === 0 ? {} : { quantityRule: rule };
+}
+
+/** A quantity rule as a table cell: "12–480, ×12"; none: the SKU's. */
+export function quantityRuleLabel(rule: { minimum: number; maximum: number | null; increment: number } | null): string {
+  if (rule === null) return 'the SKU’s';
+  return `${rule.minimum}${rule.maximum === null ? '+' : `–${rule.maximum}`}${rule.increment === 1 ? '' : `, ×${rule.increment}`}`;
+}
+
 /** A bulk item names the product the SKU belongs to; the page asks it as the SKU. */
 export const PRICE_ALIASES = { productId: 'sku' } as const;
 

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Annotated, Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, Price, PriceRuleInput, StrictObject, Timestamp } from './common.js';
 import { FieldProblemSchema } from './errors.js';
-import { MAX_PRICE_LISTS_PER_CUSTOMER, Percentage } from './price-lists.js';
-import { PricedSkuInput } from './priced-sku.js';
+import { MAX_PRICE_LISTS_PER_CUSTOMER, Percentage, PriceListPriceInput } from './price-lists.js';
 import { ReplaceTradePricesRequest, Sku } from './trade-prices.js';
 
 /** Operations one `POST /v1/change-sets/{id}/operations` adds. */
@@ -34,7 +33,7 @@ export const OPERATION_SCHEMAS = {
     prices: ReplaceTradePricesRequest.properties.prices,
     scope: ReplaceTradePricesRequest.properties.scope,
   }),
-  'price_list_entry.create': StrictObject({ type: Type.Literal('price_list_entry.create'), priceListId, ...PricedSkuInput.properties }),
+  'price_list_entry.create': StrictObject({ type: Type.Literal('price_list_entry.create'), priceListId, ...PriceListPriceInput.properties }),
   'price_list_entry.delete': StrictObject({ type: Type.Literal('price_list_entry.delete'), priceListId, id: Annotated(recordId, { description: 'An entry of that list' }) }),
   'price_list_entry.restore': StrictObject({ type: Type.Literal('price_list_entry.restore'), priceListId, id: Annotated(recordId, { description: 'A deleted entry of that list: it comes back as it was, with its id' }) }),
   'customer.set_price_lists': StrictObject({

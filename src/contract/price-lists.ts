@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
 import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
+import { QuantityRule, QuantityRuleInput } from './quantity-rules.js';
+import type { PricedSku } from './trade-prices.js';
 
 /** Entries in one bulk create. */
 export const MAX_PRICE_LIST_BULK_ITEMS = 1000;
@@ -83,9 +85,17 @@ export type PriceListListQuery = Static<typeof PriceListListQuery>;
 export const PriceListCountQuery = Type.Object(ListFilters, { additionalProperties: false });
 export const PriceListGetQuery = Type.Object({ fields: PageQuery.fields }, { additionalProperties: false });
 
-/** One entry of a fixed list's bulk create. */
-export const PriceListPriceInput = PricedSkuInput;
-export type PriceListPriceInput = PricedSkuInput;
+/** An entry's own quantity rule, over the SKU's (docs/pricing.md, "Quantity rules"). */
+const EntryQuantityRuleInput = Type.Optional(
+  Nullable({ ...QuantityRuleInput, description: "The entry's own quantity rule: it applies, instead of the SKU's, to a line this entry prices. Null or left out: the SKU's" }),
+);
+const EntryQuantityRule = Nullable({ ...QuantityRule, description: "The entry's own quantity rule, applied to a line it prices instead of the SKU's; null: the SKU's" });
+
+/** One entry of a fixed list's bulk create or replace. */
+export const PriceListPriceInput = Type.Object({ ...PricedSkuInput.properties, quantityRule: EntryQuantityRuleInput }, { additionalProperties: false });
+export type PriceListPriceInput = Static<typeof PriceListPriceInput>;
+/** An entry as it is stored, checked, before it has an id. */
+export type PricedEntry = PricedSku & { quantityRule: QuantityRule | null };
 
 export const BulkPriceListPriceRequest = Type.Array(PriceListPriceInput, {
   minItems: 1,
@@ -101,6 +111,7 @@ export const PriceListPrice = Type.Object(
     sku: Type.String(),
     price: Type.Number({ description: 'Exactly as sent' }),
     ...PriceRuleFields,
+    quantityRule: EntryQuantityRule,
     createdAt: Timestamp,
   },
   { $id: 'PriceListPrice', additionalProperties: false },
@@ -181,7 +192,7 @@ export const MAX_LIST_REPLACE_ITEMS = 5000;
 export const MAX_LIST_REPLACE_STORED = 5000;
 
 export const ReplacePriceListPricesRequest = StrictObject({
-  prices: Type.Array(PricedSkuInput, { maxItems: MAX_LIST_REPLACE_ITEMS, description: `0–${MAX_LIST_REPLACE_ITEMS} entries, as a bulk create's items` }),
+  prices: Type.Array(PriceListPriceInput, { maxItems: MAX_LIST_REPLACE_ITEMS, description: `0–${MAX_LIST_REPLACE_ITEMS} entries, as a bulk create's items` }),
   scope: Type.Unsafe<'list' | 'skus'>({
     type: 'string',
     enum: ['list', 'skus'],
@@ -192,7 +203,7 @@ export const ReplacePriceListPricesRequest = StrictObject({
 export type ReplacePriceListPricesRequest = Static<typeof ReplacePriceListPricesRequest>;
 
 /** A created record; in a dry run, one that would be: no id and no createdAt yet. */
-export const PlannedPriceListPrice = PlannedPricedRecord({ priceListId: Id });
+export const PlannedPriceListPrice = PlannedPricedRecord({ priceListId: Id }, { quantityRule: EntryQuantityRule });
 
 /** An entry of an overlap the replace leaves: which of `prices` it is, and its id (null: created in a dry run). */
 export const PlannedOverlappingEntry = Type.Object(

@@ -21,7 +21,7 @@ export type PricedSkuInput = Static<typeof PricedSkuInput>;
  * A record a replace created, its owner's field first (`customerId`, `priceListId`); in a dry
  * run, one that would be: no id and no createdAt yet.
  */
-export function PlannedPricedRecord<Owner extends TProperties>(owner: Owner) {
+export function PlannedPricedRecord<Owner extends TProperties, Extra extends TProperties>(owner: Owner, extra: Extra) {
   return Type.Object(
     {
       id: Nullable({ ...Id, description: 'Null in a dry run' }),
@@ -30,6 +30,7 @@ export function PlannedPricedRecord<Owner extends TProperties>(owner: Owner) {
       sku: Type.String(),
       price: Type.Number(),
       ...PriceRuleFields,
+      ...extra,
       createdAt: Nullable({ ...Timestamp, description: 'Null in a dry run' }),
     },
     { additionalProperties: false },

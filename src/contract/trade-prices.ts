@@ -73,7 +73,7 @@ export const ReplaceTradePricesRequest = Type.Object(
 export type ReplaceTradePricesRequest = Static<typeof ReplaceTradePricesRequest>;
 
 /** A created record; in a dry run, one that would be: no id and no createdAt yet. */
-export const PlannedTradePrice = PlannedPricedRecord({ customerId: Id });
+export const PlannedTradePrice = PlannedPricedRecord({ customerId: Id }, {});
 
 export const ReplaceTradePricesResult = Type.Object(
   {

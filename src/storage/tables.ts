@@ -183,6 +183,10 @@ export interface PriceListPricesTable {
   min_quantity: number;
   valid_from: string | null;
   valid_until: string | null;
+  /** The entry's own quantity rule, all three null when none (the SKU's applies; migration 025). */
+  quantity_minimum: number | null;
+  quantity_maximum: number | null;
+  quantity_increment: number | null;
   created_at: string;
 }
 
@@ -466,6 +470,9 @@ export interface PriceListPricesDeletedTable {
   min_quantity: number;
   valid_from: string | null;
   valid_until: string | null;
+  quantity_minimum: number | null;
+  quantity_maximum: number | null;
+  quantity_increment: number | null;
   created_at: string;
   deleted_at: string;
 }

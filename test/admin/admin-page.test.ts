@@ -277,8 +277,11 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const add = form(page, 'Add an entry');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.2');
+    // Sold in pairs on this list: the entry's own quantity rule.
+    await add.getByLabel('Case pack').fill('2');
     await add.getByRole('button', { name: 'Add entry' }).click();
     await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '3.2', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '2+, ×2', exact: true }).waitFor();
 
     const assign = form(page, 'Assign a customer');
     await assign.getByLabel('Customer').fill(`regular-${catalog.skus.mug.slice(3)}@example.com`);
@@ -291,6 +294,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
     await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^3\.2 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
+    expect(await page.locator('.effective .quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 2, in multiples of 2 units a line.');
   });
 
   it('customer groups: creates one with a list, adds a customer, whose effective price then comes from the group’s list', async () => {

@@ -132,7 +132,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     const listId = (list.body as { id: number }).id;
     const createdAt = new Date().toISOString();
     for (let start = 0; start < MAX_LIST_REPLACE_STORED; start += INSERT_CHUNK) {
-      const items = Array.from({ length: INSERT_CHUNK }, (_, offset) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 10, minQuantity: start + offset + 1, validFrom: null, validUntil: null }));
+      const items = Array.from({ length: INSERT_CHUNK }, (_, offset) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 10, minQuantity: start + offset + 1, validFrom: null, validUntil: null, quantityRule: null }));
       await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
     }
     // Every entry of the SKU goes (another price each), and 10 000 come, all duplicates of one another: each is in the one overlap.

@@ -154,7 +154,7 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     for (let start = 0; start < LIST_ENTRIES; start += 5000) {
       const items = Array.from({ length: 5000 }, (_, index) => {
         const day = FIRST_DAY + (start + index) * DAY_MS;
-        return { productId: catalogA.mug, sku: catalogA.skus.mug, price: 1, minQuantity: 1, validFrom: new Date(day).toISOString(), validUntil: new Date(day + DAY_MS).toISOString() };
+        return { productId: catalogA.mug, sku: catalogA.skus.mug, price: 1, minQuantity: 1, validFrom: new Date(day).toISOString(), validUntil: new Date(day + DAY_MS).toISOString(), quantityRule: null };
       });
       await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
     }

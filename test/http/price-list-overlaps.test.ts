@@ -212,7 +212,7 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const after = await lastEventId();
     const planned = await replace(listId, { ...body, dryRun: true });
     expect(planned).toEqual({
-      created: [{ id: null, priceListId: listId, ...mug, price: 2.5, minQuantity: 1, validFrom: '2027-01-01T00:00:00.000Z', validUntil: null, createdAt: null }],
+      created: [{ id: null, priceListId: listId, ...mug, price: 2.5, minQuantity: 1, validFrom: '2027-01-01T00:00:00.000Z', validUntil: null, quantityRule: null, createdAt: null }],
       deleted: [expect.objectContaining({ id: drop.id, sku: catalog.skus.mug, minQuantity: 10 })],
       unchanged: 1,
       overlaps: [
@@ -289,7 +289,7 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
   it(`refuses a replace of more than ${MAX_LIST_REPLACE_STORED} stored entries, naming scope, and changes nothing`, async () => {
     const { catalog } = suite;
     const listId = await newList('Too many to replace');
-    const entry = (minQuantity: number) => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity, validFrom: null, validUntil: null });
+    const entry = (minQuantity: number) => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity, validFrom: null, validUntil: null, quantityRule: null });
     const createdAt = new Date().toISOString();
     for (let start = 0; start <= MAX_LIST_REPLACE_STORED; start += 5000) {
       const items = Array.from({ length: Math.min(5000, MAX_LIST_REPLACE_STORED + 1 - start) }, (_, offset) => entry(start + offset + 1));
@@ -337,7 +337,7 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const listId = await newList('Too many duplicates');
     const createdAt = new Date().toISOString();
     for (let start = 0; start <= MAX_OVERLAP_KEY_ENTRIES; start += 5000) {
-      const items = Array.from({ length: Math.min(5000, MAX_OVERLAP_KEY_ENTRIES + 1 - start) }, () => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity: 1, validFrom: null, validUntil: null }));
+      const items = Array.from({ length: Math.min(5000, MAX_OVERLAP_KEY_ENTRIES + 1 - start) }, () => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity: 1, validFrom: null, validUntil: null, quantityRule: null }));
       await suite.server.services.uow.transaction((repos) => repos.priceLists.insertPrices(suite.tenant.storeId, listId, items, createdAt));
     }
     const tee = { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 };

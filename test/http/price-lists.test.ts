@@ -175,7 +175,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     const response = await call('POST', `${LISTS}/${list.id}/prices/bulk`, items);
     expect(response.status, response.text).toBe(201);
     const entries = response.body as EntryBody[];
-    const record = { id: expect.any(Number), priceListId: list.id, minQuantity: 1, validFrom: null, validUntil: null, createdAt: expect.stringMatching(TIMESTAMP) };
+    const record = { id: expect.any(Number), priceListId: list.id, minQuantity: 1, validFrom: null, validUntil: null, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) };
     expect(entries).toEqual([
       { ...record, ...items[0] },
       { ...record, ...items[1], validFrom: '2026-01-01T00:00:00.000Z', validUntil: '2026-07-01T00:00:00.000Z' },

@@ -153,7 +153,7 @@ describe.each(await enginesUnderTest())('pricing cost on %s', (engine) => {
     const fixture = await createCatalog(suite.server, suite.tenant, `list-${engine}-${++sequence}`);
     const list = (await created<{ id: number }>('/v1/price-lists', { name: `Long ${++sequence}`, kind: 'fixed' })).id;
     const entries = await suite.server.services.uow.transaction((repos) =>
-      repos.priceLists.insertPrices(suite.tenant.storeId, list, Array.from({ length: 4500 }, (_, n) => ({ productId: fixture.mug, sku: fixture.skus.mug, price: 1 + n / 100, minQuantity: 1, ...windowOf(n) })), new Date().toISOString()),
+      repos.priceLists.insertPrices(suite.tenant.storeId, list, Array.from({ length: 4500 }, (_, n) => ({ productId: fixture.mug, sku: fixture.skus.mug, price: 1 + n / 100, minQuantity: 1, ...windowOf(n), quantityRule: null })), new Date().toISOString()),
     );
     const buyer = (await created<{ id: number }>('/v1/customers', { email: `long-${engine}-${++sequence}@example.com`, trade: true, priceListIds: [list] })).id;
     const during = windowOf(4321);

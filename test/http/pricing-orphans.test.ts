@@ -48,7 +48,7 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
     const record = { productId: world.former, sku: world.sku, price: 1, minQuantity: 1, validFrom: null, validUntil: null };
     await suite.server.services.uow.transaction(async (repos) => {
       world.orphanTrade.push(...(await repos.tradePrices.insertMany(suite.tenant.storeId, [{ ...record, customerId: world.customer }], createdAt)).map((row) => row.id));
-      world.orphanEntry.push(...(await repos.priceLists.insertPrices(suite.tenant.storeId, world.list, [record], createdAt)).map((row) => row.id));
+      world.orphanEntry.push(...(await repos.priceLists.insertPrices(suite.tenant.storeId, world.list, [{ ...record, quantityRule: null }], createdAt)).map((row) => row.id));
     });
   };
 

@@ -68,7 +68,11 @@ const scenario = fc.record({
   products: fc.array(fc.record({ units, rule: quantityRule, variations: fc.array(fc.record({ units: fc.option(units, { nil: null }), rule: quantityRule }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
   lists: fc.array(
     fc.oneof(
-      { arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(rule, { minLength: 1, maxLength: 8 }), policy }), weight: 3 },
+      {
+        // Each entry may carry a quantity rule of its own, which a line it prices keeps instead of the SKU's.
+        arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(fc.record({ rule, quantityRule }).map(({ rule: spec, quantityRule: own }) => ({ ...spec, quantityRule: own })), { minLength: 1, maxLength: 8 }), policy }),
+        weight: 3,
+      },
       { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy, rounding }), weight: 1 },
     ),
     { minLength: 1, maxLength: 3 },
@@ -105,6 +109,8 @@ interface StoredRule {
   minQuantity: number;
   fromMs: number;
   untilMs: number;
+  /** A list entry's own quantity rule (a trade price has none). */
+  quantityRule: RuleOfQuantity;
 }
 
 interface StoredList {
@@ -122,6 +128,8 @@ interface Priced {
   tradePriceId: number | null;
   priceListId: number | null;
   priceListPriceId: number | null;
+  /** The paying entry's own quantity rule (not compared as a price: `modelLineRule` reads it). */
+  entryRule?: RuleOfQuantity;
 }
 
 const pricedOf = ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId }: Priced): Priced => ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId });
@@ -147,7 +155,7 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
   const listPrice = (list: StoredList): Priced | undefined => {
     if (list.percentageUnits !== null) return percentageOff(list);
     const listed = best(list.entries);
-    return listed === undefined ? undefined : priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id });
+    return listed === undefined ? undefined : priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id, entryRule: listed.quantityRule });
   };
   const walked = (): Priced => {
     const tradePrice = facts.trade ? best(facts.tradeRules) : undefined;
@@ -165,6 +173,11 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
     if (offer !== undefined && offer.unitPrice < paid.unitPrice) paid = offer;
   }
   return paid;
+}
+
+/** The rule a line keeps (docs/pricing.md, "Quantity rules"): the paying entry's own, else its SKU's. */
+function modelLineRule(paid: Priced, sku: CatalogSku): RuleOfQuantity {
+  return paid.entryRule ?? sku.quantityRule;
 }
 
 /** Why a line of `quantity` breaks `rule` (docs/pricing.md, "Quantity rules": the increment, then the minimum, then the maximum). */
@@ -211,8 +224,9 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       ...(rule.from !== null && { validFrom: momentOf(rule.from) }),
       validUntil: rule.until === null ? null : momentOf(rule.until),
     });
-    const stored = (rules: RuleSpec[], ids: number[]): StoredRule[] =>
+    const stored = (rules: Array<RuleSpec & { quantityRule?: RuleOfQuantity }>, ids: number[]): StoredRule[] =>
       rules.map((rule, index) => ({
+        quantityRule: rule.quantityRule ?? null,
         id: ids[index]!,
         sku: skuOf(rule).sku,
         units: rule.units,
@@ -232,7 +246,14 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
         lists.push({ id, percentageUnits: list.percentageUnits, policy: list.policy, rounding: list.rounding, entries: [] });
         continue;
       }
-      const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', `/v1/price-lists/${id}/prices/bulk`, list.entries.map(ruleFields), 201);
+      const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(
+              tenant,
+              'POST',
+              `/v1/price-lists/${id}/prices/bulk`,
+              // Half the entries without a rule say null, half leave it out.
+              list.entries.map((entry, position) => ({ ...ruleFields(entry), ...((entry.quantityRule !== null || position % 2 === 0) && { quantityRule: entry.quantityRule }) })),
+              201,
+            );
       lists.push({ id, percentageUnits: null, policy: list.policy, rounding: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
     }
 
@@ -268,23 +289,25 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
         const lines = [...new Map(spec.lines.map((line) => [skus[line.sku % skus.length]!, line.quantity])).entries()];
         const body = lines.map(([sku, quantity]) => ({ sku: sku.sku, quantity }));
 
-        // A line that breaks its SKU's rule is refused, naming it, by the quote and the order alike.
-        const broken = lines.flatMap(([sku, quantity], index) => {
-          const message = modelRuleBreak(sku.quantityRule, quantity);
-          return message === undefined ? [] : [{ index, field: 'quantity', message }];
-        });
-        if (broken.length > 0) {
-          for (const customer of customers) {
-            const refusedQuote = await suite.api.request('POST', '/v1/quotes', { token: tenant.token, body: { customerId: customer.id, at: spec.at, lines: body } });
-            const refusedOrder = await suite.api.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: customer.id, lines: body } });
-            for (const refused of [refusedQuote, refusedOrder]) {
-              expect(refused.status, refused.text.slice(0, 300)).toBe(422);
-              expect((refused.body as { errors: unknown[] }).errors).toEqual(broken);
-            }
-          }
-          return;
-        }
+        // A line that breaks its rule (the paying entry's, else its SKU's) is refused, naming it, by the quote and the order alike.
+        const priced: typeof customers = [];
         for (const customer of customers) {
+          const broken = lines.flatMap(([sku, quantity], index) => {
+            const message = modelRuleBreak(modelLineRule(modelPrice(customer, sku, quantity, clock.moment), sku), quantity);
+            return message === undefined ? [] : [{ index, field: 'quantity', message }];
+          });
+          if (broken.length === 0) {
+            priced.push(customer);
+            continue;
+          }
+          const refusedQuote = await suite.api.request('POST', '/v1/quotes', { token: tenant.token, body: { customerId: customer.id, at: spec.at, lines: body } });
+          const refusedOrder = await suite.api.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: customer.id, lines: body } });
+          for (const refused of [refusedQuote, refusedOrder]) {
+            expect(refused.status, refused.text.slice(0, 300)).toBe(422);
+            expect((refused.body as { errors: unknown[] }).errors).toEqual(broken);
+          }
+        }
+        for (const customer of priced) {
           const quote = await send<{ at: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/quotes', { customerId: customer.id, at: spec.at, lines: body }, 200);
           const order = await send<{ createdAt: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/orders', { customerId: customer.id, lines: body }, 201);
           expect([quote.at, order.createdAt]).toEqual([spec.at, spec.at]);
@@ -292,12 +315,12 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
             const query = new URLSearchParams({ customerId: String(customer.id), sku: sku.sku, quantity: String(quantity), at: spec.at });
             const effective = await send<Priced & { price: number; productId: number; variationId: number | null }>(tenant, 'GET', `/v1/trade-customer-product-prices/effective?${query}`, undefined, 200);
             const expected = modelPrice(customer, sku, quantity, clock.moment);
-            expect((effective as unknown as { quantityRule: RuleOfQuantity }).quantityRule).toEqual(sku.quantityRule);
+            expect((effective as unknown as { quantityRule: RuleOfQuantity }).quantityRule).toEqual(modelLineRule(expected, sku));
             const where = `${customer.trade ? 'trade' : 'lapsed'} customer, ${sku.sku} × ${quantity} at ${spec.at}`;
             expect({ quote: pricedOf(quote.lines[index]!), effective: pricedOf({ ...effective, unitPrice: effective.price }), order: pricedOf(order.lines[index]!) }, where).toEqual({
-              quote: expected,
-              effective: expected,
-              order: expected,
+              quote: pricedOf(expected),
+              effective: pricedOf(expected),
+              order: pricedOf(expected),
             });
             const ids = [quote.lines[index]!, effective, order.lines[index]!].map(({ productId, variationId }) => ({ productId, variationId }));
             expect(ids, where).toEqual([ids[0], ids[0], ids[0]]);

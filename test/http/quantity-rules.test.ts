@@ -129,4 +129,113 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     const history = await ok<Array<{ before: { quantityRule: unknown }; after: { quantityRule: unknown } }>>('GET', `/v1/price-history?productId=${product.id}&resource=product`, undefined, 200);
     expect(history[0]).toMatchObject({ before: { quantityRule: null }, after: { quantityRule: { minimum: 6, maximum: null, increment: 6 } } });
   });
+
+  describe('on a price list entry', () => {
+    interface Entry {
+      id: number;
+      quantityRule: ProductBody['quantityRule'];
+    }
+    const effectiveRule = async (customerId: number, item: string, quantity: number) =>
+      (await ok<{ quantityRule: unknown; priceListPriceId: number | null }>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${item}&quantity=${quantity}`, undefined, 200));
+    const quoteProblems = async (customerId: number, item: string, quantity: number, at?: string) => {
+      const response = await call('POST', '/v1/quotes', { customerId, ...(at !== undefined && { at }), lines: [{ sku: item, quantity }] });
+      return response.status === 200 ? [] : problemsOf(response.body);
+    };
+
+    it('keeps its own rule (null by default), and a line it prices takes that rule instead of the SKU’s', async () => {
+      const item = sku('CASE');
+      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Cased', sku: item, price: 2, quantityRule: { increment: 12 } }, 201);
+      const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Packs ${++sequence}`, kind: 'fixed' }, 201);
+      const entries = await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [
+        { productId: product.id, sku: item, price: 1.5, quantityRule: { minimum: 10, increment: 5 } },
+        { productId: product.id, sku: item, price: 1.2, minQuantity: 100 },
+      ], 201);
+      expect(entries.map((entry) => entry.quantityRule)).toEqual([{ minimum: 10, maximum: null, increment: 5 }, null]);
+      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entries[0]!.id}`, undefined, 200)).toMatchObject({ quantityRule: { minimum: 10, maximum: null, increment: 5 } });
+      const withList = (await ok<{ id: number }>('POST', '/v1/customers', { email: `packs-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201)).id;
+      const without = await customer();
+
+      // The first entry prices 1–99 units: its rule. At 100 the second prices, with no rule of its own: the product's.
+      expect(await quoteProblems(withList, item, 15)).toEqual([]);
+      expect(await quoteProblems(withList, item, 12)).toEqual([{ index: 0, field: 'quantity', message: 'must be a multiple of 5' }]);
+      expect(await quoteProblems(withList, item, 5)).toEqual([{ index: 0, field: 'quantity', message: 'must be at least 10' }]);
+      expect(await quoteProblems(withList, item, 100)).toEqual([{ index: 0, field: 'quantity', message: 'must be a multiple of 12' }]);
+      expect(await quoteProblems(withList, item, 108)).toEqual([]);
+      expect(await quoteProblems(without, item, 15)).toEqual([{ index: 0, field: 'quantity', message: 'must be a multiple of 12' }]);
+      const before = await snapshot();
+      expectError(await call('POST', '/v1/orders', { customerId: withList, lines: [{ sku: item, quantity: 12 }] }), 422, 10);
+      expect(await snapshot()).toEqual(before);
+      expect((await ok<{ total: number }>('POST', '/v1/orders', { customerId: withList, lines: [{ sku: item, quantity: 15 }] }, 201)).total).toBe(22.5);
+
+      expect(await effectiveRule(withList, item, 15)).toMatchObject({ priceListPriceId: entries[0]!.id, quantityRule: { minimum: 10, maximum: null, increment: 5 } });
+      expect(await effectiveRule(withList, item, 100)).toMatchObject({ priceListPriceId: entries[1]!.id, quantityRule: { minimum: 12, maximum: null, increment: 12 } });
+      expect(await effectiveRule(without, item, 15)).toMatchObject({ priceListPriceId: null, quantityRule: { minimum: 12, maximum: null, increment: 12 } });
+
+      // A trade price the customer has wins over the list: the SKU's rule applies again.
+      await ok('PUT', `/v1/customers/${withList}`, { trade: true }, 200);
+      await ok('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: withList, productId: product.id, sku: item, price: 1 }], 201);
+      expect(await quoteProblems(withList, item, 15)).toEqual([{ index: 0, field: 'quantity', message: 'must be a multiple of 12' }]);
+    });
+
+    it('refuses a rule that could not be kept, naming the item, storing nothing; a replace keeps only entries with the same rule', async () => {
+      const item = sku('RULED');
+      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Ruled', sku: item, price: 2 }, 201);
+      const list = await ok<{ id: number }>('POST', `/v1/price-lists`, { name: `Ruled ${++sequence}`, kind: 'fixed' }, 201);
+      const before = await snapshot();
+      const refused = await call('POST', `/v1/price-lists/${list.id}/prices/bulk`, [
+        { productId: product.id, sku: item, price: 1, quantityRule: { minimum: 5, increment: 12 } },
+        { productId: product.id, sku: item, price: 1, quantityRule: { increment: 0 } },
+        { productId: product.id, sku: item, price: 1, quantityRule: 'twelve' },
+      ]);
+      expectError(refused, 422, 10);
+      expect(problemsOf(refused.body)).toEqual([
+        { index: 0, field: 'quantityRule.minimum', message: 'must be a multiple of the increment (12)' },
+        { index: 1, field: 'quantityRule.increment', message: expect.any(String) },
+        { index: 2, field: 'quantityRule', message: expect.any(String) },
+      ]);
+      expect(await snapshot()).toEqual(before);
+
+      const kept = (await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }], 201))[0]!;
+      const replace = (rule: unknown, dryRun: boolean) =>
+        ok<{ created: Entry[]; deleted: Entry[]; unchanged: number }>('POST', `/v1/price-lists/${list.id}/prices/replace`, { scope: 'list', dryRun, prices: [{ productId: product.id, sku: item, price: 1, quantityRule: rule }] }, 200);
+      expect(await replace({ minimum: 6, increment: 6 }, false)).toEqual({ created: [], deleted: [], unchanged: 1, overlaps: [] });
+      const planned = await replace({ increment: 3 }, true);
+      expect(planned.created).toEqual([expect.objectContaining({ id: null, quantityRule: { minimum: 3, maximum: null, increment: 3 } })]);
+      expect(planned.deleted.map((entry) => entry.id)).toEqual([kept.id]);
+      const done = await replace(null, false);
+      expect(done.created).toEqual([expect.objectContaining({ quantityRule: null })]);
+      expect(done.deleted).toEqual([expect.objectContaining({ id: kept.id, quantityRule: { minimum: 6, maximum: null, increment: 6 } })]);
+    });
+
+    it('is set by a change set’s entry, and a revert’s restore brings the entry back with its rule', async () => {
+      const item = sku('STAGED');
+      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Staged', sku: item, price: 2 }, 201);
+      const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Staged ${++sequence}`, kind: 'fixed' }, 201);
+      const set = await ok<{ id: number }>('POST', '/v1/change-sets', { name: 'Cases' }, 201);
+      await ok('POST', `/v1/change-sets/${set.id}/operations`, [{ type: 'price_list_entry.create', priceListId: list.id, productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }], 201);
+      await ok('POST', `/v1/change-sets/${set.id}/apply`, {}, 200);
+      const [entry] = await ok<Entry[]>('GET', `/v1/price-lists/${list.id}/prices`, undefined, 200);
+      expect(entry?.quantityRule).toEqual({ minimum: 6, maximum: null, increment: 6 });
+      await ok('DELETE', `/v1/price-lists/${list.id}/prices/${entry!.id}`, undefined, 204);
+      const undo = await ok<{ id: number }>('POST', '/v1/change-sets', { name: 'Put it back' }, 201);
+      await ok('POST', `/v1/change-sets/${undo.id}/operations`, [{ type: 'price_list_entry.restore', priceListId: list.id, id: entry!.id }], 201);
+      await ok('POST', `/v1/change-sets/${undo.id}/apply`, {}, 200);
+      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entry!.id}`, undefined, 200)).toEqual(expect.objectContaining({ id: entry!.id, quantityRule: { minimum: 6, maximum: null, increment: 6 } }));
+    });
+
+    it('quotes a past moment by the rule of the entry that priced it then, though the entry is gone', async () => {
+      const item = sku('GONE');
+      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Gone', sku: item, price: 2 }, 201);
+      const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Gone ${++sequence}`, kind: 'fixed' }, 201);
+      const entry = (await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 4 } }], 201))[0]!;
+      const customerId = (await ok<{ id: number }>('POST', '/v1/customers', { email: `gone-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201)).id;
+      const then = clock.step(HOUR);
+      clock.step(HOUR);
+      await ok('DELETE', `/v1/price-lists/${list.id}/prices/${entry.id}`, undefined, 204);
+      clock.step(HOUR);
+      expect(await quoteProblems(customerId, item, 3, then)).toEqual([{ index: 0, field: 'quantity', message: 'must be a multiple of 4' }]);
+      expect(await quoteProblems(customerId, item, 8, then)).toEqual([]);
+      expect(await quoteProblems(customerId, item, 3)).toEqual([]);
+    });
+  });
 });

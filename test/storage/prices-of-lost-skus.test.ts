@@ -70,7 +70,9 @@ describe.each(await enginesUnderTest())('migration 011, prices of SKUs their pro
       ...stranded.map((record) => `trade_customer_product_price.deleted:${record.id}`),
       `price_list_price.deleted:${strandedEntry!.id}`,
     ]);
-    expect(events.map((event) => event.data)).toEqual([...records, entryRecord]);
+    // Migration 011 writes an entry as entries were then, before they had a quantity rule (migration 025).
+    const entryThen = Object.fromEntries(Object.entries(entryRecord).filter(([field]) => field !== 'quantityRule'));
+    expect(events.map((event) => event.data)).toEqual([...records, entryThen]);
     expect((await eventsAfter(foreignBefore, suite.other.token)).map((event) => event.data)).toEqual([foreignRecord]);
     for (const record of [renamed!, moved!, many[0]!, many[999]!]) expect((await suite.api.request('GET', `/v1/trade-customer-product-prices/${record.id}`, { token: suite.tenant.token })).status).toBe(404);
     expect((await suite.api.request('GET', `/v1/price-lists/${list.id}/prices/${strandedEntry!.id}`, { token: suite.tenant.token })).status).toBe(404);

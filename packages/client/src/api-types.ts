@@ -228,6 +228,15 @@ export type ChangeSetOperation = {
   validFrom?: string | null;
   /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
   validUntil?: string | null;
+  /** The entry's own quantity rule: it applies, instead of the SKU's, to a line this entry prices. Null or left out: the SKU's */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
 } | {
   type: "price_list_entry.delete";
   /** A price list of this store */
@@ -845,6 +854,15 @@ export type PriceListPrice = {
   validFrom: string | null;
   /** Applies until this moment (exclusive); null: never ends */
   validUntil: string | null;
+  /** The entry's own quantity rule, applied to a line it prices instead of the SKU's; null: the SKU's */
+  quantityRule: {
+    /** The fewest units a line may order */
+    minimum: number;
+    /** The most units a line may order; null: no most */
+    maximum: number | null;
+    /** A line orders a multiple of this */
+    increment: number;
+  } | null;
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -860,6 +878,15 @@ export type PriceListPriceInput = {
   validFrom?: string | null;
   /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
   validUntil?: string | null;
+  /** The entry's own quantity rule: it applies, instead of the SKU's, to a line this entry prices. Null or left out: the SKU's */
+  quantityRule?: {
+    /** The fewest units a line may order; left out: the increment (1 unless set) */
+    minimum?: number;
+    /** The most units a line may order; null or left out: no most */
+    maximum?: number | null;
+    /** A line orders a multiple of this (a case pack); default 1 */
+    increment?: number;
+  } | null;
 };
 
 export type PriceListPriceListQuery = {
@@ -940,6 +967,15 @@ export type ReplacePriceListPricesRequest = {
     validFrom?: string | null;
     /** Applies until this moment (exclusive); null or left out: never ends. After validFrom */
     validUntil?: string | null;
+    /** The entry's own quantity rule: it applies, instead of the SKU's, to a line this entry prices. Null or left out: the SKU's */
+    quantityRule?: {
+      /** The fewest units a line may order; left out: the increment (1 unless set) */
+      minimum?: number;
+      /** The most units a line may order; null or left out: no most */
+      maximum?: number | null;
+      /** A line orders a multiple of this (a case pack); default 1 */
+      increment?: number;
+    } | null;
   }[];
   /** `list`: the list’s entries become exactly `prices`. `skus`: only the entries of the SKUs named in `prices` are replaced; others stay */
   scope: "list" | "skus";
@@ -962,6 +998,15 @@ export type ReplacePriceListPricesResult = {
     validFrom: string | null;
     /** Applies until this moment (exclusive); null: never ends */
     validUntil: string | null;
+    /** The entry's own quantity rule, applied to a line it prices instead of the SKU's; null: the SKU's */
+    quantityRule: {
+      /** The fewest units a line may order */
+      minimum: number;
+      /** The most units a line may order; null: no most */
+      maximum: number | null;
+      /** A line orders a multiple of this */
+      increment: number;
+    } | null;
     /** Null in a dry run */
     createdAt: string | null;
   }[];
@@ -979,6 +1024,15 @@ export type ReplacePriceListPricesResult = {
     validFrom: string | null;
     /** Applies until this moment (exclusive); null: never ends */
     validUntil: string | null;
+    /** The entry's own quantity rule, applied to a line it prices instead of the SKU's; null: the SKU's */
+    quantityRule: {
+      /** The fewest units a line may order */
+      minimum: number;
+      /** The most units a line may order; null: no most */
+      maximum: number | null;
+      /** A line orders a multiple of this */
+      increment: number;
+    } | null;
     /** ISO 8601, UTC */
     createdAt: string;
   }[];

@@ -6,7 +6,7 @@ import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, QUANTITY_RULE_FIELDS, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
@@ -93,13 +93,14 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
         ? h('p', {}, 'No entries.')
         : table(
             'Entries of this list',
-            ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Actions'],
+            ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Units a line', 'Actions'],
             page.map((entry) => [
               entry.sku,
               String(entry.price),
               String(entry.minQuantity),
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
+              quantityRuleLabel(entry.quantityRule),
               context.canChange && actionButton(
                 'Delete',
                 async () => {
@@ -123,7 +124,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
   const add = new Form({
     label: 'Add an entry',
     submitLabel: 'Add entry',
-    fields: PRICE_FIELDS,
+    fields: [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS],
     aliases: PRICE_ALIASES,
     grid: true,
     onSubmit: async (form) => {
@@ -132,7 +133,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
       if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
       try {
         // Sent as typed: the API judges it (a 422 shown at its field).
-        await context.api.priceLists.prices.bulkCreate(listId, [priceFromForm(form, product?.id) as PriceListPriceInput]);
+        await context.api.priceLists.prices.bulkCreate(listId, [{ ...priceFromForm(form, product?.id), ...quantityRuleFromForm(form) } as PriceListPriceInput]);
       } catch (error) {
         return form.showError(error, 0);
       }

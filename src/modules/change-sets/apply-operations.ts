@@ -96,7 +96,7 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'price_list_entry.create': {
-        const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(({ productId, sku, price, minQuantity, validFrom, validUntil }) => ({ productId, sku, price, minQuantity, validFrom, validUntil }));
+        const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(({ productId, sku, price, minQuantity, validFrom, validUntil, quantityRule }) => ({ productId, sku, price, minQuantity, validFrom, validUntil, quantityRule }));
         const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items), { missing: 'priceListId' });
         for (const record of entries ?? []) {
           execution.created.push({ resource: 'price_list_entry', record });

@@ -1,5 +1,4 @@
-import type { PriceListPrice } from '../../contract/price-lists.js';
-import type { PricedSku } from '../../contract/trade-prices.js';
+import type { PricedEntry, PriceListPrice } from '../../contract/price-lists.js';
 import { deleteInBatches } from '../batched-delete.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import { listEntryRecord } from '../history/change-records.js';
@@ -41,7 +40,7 @@ export class PriceListEntryWrites {
   }
 
   /** Adds entries to a fixed list, `batch` a statement, each with a `price_list_price.created` event; the entries come back in the order given. */
-  async create(priceListId: number, entries: readonly PricedSku[]): Promise<PriceListPrice[]> {
+  async create(priceListId: number, entries: readonly PricedEntry[]): Promise<PriceListPrice[]> {
     await this.lock();
     const created: PriceListPrice[] = [];
     for (let start = 0; start < entries.length; start += this.batch) {
@@ -75,7 +74,7 @@ export class PriceListEntryWrites {
   }
 
   /** A replace's diff made real: its removals first, then its creations; the created entries in `diff.create`'s order. */
-  async apply(priceListId: number, diff: Pick<PriceDiff<PriceListPrice, PricedSku>, 'create' | 'remove'>): Promise<PriceListPrice[]> {
+  async apply(priceListId: number, diff: Pick<PriceDiff<PriceListPrice, PricedEntry>, 'create' | 'remove'>): Promise<PriceListPrice[]> {
     await this.remove(priceListId, diff.remove);
     return this.create(priceListId, diff.create);
   }

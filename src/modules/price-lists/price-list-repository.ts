@@ -1,5 +1,4 @@
-import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
-import type { PricedSku } from '../../contract/trade-prices.js';
+import type { PricedEntry, PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import type { Rounding } from '../currency/rounding.js';
 import type { Page } from '../page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
@@ -46,7 +45,7 @@ export interface PriceListRepository {
   delete(storeId: number, id: number): Promise<boolean>;
 
   /** One multi-row insert; the entries come back in the order given. */
-  insertPrices(storeId: number, priceListId: number, items: readonly PricedSku[], createdAt: string): Promise<PriceListPrice[]>;
+  insertPrices(storeId: number, priceListId: number, items: readonly PricedEntry[], createdAt: string): Promise<PriceListPrice[]>;
   listPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter, page: Page): Promise<PriceListPrice[]>;
   countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number>;
   findPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice | undefined>;

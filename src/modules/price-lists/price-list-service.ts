@@ -23,10 +23,10 @@ import type { PricedSku } from '../../contract/trade-prices.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { toPriceUnits } from '../money.js';
 import type { Page } from '../page.js';
-import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
 import { batchStart, nextTurn, onNextTurn, yieldToOtherWork } from '../yield-to-other-work.js';
+import { checkEntryItems } from './entry-check.js';
 import { overlapGroups, overlapsOf } from './entry-overlaps.js';
 import { PriceListEntryWrites } from './price-list-entry-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
@@ -228,7 +228,7 @@ export class PriceListService {
       await repos.history.lockChain(storeId);
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
-      const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
+      const { checked, problems } = await checkEntryItems(repos, storeId, items, shapeProblems);
       if (problems.length > 0) throw validationFailed(problems, items.length);
       return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).create(priceListId, checked);
     });
@@ -261,7 +261,7 @@ export class PriceListService {
         if (refused(undefined, null)) throw validationFailed(shapeProblems);
         if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
         const items = refused(undefined, 'prices') ? [] : request.prices;
-        const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
+        const { checked, problems } = await checkEntryItems(repos, storeId, items, shapeProblems);
         if (problems.length > 0) throw validationFailed(problems);
         const skus = request.scope === 'skus' ? [...new Set(checked.map((item) => item.sku))] : undefined;
         // The stored entries, a few thousand a read along the list's pricing index, each read a
@@ -319,7 +319,7 @@ export class PriceListService {
       }
       if (problems.length > 0) throw validationFailed(problems, ids.length);
       const entries = ids.map((id) => kept.get(id)!);
-      const checks = await checkPricedItems(repos, storeId, entries, []);
+      const checks = await checkEntryItems(repos, storeId, entries, []);
       if (checks.problems.length > 0) throw validationFailed(checks.problems, ids.length);
       return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).restore(entries);
     });

@@ -188,8 +188,8 @@ async function catalogRowsAt(repos: Repositories, storeId: number, resource: Sta
   return rows;
 }
 
-function asRule({ id, priceUnits, minQuantity, validFrom, validUntil }: RuleAsOf): PriceRule {
-  return { id, priceUnits, minQuantity, validFrom, validUntil };
+function asRule({ id, priceUnits, minQuantity, validFrom, validUntil, quantityMinimum, quantityMaximum, quantityIncrement }: RuleAsOf): PriceRule {
+  return { id, priceUnits, minQuantity, validFrom, validUntil, quantityMinimum, quantityMaximum, quantityIncrement };
 }
 
 function numbers(value: unknown): number[] {

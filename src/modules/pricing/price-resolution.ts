@@ -1,6 +1,8 @@
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
 import { percentageOff, type Rounding } from '../currency/rounding.js';
+import { ruleOfColumns } from '../quantity-rules/quantity-rule.js';
 
 /**
  * The one rule that says which price a customer pays (docs/pricing.md). For customer C, SKU S,
@@ -30,6 +32,10 @@ export interface PriceRule {
   /** Canonical ISO 8601 UTC; null: no bound. Valid from `validFrom` (inclusive) until `validUntil` (exclusive). */
   validFrom: string | null;
   validUntil: string | null;
+  /** A list entry's own quantity rule, as stored (all null or absent: none, the SKU's applies). */
+  quantityMinimum?: number | null;
+  quantityMaximum?: number | null;
+  quantityIncrement?: number | null;
 }
 
 export interface ListFacts {
@@ -71,6 +77,8 @@ export interface Resolution {
   validUntil: string | null;
   /** A computed price (a percentage list's) before its rounding, to 4 decimals; null for a price as stored. */
   unroundedPriceUnits: number | null;
+  /** The applied entry's own quantity rule, which a line it prices keeps instead of the SKU's; null: none (the SKU's applies). */
+  quantityRule: QuantityRule | null;
 }
 
 /** The price `facts` give for `quantity` units at `at` (canonical timestamp). */
@@ -175,7 +183,7 @@ export function isValidAt(rule: Pick<PriceRule, 'validFrom' | 'validUntil'>, at:
 export function fromPercentageList(facts: PricingFacts, list: ListFacts): Resolution {
   const catalogUnits = facts.variationPriceUnits ?? facts.productPriceUnits;
   const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding);
-  return { priceUnits: Math.min(priceUnits, catalogUnits), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits };
+  return { priceUnits: Math.min(priceUnits, catalogUnits), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits, quantityRule: null };
 }
 
 /** Of the rules that apply at `at` to `quantity` units, the highest break, then the newest. */
@@ -197,9 +205,15 @@ function fromRule(source: 'trade' | 'price_list', rule: PriceRule, priceListId: 
     priceListPriceId: source === 'price_list' ? rule.id : null,
     validUntil: rule.validUntil,
     unroundedPriceUnits: null,
+    quantityRule: ruleOf(rule),
   };
 }
 
+/** An entry's own quantity rule from its stored fields (a trade price has none). */
+function ruleOf(rule: PriceRule): QuantityRule | null {
+  return ruleOfColumns({ quantity_minimum: rule.quantityMinimum ?? null, quantity_maximum: rule.quantityMaximum ?? null, quantity_increment: rule.quantityIncrement ?? null });
+}
+
 function catalog(source: 'variation' | 'product', priceUnits: number): Resolution {
-  return { priceUnits, source, tradePriceId: null, priceListId: null, priceListPriceId: null, validUntil: null, unroundedPriceUnits: null };
+  return { priceUnits, source, tradePriceId: null, priceListId: null, priceListPriceId: null, validUntil: null, unroundedPriceUnits: null, quantityRule: null };
 }

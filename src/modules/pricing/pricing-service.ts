@@ -41,7 +41,7 @@ export interface PricedLine extends Resolution {
   productId: number;
   variationId: number | null;
   lineTotalUnits: bigint;
-  /** How many units a line of the SKU may order (docs/pricing.md, "Quantity rules"); null: any. */
+  /** How many units the line may order (docs/pricing.md, "Quantity rules"): the rule of the entry that prices it, else the SKU's; null: any. */
   quantityRule: QuantityRule | null;
 }
 
@@ -87,7 +87,7 @@ export class PricingService {
       priceListPriceId: explained.priceListPriceId,
       validUntil: explained.validUntil,
       nextChangeAt: explained.nextChangeAt,
-      quantityRule: facts.catalog.quantityRule,
+      quantityRule: explained.quantityRule ?? facts.catalog.quantityRule,
       shadowedTradePriceIds: explained.shadowedTradePriceIds,
       candidateCount: explained.candidateCount,
       candidates: explained.candidates,
@@ -225,7 +225,8 @@ function priceFromFacts(factsBySku: ReadonlyMap<string, SkuFacts>, lines: Readon
         productId: facts.catalog.productId,
         variationId: facts.catalog.variationId,
         lineTotalUnits: lineTotalUnits(BigInt(resolution.priceUnits), line.quantity),
-        quantityRule: facts.catalog.quantityRule,
+        // The entry that prices the line may have a rule of its own (docs/pricing.md, "Quantity rules").
+        quantityRule: resolution.quantityRule ?? facts.catalog.quantityRule,
       };
     });
     return { lines: priced, catalog: new Map([...factsBySku].map(([sku, facts]) => [sku, facts.catalog])) };

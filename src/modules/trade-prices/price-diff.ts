@@ -1,3 +1,4 @@
+import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PricedSku, TradePrice } from '../../contract/trade-prices.js';
 import { toPriceUnits } from '../money.js';
 import type { NewTradePrice } from './trade-price-repository.js';
@@ -16,7 +17,7 @@ export interface PriceDiff<Stored extends PricedSku & { id: number } = TradePric
 
 /**
  * Matches desired prices to existing records equal in every field a client sets (product,
- * SKU, price, minQuantity, validFrom, validUntil), one record for one price: two equal prices
+ * SKU, price, minQuantity, validFrom, validUntil, a list entry's quantity rule), one record for one price: two equal prices
  * need two equal records, and a third equal record goes. Among equal records the oldest are
  * kept. The customer is the caller's to choose: `existing` are that customer's records.
  */
@@ -41,6 +42,8 @@ export function diffPrices<Stored extends PricedSku & { id: number }, Desired ex
   return { create, remove, unchanged, matches };
 }
 
-function keyOf(price: PricedSku): string {
-  return JSON.stringify([price.productId, price.sku, toPriceUnits(price.price), price.minQuantity, price.validFrom, price.validUntil]);
+/** Every field a client sets; a list entry's quantity rule too (a trade price has none). */
+function keyOf(price: PricedSku & { quantityRule?: QuantityRule | null }): string {
+  const rule = price.quantityRule ?? null;
+  return JSON.stringify([price.productId, price.sku, toPriceUnits(price.price), price.minQuantity, price.validFrom, price.validUntil, rule && [rule.minimum, rule.maximum, rule.increment]]);
 }

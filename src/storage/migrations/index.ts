@@ -22,6 +22,7 @@ import { priceListPolicySchema } from './021-price-list-policy.js';
 import { currencyRoundingSchema } from './022-currency-rounding.js';
 import { customerGroupsSchema } from './023-customer-groups.js';
 import { quantityRulesSchema } from './024-quantity-rules.js';
+import { entryQuantityRulesSchema } from './025-entry-quantity-rules.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -49,6 +50,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['022-currency-rounding', currencyRoundingSchema],
   ['023-customer-groups', customerGroupsSchema],
   ['024-quantity-rules', quantityRulesSchema],
+  ['025-entry-quantity-rules', entryQuantityRulesSchema],
 ];
 
 /**

@@ -98,7 +98,19 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
-    const columns = ['id', 'price_list_id as priceListId', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
+    const columns = [
+      'id',
+      'price_list_id as priceListId',
+      'sku',
+      'product_id as productId',
+      'price as priceUnits',
+      'min_quantity as minQuantity',
+      'valid_from as validFrom',
+      'valid_until as validUntil',
+      'quantity_minimum as quantityMinimum',
+      'quantity_maximum as quantityMaximum',
+      'quantity_increment as quantityIncrement',
+    ] as const;
     // The lists are the store's (read from the customer's record); the deleted entries carry their store too.
     const rowsOn = (db: Kysely<Tables>) =>
       db
@@ -122,7 +134,13 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
     const rows = validOnly
       ? await executeShaped(this.db, this.statements, rowsOn(this.db), skus.length === 1 && priceListIds.length === 1)
       : await everyRowInPages(this.db, this.engine, (db) => db.selectFrom(rowsOn(db).as('r')).selectAll(), 'r.id');
-    return rows.map((row) => ({ ...asRule(row), priceListId: Number(row.priceListId) }));
+    return rows.map((row) => ({
+      ...asRule(row),
+      priceListId: Number(row.priceListId),
+      quantityMinimum: row.quantityMinimum,
+      quantityMaximum: row.quantityMaximum,
+      quantityIncrement: row.quantityIncrement,
+    }));
   }
 
   async currentLists(storeId: number, ids: readonly number[]): Promise<Array<ListTermsOfRow & { createdAt: string }>> {

@@ -1,6 +1,5 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
-import type { PricedSku } from '../../contract/trade-prices.js';
+import type { PricedEntry, PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
@@ -17,6 +16,7 @@ import type { Engine } from '../engine.js';
 import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
 import { IDS_PER_DELETE, keepDeletedListEntries } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
+import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 export class KyselyPriceListRepository implements PriceListRepository {
   constructor(
@@ -73,7 +73,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
     return result.numDeletedRows > 0n;
   }
 
-  async insertPrices(storeId: number, priceListId: number, items: readonly PricedSku[], createdAt: string): Promise<PriceListPrice[]> {
+  async insertPrices(storeId: number, priceListId: number, items: readonly PricedEntry[], createdAt: string): Promise<PriceListPrice[]> {
     const ids = await insertPricedSkuRows(this.db, this.engine, 'price_list_prices', storeId, items.map((item) => ({ ...item, owner: priceListId })), createdAt);
     return items.map((item, index) => ({ id: ids[index]!, priceListId, ...item, createdAt }));
   }
@@ -166,6 +166,7 @@ export class KyselyPriceListRepository implements PriceListRepository {
           min_quantity: entry.minQuantity,
           valid_from: entry.validFrom,
           valid_until: entry.validUntil,
+          ...columnsOfRule(entry.quantityRule),
           created_at: createdAt,
         })),
       )
@@ -271,6 +272,7 @@ function toPriceListPrice(row: Omit<Selectable<PriceListPricesTable>, 'id'> & { 
     minQuantity: Number(row.min_quantity),
     validFrom: row.valid_from,
     validUntil: row.valid_until,
+    quantityRule: ruleOfColumns(row),
     createdAt: row.created_at,
   };
 }

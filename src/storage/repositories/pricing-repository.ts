@@ -129,7 +129,16 @@ export class KyselyPricingRepository implements PricingRepository {
     if (skus.length === 0 || priceListIds.length === 0) return [];
     // As for trade prices. The lists are the store's (the caller read them for the customer),
     // and a product belongs to one store, so the entries' own store_id need not be read.
-    const entry = ['p.id', 'p.price_list_id as priceListId', 'p.sku', 'p.price as priceUnits', 'p.min_quantity as minQuantity', 'p.valid_from as validFrom', 'p.valid_until as validUntil'] as const;
+    const entry = [
+      'p.id',
+      'p.price_list_id as priceListId',
+      'p.sku',
+      'p.price as priceUnits',
+      'p.min_quantity as minQuantity',
+      'p.valid_from as validFrom',
+      'p.valid_until as validUntil',
+      ...ENTRY_RULE,
+    ] as const;
     if (validAt !== undefined && !this.engine.bareColumnsFollowMax) {
       const picked = this.db
         .selectFrom('price_list_prices as p')
@@ -142,7 +151,7 @@ export class KyselyPricingRepository implements PricingRepository {
       return this.db
         .selectFrom(picked)
         .innerJoin('skus as k', (join) => join.on('k.store_id', '=', storeId).onRef('k.sku', '=', 'picked.sku').onRef('k.product_id', '=', 'picked.product_id'))
-        .select(['picked.id', 'picked.priceListId', 'picked.sku', 'picked.priceUnits', 'picked.minQuantity', 'picked.validFrom', 'picked.validUntil'])
+        .select(['picked.id', 'picked.priceListId', 'picked.sku', 'picked.priceUnits', 'picked.minQuantity', 'picked.validFrom', 'picked.validUntil', 'picked.quantityMinimum', 'picked.quantityMaximum', 'picked.quantityIncrement'])
         .where('picked.rank', '=', 1)
         .execute();
     }
@@ -166,11 +175,15 @@ export class KyselyPricingRepository implements PricingRepository {
         'p.min_quantity as minQuantity',
         'p.valid_from as validFrom',
         'p.valid_until as validUntil',
+        ...ENTRY_RULE,
       ])
       .groupBy(['p.price_list_id', 'k.sku', 'p.min_quantity'])
       .execute();
   }
 }
+
+/** An entry's own quantity rule, in the rule's shape (`PriceRule`). */
+const ENTRY_RULE = ['p.quantity_minimum as quantityMinimum', 'p.quantity_maximum as quantityMaximum', 'p.quantity_increment as quantityIncrement'] as const;
 
 /** A store's rounding from its row's columns: to its currency's minor unit, by its mode. */
 export function storeRounding(currency: string, mode: string): Rounding {
