@@ -202,6 +202,25 @@ export const ReplacePriceListPricesRequest = StrictObject({
 });
 export type ReplacePriceListPricesRequest = Static<typeof ReplacePriceListPricesRequest>;
 
+/** The largest CSV file an import into a list takes: 5000 rows of entries fit in well under it. */
+export const MAX_LIST_IMPORT_BYTES = 2 * 2 ** 20;
+
+export const ImportPriceListPricesQuery = Type.Object(
+  {
+    scope: Type.Optional(
+      Type.Unsafe<'list' | 'skus'>({
+        type: 'string',
+        enum: ['list', 'skus'],
+        default: 'skus',
+        description: '`skus` (the default): the entries of the SKUs in the file are replaced, others stay, and sending the file again changes nothing more. `list`: the list’s entries become exactly the file',
+      }),
+    ),
+    dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Answer what would change, and change nothing' })),
+  },
+  { additionalProperties: false },
+);
+export type ImportPriceListPricesQuery = Static<typeof ImportPriceListPricesQuery>;
+
 /** A created record; in a dry run, one that would be: no id and no createdAt yet. */
 export const PlannedPriceListPrice = PlannedPricedRecord({ priceListId: Id }, { quantityRule: EntryQuantityRule });
 

@@ -213,6 +213,13 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     const list = await client.priceLists.create({ name: 'Deal', kind: 'fixed' });
     const [entry] = await client.priceLists.prices.bulkCreate(list.id, [{ productId: product.id, sku: 'reach-A', price: 7 }]);
     expect(await client.priceLists.prices.get(list.id, entry!.id)).toMatchObject({ sku: 'reach-A', price: 7 });
+    // A CSV file into another list: a dry run, then the file, whose second upload changes nothing.
+    const imported = await client.priceLists.create({ name: 'Cases', kind: 'fixed' });
+    const file = 'sku,price,min_quantity,quantity_increment\nreach-A,6.5,10,5\n';
+    expect((await client.priceLists.prices.import(imported.id, file, { dryRun: true })).created).toEqual([expect.objectContaining({ id: null, price: 6.5, quantityRule: { minimum: 5, maximum: null, increment: 5 } })]);
+    expect(await client.priceLists.prices.count(imported.id)).toBe(0);
+    expect((await client.priceLists.prices.import(imported.id, file)).created).toEqual([expect.objectContaining({ id: expect.any(Number), price: 6.5 })]);
+    expect(await client.priceLists.prices.import(imported.id, file, { scope: 'list' })).toMatchObject({ created: [], deleted: [], unchanged: 1 });
     expect(await client.priceLists.prices.count(list.id)).toBe(1);
     expect(await client.priceLists.prices.list(list.id, { sku: 'reach-A' })).toHaveLength(1);
     expect(await client.priceLists.update(list.id, { name: 'Deal 2' })).toMatchObject({ name: 'Deal 2' });
@@ -225,7 +232,7 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(await client.orders.list({ customerId: customer.id })).toEqual([order]);
     expect(await client.orders.count({ customerId: customer.id })).toBe(1);
     await client.priceLists.prices.delete(list.id, entry!.id);
-    expect(await client.priceLists.count({ kind: 'fixed' })).toBe(1);
+    expect(await client.priceLists.count({ kind: 'fixed' })).toBe(2);
     await client.priceLists.delete(list.id);
 
     const webhook = await client.webhooks.create({ topic: 'customer.created', url: receiver.url });

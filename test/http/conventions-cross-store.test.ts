@@ -24,6 +24,16 @@ interface FixtureContext {
   receiverUrl: string;
 }
 
+/** A body sent as a CSV file (`text/csv`), not as JSON. */
+class CsvBody {
+  constructor(readonly text: string) {}
+}
+
+/** How a fixture's body goes out: a CSV file as itself, anything else as JSON. */
+function sent(body: unknown): Omit<RequestOptions, 'token'> {
+  return body instanceof CsvBody ? { rawBody: body.text, headers: { 'content-type': 'text/csv' } } : { body };
+}
+
 interface Fixture {
   /** Where the record is created; default the collection path. */
   createPath?: string;
@@ -77,6 +87,13 @@ const FIXTURES: Record<string, Fixture> = {
     body: async ({ unique, postAsB }) => {
       const product = await postAsB('/v1/products', { title: 'T', price: 1, sku: `CROSS-R-${unique}` });
       return { scope: 'skus', prices: [{ productId: product.id, sku: `CROSS-R-${unique}`, price: 5 }] };
+    },
+  },
+  // A file another store sends to a list: its own product's SKU, so that only the list is not its.
+  '/v1/price-lists/{id}/prices/import': {
+    body: async ({ unique, postAsB }) => {
+      await postAsB('/v1/products', { title: 'T', price: 1, sku: `CROSS-F-${unique}` });
+      return new CsvBody(`sku,price\nCROSS-F-${unique},5\n`);
     },
   },
   '/v1/imports': {
@@ -255,13 +272,13 @@ describe.each(await enginesUnderTest())('contract §3 other stores’ records on
       const before = await snapshotOfA(watched);
       const handshakes = receiver.handshakes.length;
 
-      const crossed = await api.request(operation.method, path, { token: storeB.token, body });
+      const crossed = await api.request(operation.method, path, { token: storeB.token, ...sent(body) });
       expectError(crossed, 404, 5);
 
       // Indistinguishable from an id that names nothing at all.
       const segments = path.split('/');
       const lastId = segments.findLastIndex((segment) => /^\d+$/.test(segment));
-      const absent = await api.request(operation.method, segments.with(lastId, MISSING_ID).join('/'), { token: storeB.token, body });
+      const absent = await api.request(operation.method, segments.with(lastId, MISSING_ID).join('/'), { token: storeB.token, ...sent(body) });
       expectError(absent, 404, 5);
       const shape = (response: { body: unknown }) => (response.body as { message: string }).message.replace(/\d+/g, '#');
       expect(shape(crossed)).toBe(shape(absent));

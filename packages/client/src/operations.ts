@@ -65,6 +65,7 @@ export const OPERATIONS = {
   'priceLists.prices.bulkCreate': { method: 'POST', path: '/v1/price-lists/{id}/prices/bulk' },
   'priceLists.prices.delete': { method: 'DELETE', path: '/v1/price-lists/{id}/prices/{priceId}' },
   'priceLists.prices.replace': { method: 'POST', path: '/v1/price-lists/{id}/prices/replace' },
+  'priceLists.prices.import': { method: 'POST', path: '/v1/price-lists/{id}/prices/import' },
   'priceLists.overlaps': { method: 'GET', path: '/v1/price-lists/{id}/overlaps' },
 
   'changeSets.list': { method: 'GET', path: '/v1/change-sets' },

@@ -175,7 +175,7 @@ async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTM
   const listForm = new Form({
     label: 'Download a price list’s entries',
     submitLabel: 'Download list entries',
-    fields: [{ name: 'list', label: 'Price list', type: 'select', options: lists.map((list) => ({ value: String(list.id), label: list.name })), hint: 'Fixed lists; columns sku,price,min_quantity,valid_from,valid_until.' }],
+    fields: [{ name: 'list', label: 'Price list', type: 'select', options: lists.map((list) => ({ value: String(list.id), label: list.name })), hint: 'Fixed lists; columns sku,price,min_quantity,valid_from,valid_until and the entry’s quantity rule (quantity_minimum,quantity_maximum,quantity_increment).' }],
     onSubmit: async (form) => {
       const id = form.value('list');
       if (id === '') return form.showFieldError('list', 'the store has no fixed price list');

@@ -135,7 +135,7 @@ function customerRef(header: string): CustomerRef | undefined {
   return undefined;
 }
 
-function skuOf(text: string, row: number, field: string, errors: ImportError[]): string | undefined {
+export function skuOf(text: string, row: number, field: string, errors: ImportError[]): string | undefined {
   if (text === '' || text.length > MAX_SKU_LENGTH) {
     errors.push({ row, field, message: text === '' ? 'is required' : `must have at most ${MAX_SKU_LENGTH} characters, got '${clip(text)}' (${text.length} characters)` });
     return undefined;
@@ -148,7 +148,7 @@ function skuOf(text: string, row: number, field: string, errors: ImportError[]):
 /** At most 4 decimals, below 1 000 000 000, with a point: what the API takes as a price. */
 const DECIMAL = /^(0|[1-9]\d{0,8})(\.\d{1,4})?$/;
 
-function decimalOf(text: string, row: number, field: string, errors: ImportError[]): number | undefined {
+export function decimalOf(text: string, row: number, field: string, errors: ImportError[]): number | undefined {
   if (!DECIMAL.test(text)) {
     errors.push({ row, field, message: `must be a price: digits with at most 4 decimals after a point, below 1000000000, got '${clip(text)}'` });
     return undefined;
@@ -156,7 +156,7 @@ function decimalOf(text: string, row: number, field: string, errors: ImportError
   return Number(text);
 }
 
-function minQuantityOf(text: string, row: number, errors: ImportError[]): number {
+export function minQuantityOf(text: string, row: number, errors: ImportError[]): number {
   if (text === '') return 1;
   const value = /^[1-9]\d{0,6}$/.test(text) ? Number(text) : NaN;
   if (!(value <= MAX_LINE_QUANTITY)) {
@@ -166,7 +166,7 @@ function minQuantityOf(text: string, row: number, errors: ImportError[]): number
   return value;
 }
 
-function momentOf(text: string, row: number, field: string, errors: ImportError[]): string | null {
+export function momentOf(text: string, row: number, field: string, errors: ImportError[]): string | null {
   if (text === '') return null;
   const canonical = text.length > MAX_TIMESTAMP_LENGTH ? undefined : canonicalTimestamp(text);
   if (canonical === undefined) errors.push({ row, field, message: `${TIMESTAMP_RULE}, got '${clip(text)}'` });

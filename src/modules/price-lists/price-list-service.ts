@@ -15,7 +15,7 @@ import {
 import { deleteInBatches } from '../batched-delete.js';
 import type { Rounding } from '../currency/rounding.js';
 import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField, notFound, refusedBy, validationFailed } from '../errors.js';
+import { AppError, found, invalidField, notFound, refusedBy, validationFailed } from '../errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { priceListChanged, priceListRecord } from '../history/change-records.js';
@@ -27,6 +27,7 @@ import { diffPrices } from '../trade-prices/price-diff.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
 import { batchStart, nextTurn, onNextTurn, yieldToOtherWork } from '../yield-to-other-work.js';
 import { checkEntryItems } from './entry-check.js';
+import { columnOfField, readEntryFile } from './entry-file.js';
 import { overlapGroups, overlapsOf } from './entry-overlaps.js';
 import { PriceListEntryWrites } from './price-list-entry-writes.js';
 import type { Repositories, UnitOfWork } from '../unit-of-work.js';
@@ -296,6 +297,31 @@ export class PriceListService {
         return { created, deleted: diff.remove, unchanged: diff.unchanged.length, overlaps };
       })
       .then(onNextTurn);
+  }
+
+  /**
+   * A list's entries from a CSV file (docs/pricing.md, "Importing a list's entries"): read and
+   * checked (`readEntryFile`), each SKU's product looked up, then a replace of `scope`, dry or
+   * not. Every problem is reported at the file's data row (`index`, from 0) and column.
+   */
+  async importPrices(storeId: number, origin: ChangeOrigin, priceListId: number, csv: Buffer, options: { scope: 'list' | 'skus'; dryRun: boolean }): Promise<ReplacePriceListPricesResult> {
+    const repos = this.uow.repos;
+    if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
+    const { rows, problems } = readEntryFile(csv);
+    const { skuOwners } = await repos.tradePrices.findReferences(storeId, [], [], [...new Set(rows.map((row) => row.sku))]);
+    const prices = rows.flatMap(({ index, sku, ...entry }) => {
+      const productId = skuOwners.get(sku);
+      if (productId === undefined) problems.push({ index, field: 'sku', message: `SKU '${sku}' does not exist in this store` });
+      return productId === undefined ? [] : [{ productId, sku, ...entry }];
+    });
+    if (problems.length > 0) throw validationFailed(problems);
+    try {
+      return await this.replacePrices(storeId, origin, priceListId, { scope: options.scope, dryRun: options.dryRun, prices });
+    } catch (error) {
+      // Every row became a price, in order: a price's index is its row's.
+      if (!(error instanceof AppError) || error.kind !== 'validation_failed') throw error;
+      throw new AppError(error.kind, error.message, error.problems?.map((problem) => ({ ...problem, field: columnOfField(problem.field) })));
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { deletePriceListPrice } from './delete-price-list-price.js';
 import { deletePriceList } from './delete-price-list.js';
 import { getPriceListPrice } from './get-price-list-price.js';
 import { getPriceList } from './get-price-list.js';
+import { importPriceListPrices } from './import-price-list-prices.js';
 import { listPriceListOverlaps } from './list-price-list-overlaps.js';
 import { listPriceListPrices } from './list-price-list-prices.js';
 import { listPriceLists } from './list-price-lists.js';
@@ -24,6 +25,7 @@ export function registerPriceListRoutes(app: App, priceLists: PriceListService):
     deletePriceList,
     bulkCreatePriceListPrices,
     replacePriceListPrices,
+    importPriceListPrices,
     listPriceListPrices,
     countPriceListPrices,
     listPriceListOverlaps,

@@ -1,0 +1,106 @@
+import { parse } from 'csv-parse/sync';
+import type { ImportError } from '../../contract/imports.js';
+import type { FieldProblem } from '../../contract/errors.js';
+import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
+import { MAX_LINE_QUANTITY } from '../../contract/common.js';
+import { MAX_LIST_REPLACE_ITEMS } from '../../contract/price-lists.js';
+import { CSV_READ_OPTIONS } from '../../csv/csv-read-options.js';
+import { PRICE_LIST_COLUMNS } from '../../csv/price-list-csv.js';
+import { clip } from '../../text/clip.js';
+import { stripNeutralisation } from '../../text/csv-cells.js';
+import { decimalOf, minQuantityOf, momentOf, skuOf } from '../imports/csv-format.js';
+
+type Column = (typeof PRICE_LIST_COLUMNS)[number];
+const REQUIRED: readonly Column[] = ['sku', 'price'];
+
+/** A row of a list's file, as a replace's price but for its product (looked up by SKU). */
+export interface EntryRow {
+  /** The data row, from 0. */
+  index: number;
+  sku: string;
+  price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+  quantityRule: QuantityRuleInput | null;
+}
+
+/**
+ * A price list's entries read from a CSV file (docs/pricing.md, "Importing a list's entries"):
+ * the header names the columns (`sku` and `price` required, the others of the list's download
+ * optional, in any order), then one entry a row, read by the import's own rules (a price has at
+ * most 4 decimals with a point, a moment is ISO 8601 with its offset, a cell's spreadsheet
+ * neutralisation is taken off). A problem is reported at `index`, the data row from 0 (row
+ * `index + 2` of the file), and `field`, the column; one of the header or of the file as a
+ * whole has no index. At most MAX_LIST_REPLACE_ITEMS rows.
+ */
+export function readEntryFile(csv: Buffer): { rows: EntryRow[]; problems: FieldProblem[] } {
+  let records: string[][];
+  try {
+    records = parse(csv, CSV_READ_OPTIONS) as string[][];
+  } catch (error) {
+    return { rows: [], problems: [{ field: null, message: `is not CSV the import reads: ${(error as Error).message}` }] };
+  }
+  const [header, ...data] = records;
+  if (header === undefined) return { rows: [], problems: [{ field: null, message: `is empty: the first row names the columns (${PRICE_LIST_COLUMNS.join(',')})` }] };
+  if (data.length > MAX_LIST_REPLACE_ITEMS) {
+    return { rows: [], problems: [{ field: null, message: `has ${data.length} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)` }] };
+  }
+  const column = new Map<Column, number>();
+  const problems: FieldProblem[] = [];
+  header.forEach((raw, index) => {
+    const name = stripNeutralisation(raw.trim()).toLowerCase();
+    if (!(PRICE_LIST_COLUMNS as readonly string[]).includes(name)) problems.push({ field: clip(name, 64), message: `is not a column of a list's file (${PRICE_LIST_COLUMNS.join(', ')})` });
+    else if (column.has(name as Column)) problems.push({ field: name, message: 'is named twice in the header' });
+    else column.set(name as Column, index);
+  });
+  for (const name of REQUIRED) if (!column.has(name)) problems.push({ field: name, message: 'is a required column of the header' });
+  if (problems.length > 0) return { rows: [], problems };
+
+  const rows: EntryRow[] = [];
+  for (const [position, fields] of data.entries()) {
+    const errors: ImportError[] = [];
+    const text = (name: Column) => {
+      const index = column.get(name);
+      return index === undefined ? '' : stripNeutralisation((fields[index] ?? '').trim());
+    };
+    if (fields.length !== header.length) errors.push({ row: position + 2, field: null, message: `has ${fields.length} fields; the header has ${header.length}` });
+    const sku = skuOf(text('sku'), position + 2, 'sku', errors);
+    const price = decimalOf(text('price'), position + 2, 'price', errors);
+    const minQuantity = minQuantityOf(text('min_quantity'), position + 2, errors);
+    const validFrom = momentOf(text('valid_from'), position + 2, 'valid_from', errors);
+    const validUntil = momentOf(text('valid_until'), position + 2, 'valid_until', errors);
+    if (validFrom !== null && validUntil !== null && validFrom >= validUntil) errors.push({ row: position + 2, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
+    const quantityRule = ruleOf(text, position + 2, errors);
+    problems.push(...errors.map(({ field, message }) => ({ index: position, field, message })));
+    if (errors.length === 0 && sku !== undefined && price !== undefined) rows.push({ index: position, sku, price, minQuantity, validFrom, validUntil, quantityRule });
+  }
+  return { rows, problems };
+}
+
+/** The entry's own rule from its three cells: all empty is none; a cell left empty is left out (the rule's defaults). */
+function ruleOf(text: (name: Column) => string, row: number, errors: ImportError[]): QuantityRuleInput | null {
+  const rule: QuantityRuleInput = {};
+  for (const [name, key] of [['quantity_minimum', 'minimum'], ['quantity_maximum', 'maximum'], ['quantity_increment', 'increment']] as const) {
+    const cell = text(name);
+    if (cell === '') continue;
+    if (!/^[1-9]\d{0,6}$/.test(cell) || Number(cell) > MAX_LINE_QUANTITY) errors.push({ row, field: name, message: `must be a whole number from 1 to ${MAX_LINE_QUANTITY}, got '${clip(cell)}'` });
+    else rule[key] = Number(cell);
+  }
+  return Object.keys(rule).length === 0 ? null : rule;
+}
+
+/** A replace's field, as the file's column (`quantityRule.minimum` is `quantity_minimum`). */
+export function columnOfField(field: string | null): string | null {
+  const columns: Record<string, string> = {
+    productId: 'sku',
+    minQuantity: 'min_quantity',
+    validFrom: 'valid_from',
+    validUntil: 'valid_until',
+    quantityRule: 'quantity_increment',
+    'quantityRule.minimum': 'quantity_minimum',
+    'quantityRule.maximum': 'quantity_maximum',
+    'quantityRule.increment': 'quantity_increment',
+  };
+  return field === null ? null : (columns[field] ?? field);
+}
