@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, PartialStrictObject, PriceRuleFields, StrictObject, Timestamp } from './common.js';
 import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
 import { QuantityRule, QuantityRuleInput } from './quantity-rules.js';
-import type { PricedSku } from './trade-prices.js';
 
 /** Entries in one bulk create. */
 export const MAX_PRICE_LIST_BULK_ITEMS = 1000;
@@ -94,8 +93,6 @@ const EntryQuantityRule = Nullable({ ...QuantityRule, description: "The entry's 
 /** One entry of a fixed list's bulk create or replace. */
 export const PriceListPriceInput = Type.Object({ ...PricedSkuInput.properties, quantityRule: EntryQuantityRuleInput }, { additionalProperties: false });
 export type PriceListPriceInput = Static<typeof PriceListPriceInput>;
-/** An entry as it is stored, checked, before it has an id. */
-export type PricedEntry = PricedSku & { quantityRule: QuantityRule | null };
 
 export const BulkPriceListPriceRequest = Type.Array(PriceListPriceInput, {
   minItems: 1,

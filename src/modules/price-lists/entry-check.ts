@@ -1,5 +1,6 @@
 import type { FieldProblem } from '../../contract/errors.js';
-import type { PricedEntry, PriceListPriceInput } from '../../contract/price-lists.js';
+import type { PriceListPriceInput } from '../../contract/price-lists.js';
+import type { PricedEntry } from './price-list-repository.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { ruleOfInput, ruleProblems } from '../quantity-rules/quantity-rule.js';
 import type { Repositories } from '../unit-of-work.js';

@@ -1,11 +1,11 @@
-import type { PricedEntry, PriceListPrice } from '../../contract/price-lists.js';
+import type { PriceListPrice } from '../../contract/price-lists.js';
 import { deleteInBatches } from '../batched-delete.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import { listEntryRecord } from '../history/change-records.js';
 import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
 import type { Repositories } from '../unit-of-work.js';
 import type { PriceDiff } from '../trade-prices/price-diff.js';
-import type { PriceListPriceOwner } from './price-list-repository.js';
+import type { PricedEntry, PriceListPriceOwner } from './price-list-repository.js';
 
 export interface PriceListEntryWritesOptions {
   /** Entries created or deleted per statement; default 1000 (a bulk create's, in one statement). */

@@ -1,7 +1,12 @@
-import type { PricedEntry, PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
+import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
+import type { QuantityRule } from '../../contract/quantity-rules.js';
+import type { PricedSku } from '../../contract/trade-prices.js';
 import type { Rounding } from '../currency/rounding.js';
 import type { Page } from '../page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
+
+/** An entry as it is stored, checked, before it has an id: a priced SKU and its own quantity rule. */
+export type PricedEntry = PricedSku & { quantityRule: QuantityRule | null };
 
 export interface PriceListFilter {
   kind?: PriceListKind;

@@ -1,10 +1,11 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import type { PricedEntry, PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
+import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
 import type {
   KeyOrderFilter,
   NewPriceList,
+  PricedEntry,
   PriceListFilter,
   PriceListPriceFilter,
   PriceListPriceOwner,
