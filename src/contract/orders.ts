@@ -53,6 +53,7 @@ export const Order = Type.Object(
     id: Id,
     customerId: Id,
     status: Type.Literal('placed'),
+    currency: Type.String({ description: "The store's currency (ISO 4217) when the order was placed: of every amount of the order", examples: ['GBP'] }),
     lines: Type.Array(OrderLine, { description: 'In request order' }),
     total: Amount('Sum of the line totals'),
     createdAt: Timestamp,

@@ -314,6 +314,8 @@ export interface OrdersTable {
   store_id: number;
   customer_id: number;
   status: string;
+  /** The store's currency (ISO 4217) when it was placed (migration 026). */
+  currency: Generated<string>;
   /** Ten-thousandths of the currency unit; below 10^15. */
   total: number;
   created_at: string;

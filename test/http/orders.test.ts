@@ -10,6 +10,7 @@ interface OrderBody {
   id: number;
   customerId: number;
   status: string;
+  currency: string;
   lines: Array<{ sku: string; quantity: number; productId: number; variationId: number | null; unitPrice: number; lineTotal: number }>;
   total: number;
   createdAt: string;
@@ -52,6 +53,22 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     return (response.body as Array<{ id: number }>)[0]!.id;
   };
 
+  it('keeps the currency the order was placed in when the store changes its own; the quote and the new order name the new one', async () => {
+    const fixture = await createCatalog(suite.server, suite.tenant);
+    const body = { customerId: fixture.tradeCustomer, lines: [{ sku: fixture.skus.mug, quantity: 1 }] };
+    const before = await placed(body);
+    expect(before.currency).toBe('GBP');
+    await suite.server.services.credentials.setMoney(suite.tenant.storeId, { currency: 'EUR' });
+    try {
+      expect(((await get(`${PATH}/${before.id}`)).body as OrderBody).currency).toBe('GBP');
+      expect((await placed(body)).currency).toBe('EUR');
+      expect(((await suite.server.request('POST', '/v1/quotes', { token: suite.tenant.token, body })).body as { currency: string }).currency).toBe('EUR');
+      expect(((await get(`${PATH}?customerId=${fixture.tradeCustomer}`)).body as OrderBody[]).map((order) => order.currency)).toEqual(['GBP', 'EUR']);
+    } finally {
+      await suite.server.services.credentials.setMoney(suite.tenant.storeId, { currency: 'GBP' });
+    }
+  });
+
   it('prices at the newest trade price, captures it, and later price changes touch only new orders', async () => {
     const fixture = await createCatalog(suite.server, suite.tenant);
     await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 9);
@@ -65,6 +82,7 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
       id: expect.any(Number),
       customerId: fixture.tradeCustomer,
       status: 'placed',
+      currency: 'GBP',
       lines: [
         {
           sku: fixture.skus.teeRedM,

@@ -588,6 +588,8 @@ export type Order = {
   id: number;
   customerId: number;
   status: "placed";
+  /** The store's currency (ISO 4217) when the order was placed: of every amount of the order */
+  currency: string;
   /** In request order */
   lines: {
     sku: string;

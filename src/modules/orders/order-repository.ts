@@ -30,7 +30,7 @@ export interface NewOrder {
 }
 
 export interface OrderRepository {
-  /** The order, then all its lines in one multi-row insert. */
+  /** The order, with the store's currency now (kept, whatever the store sets later), then all its lines in one multi-row insert. */
   insert(storeId: number, order: NewOrder, createdAt: string): Promise<Order>;
   /** A page of orders with their lines: two queries however long the page. */
   list(storeId: number, filter: OrderFilter, page: Page): Promise<Order[]>;

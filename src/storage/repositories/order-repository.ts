@@ -11,10 +11,18 @@ export class KyselyOrderRepository implements OrderRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async insert(storeId: number, order: NewOrder, createdAt: string): Promise<Order> {
-    const { id } = await this.db
+    // The store's currency is read by the insert itself: no statement more than before orders had one.
+    const { id, currency } = await this.db
       .insertInto('orders')
-      .values({ store_id: storeId, customer_id: order.customerId, status: order.status, total: storedUnits(order.totalUnits), created_at: createdAt })
-      .returning('id')
+      .values((eb) => ({
+        store_id: storeId,
+        customer_id: order.customerId,
+        status: order.status,
+        currency: eb.selectFrom('stores').select('currency').where('id', '=', storeId),
+        total: storedUnits(order.totalUnits),
+        created_at: createdAt,
+      }))
+      .returning(['id', 'currency'])
       .executeTakeFirstOrThrow();
     const orderId = Number(id);
     const lines = order.lines.map((line, lineNo) => ({
@@ -37,6 +45,7 @@ export class KyselyOrderRepository implements OrderRepository {
       id: orderId,
       customerId: order.customerId,
       status: order.status,
+      currency,
       lines: lines.map(toOrderLine),
       total: amountOf(order.totalUnits),
       createdAt,
@@ -93,6 +102,7 @@ export class KyselyOrderRepository implements OrderRepository {
       customerId: Number(row.customer_id),
       // The only status there is.
       status: 'placed',
+      currency: row.currency,
       lines: linesByOrder.get(Number(row.id)) ?? [],
       total: amountOf(row.total),
       createdAt: row.created_at,
