@@ -202,6 +202,8 @@ export interface CustomerGroupsTable {
   id: Generated<number>;
   store_id: number;
   name: string;
+  /** `first` or `lowest`: how the group's lists apply to its customers (migration 027). */
+  policy: Generated<string>;
   created_at: string;
 }
 

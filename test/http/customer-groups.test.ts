@@ -21,6 +21,7 @@ interface GroupBody {
   id: number;
   name: string;
   priceListIds: number[];
+  policy: string;
   createdAt: string;
 }
 
@@ -101,7 +102,7 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const b = await createList({ name: 'B', kind: 'percentage', percentage: 5 }, token);
     const created = await call('POST', GROUPS, { name: 'Wholesale', priceListIds: [b, a] }, token);
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Wholesale', priceListIds: [b, a], createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'Wholesale', priceListIds: [b, a], policy: 'first', createdAt: expect.stringMatching(TIMESTAMP) });
     const wholesale = created.body as GroupBody;
     const retail = await createGroup({ name: 'Retail' }, token);
     expect(retail.priceListIds).toEqual([]);
@@ -289,6 +290,40 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const history = await expectStatus<Array<{ change: string; before: unknown; after: unknown }>>('GET', `/v1/price-history?resource=customer_group&count=100`, undefined, 200);
     const ours = history.filter((entry) => [entry.before, entry.after].some((record) => (record as { id?: number } | null)?.id === group.id));
     expect(ours.map((entry) => entry.change).sort()).toEqual(['created', 'deleted', 'updated']);
+  });
+
+  it('a lowest-price group makes each of its lists a sale for its customers, whatever the list’s own policy; a past moment takes the group’s policy then', async () => {
+    const item = await product(20);
+    const ownContract = await fixedList('Own contract', item, 19);
+    const groupContract = await fixedList('Group contract', item, 18);
+    const groupDeal = await fixedList('Group deal', item, 17.5);
+    const group = await createGroup({ name: 'Cheapest', priceListIds: [groupContract.id, groupDeal.id] });
+    expect(group.policy).toBe('first');
+    const member = await createCustomer({ priceListIds: [ownContract.id], customerGroupId: group.id });
+    const before = clock.step(HOUR);
+    clock.step(HOUR);
+
+    // In turn: the customer's own list comes first.
+    expect(await effective(member.id, item.sku)).toMatchObject({ price: 19, priceListId: ownContract.id });
+    const lowest = await expectStatus<GroupBody>('PUT', `${GROUPS}/${group.id}`, { policy: 'lowest' }, 200);
+    expect(lowest).toMatchObject({ policy: 'lowest', priceListIds: [groupContract.id, groupDeal.id] });
+    // Lowest: every list of the group offers its price, and the lowest of all is paid.
+    const paid = await effective(member.id, item.sku);
+    expect(paid).toMatchObject({ price: 17.5, priceListId: groupDeal.id, priceListPriceId: groupDeal.entryId });
+    expect(paid.candidates.map(({ priceListId, reason }) => [priceListId, reason])).toEqual([
+      [ownContract.id, 'lower price wins'],
+      [groupContract.id, 'lower price wins'],
+      [groupDeal.id, null],
+    ]);
+    const quote = await expectStatus<{ lines: Array<{ unitPrice: number; priceListId: number | null }> }>('POST', '/v1/quotes', { customerId: member.id, lines: [{ sku: item.sku, quantity: 2 }] }, 200);
+    expect(quote.lines[0]).toMatchObject({ unitPrice: 17.5, priceListId: groupDeal.id });
+    expect(await effective(member.id, item.sku, before)).toMatchObject({ price: 19, priceListId: ownContract.id });
+    const history = await expectStatus<Array<{ before: { policy?: string }; after: { policy: string } }>>('GET', `/v1/price-history?resource=customer_group`, undefined, 200);
+    expect(history[0]).toMatchObject({ before: { policy: 'first' }, after: { policy: 'lowest' } });
+
+    const refused = await call('PUT', `${GROUPS}/${group.id}`, { policy: 'cheapest' });
+    expect(refused.status).toBe(422);
+    expect(fieldsOf(refused.body)).toEqual(['policy']);
   });
 
   it('answers a past moment with the group as it was then', async () => {

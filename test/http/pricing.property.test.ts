@@ -82,6 +82,8 @@ const scenario = fc.record({
   lapsedLists: fc.shuffledSubarray([0, 1, 2]),
   /** A customer group's lists (positions as above), or no group; each customer joins it or not. */
   groupLists: fc.option(fc.shuffledSubarray([0, 1, 2]), { nil: null, freq: 3 }),
+  /** `lowest`: every list of the group is a sale for its customers. */
+  groupPolicy: fc.constantFrom('first' as const, 'lowest' as const),
   traderInGroup: fc.boolean(),
   lapsedInGroup: fc.boolean(),
   traderPrices: fc.array(rule, { minLength: 1, maxLength: 10 }),
@@ -261,7 +263,20 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
     const group =
       spec.groupLists === null
         ? undefined
-        : { lists: listsAt(spec.groupLists), id: (await send<{ id: number }>(tenant, 'POST', '/v1/customer-groups', { name: 'Group', priceListIds: listsAt(spec.groupLists).map((list) => list.id) }, 201)).id };
+        : {
+            // A `lowest` group's lists are sales for its customers, whatever their own policy (docs/pricing.md, "Customer groups").
+            lists: listsAt(spec.groupLists).map((list) => (spec.groupPolicy === 'lowest' ? { ...list, policy: 'lowest' as const } : list)),
+            id: (
+              await send<{ id: number }>(
+                tenant,
+                'POST',
+                '/v1/customer-groups',
+                // `first` is the default: said or left out, half and half.
+                { name: 'Group', priceListIds: listsAt(spec.groupLists).map((list) => list.id), ...((spec.groupPolicy === 'lowest' || spec.traderInGroup) && { policy: spec.groupPolicy }) },
+                201,
+              )
+            ).id,
+          };
     // Both start as trade customers, to be given trade prices; the lapsed one then stops being one.
     const customer = async (name: string, positions: number[], prices: RuleSpec[], inGroup: boolean) => {
       const own = listsAt(positions);
@@ -270,7 +285,7 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/customers', { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id), ...membership }, 201);
       const records = prices.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', '/v1/trade-customer-product-prices/bulk', prices.map((price) => ({ customerId: id, ...ruleFields(price) })), 201);
       // Its own lists, then the group's it does not have itself (docs/pricing.md, "Customer groups").
-      const walked = [...own, ...(joined?.lists ?? []).filter((list) => !own.includes(list))];
+      const walked = [...own, ...(joined?.lists ?? []).filter((list) => !own.some((mine) => mine.id === list.id))];
       return { id, trade: true, lists: walked, tradeRules: stored(prices, records.map((record) => record.id)) };
     };
     const trader = await customer('trader', spec.traderLists, spec.traderPrices, spec.traderInGroup);

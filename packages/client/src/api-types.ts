@@ -444,6 +444,8 @@ export type CustomerGroup = {
   name: string;
   /** The group's price lists, in the order they apply after each customer's own */
   priceListIds: number[];
+  /** `first` (the default): the group's lists take their turns after the customer's own, each by its own policy. `lowest`: every list of the group is a lowest-price list for its customers (it stands aside from the walk and is paid where it is lower), whatever its own policy, as Shopify's lowest price across a company's catalogs. See docs/pricing.md, "Customer groups" */
+  policy: "first" | "lowest";
   /** ISO 8601, UTC */
   createdAt: string;
 };
@@ -452,12 +454,16 @@ export type CustomerGroupInput = {
   name: string;
   /** The group's price lists, first first. Its customers' own lists come before them (docs/pricing.md, "Customer groups"). At most 20, each once */
   priceListIds?: number[];
+  /** `first` (the default): the group's lists take their turns after the customer's own, each by its own policy. `lowest`: every list of the group is a lowest-price list for its customers (it stands aside from the walk and is paid where it is lower), whatever its own policy, as Shopify's lowest price across a company's catalogs. See docs/pricing.md, "Customer groups" */
+  policy?: "first" | "lowest";
 };
 
 export type CustomerGroupUpdate = {
   name?: string;
   /** The group's price lists, first first. Its customers' own lists come before them (docs/pricing.md, "Customer groups"). At most 20, each once */
   priceListIds?: number[];
+  /** `first` (the default): the group's lists take their turns after the customer's own, each by its own policy. `lowest`: every list of the group is a lowest-price list for its customers (it stands aside from the walk and is paid where it is lower), whatever its own policy, as Shopify's lowest price across a company's catalogs. See docs/pricing.md, "Customer groups" */
+  policy?: "first" | "lowest";
 };
 
 export type CustomerGroupListQuery = {

@@ -6,6 +6,13 @@ import { Form } from '../forms.js';
 import { actionButton, alertBox, type AlertBox, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 
+/** How a group's lists apply to its customers. */
+const GROUP_POLICY_OPTIONS = [
+  { value: 'first', label: 'In turn: each list by its own policy, after the customer’s own lists' },
+  { value: 'lowest', label: 'Lowest price: every list of the group is paid only where it is lower' },
+] as const;
+const GROUP_POLICY_HINT = 'With lowest price, the customer pays the lowest of what the group’s lists offer and what it would pay otherwise.';
+
 const LISTS_HINT = 'Names or ids of price lists, comma-separated, first first. They apply to each customer of the group after the customer’s own lists.';
 
 /** The lists a form's text names (each a list's id or exact name), or the first name it does not know. */
@@ -42,11 +49,12 @@ export const customerGroupsView: View = async (context) => {
     fields: [
       { name: 'name', label: 'Name' },
       { name: 'priceListIds', label: 'Price lists, in order', hint: LISTS_HINT },
+      { name: 'policy', label: 'Policy', type: 'select', options: GROUP_POLICY_OPTIONS, value: 'first', hint: GROUP_POLICY_HINT },
     ],
     onSubmit: async (form) => {
       const named = listsNamed(form.value('priceListIds'), lists);
       if ('unknown' in named) return form.showFieldError('priceListIds', `no price list of this store is called '${named.unknown}'`);
-      const created = await context.api.customerGroups.create({ name: form.value('name'), priceListIds: named.ids });
+      const created = await context.api.customerGroups.create({ name: form.value('name'), priceListIds: named.ids, policy: form.value('policy') as CustomerGroup['policy'] });
       context.announce(`Customer group ${created.name} created`);
       context.navigate(`#/customer-groups/${created.id}`);
     },
@@ -65,8 +73,8 @@ export const customerGroupsView: View = async (context) => {
         ? h('p', {}, 'No customer groups yet.')
         : table(
             'Customer groups',
-            ['Name', 'Price lists, in order'],
-            groups.map((group) => [h('a', { href: `#/customer-groups/${group.id}` }, group.name), listLinks(group, lists)]),
+            ['Name', 'Price lists, in order', 'Policy'],
+            groups.map((group) => [h('a', { href: `#/customer-groups/${group.id}` }, group.name), listLinks(group, lists), group.policy === 'lowest' ? 'Lowest price' : 'In turn']),
           ),
     );
   } catch (error) {
@@ -92,11 +100,12 @@ export const customerGroupView: View = async (context, idText = '') => {
     fields: [
       { name: 'name', label: 'Name', value: group.name },
       { name: 'priceListIds', label: 'Price lists, in order', value: listsText(group, lists), hint: LISTS_HINT },
+      { name: 'policy', label: 'Policy', type: 'select', options: GROUP_POLICY_OPTIONS, value: group.policy, hint: GROUP_POLICY_HINT },
     ],
     onSubmit: async (form) => {
       const named = listsNamed(form.value('priceListIds'), lists);
       if ('unknown' in named) return form.showFieldError('priceListIds', `no price list of this store is called '${named.unknown}'`);
-      const saved = await context.api.customerGroups.update(groupId, { name: form.value('name'), priceListIds: named.ids });
+      const saved = await context.api.customerGroups.update(groupId, { name: form.value('name'), priceListIds: named.ids, policy: form.value('policy') as CustomerGroup['policy'] });
       heading.textContent = `Customer group “${saved.name}”`;
       replaceChildren(shown, listLinks(saved, lists));
       context.announce('Customer group saved');

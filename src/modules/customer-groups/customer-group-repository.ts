@@ -1,4 +1,5 @@
 import type { CustomerGroup } from '../../contract/customer-groups.js';
+import type { PriceListPolicy } from '../../contract/price-lists.js';
 import type { Page } from '../page.js';
 
 export interface CustomerGroupFilter {
@@ -6,10 +7,11 @@ export interface CustomerGroupFilter {
   priceListId?: number;
 }
 
-/** A group as created: its name and its lists in order. */
+/** A group as created: its name, its lists in order and how they apply. */
 export interface NewCustomerGroup {
   name: string;
   priceListIds: number[];
+  policy: PriceListPolicy;
 }
 
 export interface CustomerGroupRepository {

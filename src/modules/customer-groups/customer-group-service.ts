@@ -44,21 +44,25 @@ export class CustomerGroupService {
       }
       await assertPriceListsExist(repos, storeId, priceListIds);
       const createdAt = isoTimestamp(this.clock);
-      const created = await repos.customerGroups.insert(storeId, { name: input.name, priceListIds }, createdAt);
+      const created = await repos.customerGroups.insert(storeId, { name: input.name, priceListIds, policy: input.policy ?? 'first' }, createdAt);
       await repos.events.append([eventOf(storeId, 'customer_group.created', created)], createdAt);
       await repos.history.append(storeId, createdAt, origin, [customerGroupRecord(null, created)]);
       return created;
     });
   }
 
-  /** Changes the name or replaces the lists; the event carries the group as it was (`previous`). */
+  /** Changes the name or the policy, or replaces the lists; the event carries the group as it was (`previous`). */
   update(storeId: number, origin: ChangeOrigin, id: number, patch: CustomerGroupUpdate): Promise<CustomerGroup> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const current = found(await repos.customerGroups.find(storeId, id), `Customer group ${id}`);
       if (patch.priceListIds !== undefined) await assertPriceListsExist(repos, storeId, patch.priceListIds);
       const updated = found(
-        await repos.customerGroups.update(storeId, id, { ...(patch.name !== undefined && { name: patch.name }), ...(patch.priceListIds !== undefined && { priceListIds: patch.priceListIds }) }),
+        await repos.customerGroups.update(storeId, id, {
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.priceListIds !== undefined && { priceListIds: patch.priceListIds }),
+          ...(patch.policy !== undefined && { policy: patch.policy }),
+        }),
         `Customer group ${id}`,
       );
       const changedAt = isoTimestamp(this.clock);

@@ -91,7 +91,7 @@ export function customerPricingChanged(before: Customer, after: Customer): boole
 
 /** A group's name or lists. */
 export function customerGroupChanged(before: CustomerGroup, after: CustomerGroup): boolean {
-  return before.name !== after.name || before.priceListIds.join(',') !== after.priceListIds.join(',');
+  return before.name !== after.name || before.policy !== after.policy || before.priceListIds.join(',') !== after.priceListIds.join(',');
 }
 
 /** The same for a product (its own price, SKU, active flag or quantity rule) or a variation (price, SKU or quantity rule). */

@@ -4,7 +4,7 @@ import { toPriceUnits } from '../money.js';
 import type { Repositories } from '../unit-of-work.js';
 import type { CatalogRow, ListTermsOfRow, RuleAsOf, StatefulResource } from './as-of-repository.js';
 import type { PriceRule } from './price-resolution.js';
-import { ownThenGroup, type PriceListTerms, type SkuFacts, type SkuPrice } from './pricing-repository.js';
+import { groupedPolicy, ownThenGroup, type PriceListTerms, type SkuFacts, type SkuPrice } from './pricing-repository.js';
 
 /*
  * The facts of the resolution rule as they stood at a past moment T (docs/history.md, "As-of
@@ -83,24 +83,26 @@ export async function loadFactsAsOf(repos: Repositories, storeId: number, custom
  */
 async function customerListsAsOf(repos: Repositories, storeId: number, customer: CustomerAsOf, at: string): Promise<PriceListTerms[]> {
   const groupId = customer.customerGroupId;
-  const groupListIds = groupId === null ? [] : ((await groupAsOf(repos, storeId, groupId, at))?.priceListIds ?? []);
+  const group = groupId === null ? undefined : await groupAsOf(repos, storeId, groupId, at);
+  const groupListIds = group?.priceListIds ?? [];
   const named = ownThenGroup([...customer.priceListIds.map((id) => ({ id, customerGroupId: null })), ...groupListIds.map((id) => ({ id, customerGroupId: groupId }))]);
   const terms = new Map((await listsAsOf(repos, storeId, named.map((list) => list.id), at)).map((list) => [list.id, list]));
   return named.flatMap(({ id, customerGroupId }) => {
     const list = terms.get(id);
-    return list === undefined ? [] : [{ ...list, customerGroupId }];
+    return list === undefined ? [] : [{ ...list, policy: customerGroupId === null ? list.policy : groupedPolicy(list.policy, group?.policy), customerGroupId }];
   });
 }
 
 /** A group at `at`, as customers are (its history, else its row if created by then). */
-async function groupAsOf(repos: Repositories, storeId: number, groupId: number, at: string): Promise<{ priceListIds: number[] } | undefined> {
+async function groupAsOf(repos: Repositories, storeId: number, groupId: number, at: string): Promise<{ priceListIds: number[]; policy: string } | undefined> {
   const states = await repos.pricingAsOf.statesAt(storeId, 'customer_group', [groupId], at);
   if (!states.has(groupId)) {
     const current = await repos.customerGroups.find(storeId, groupId);
     return current === undefined || current.createdAt > at ? undefined : current;
   }
   const record = states.get(groupId);
-  return record === null || record === undefined ? undefined : { priceListIds: numbers(record.priceListIds) };
+  // A group recorded before groups had a policy applied its lists by their own (`first`).
+  return record === null || record === undefined ? undefined : { priceListIds: numbers(record.priceListIds), policy: typeof record.policy === 'string' ? record.policy : 'first' };
 }
 
 /** The lists among `ids` that existed at `at`, in that order, with their kind and percentage then. */

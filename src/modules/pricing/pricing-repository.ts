@@ -35,6 +35,11 @@ export interface PriceListTerms {
   customerGroupId: number | null;
 }
 
+/** The policy a list applies by for a customer: a `lowest` group's lists are all lowest-price lists; otherwise the list's own. */
+export function groupedPolicy(own: PriceListPolicy, groupPolicy: string | null | undefined): PriceListPolicy {
+  return groupPolicy === 'lowest' ? 'lowest' : own;
+}
+
 /**
  * A customer's lists as the rule walks them: its own in their order, then its group's, each
  * list once (a list the customer has itself keeps its own place).

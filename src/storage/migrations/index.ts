@@ -24,6 +24,7 @@ import { customerGroupsSchema } from './023-customer-groups.js';
 import { quantityRulesSchema } from './024-quantity-rules.js';
 import { entryQuantityRulesSchema } from './025-entry-quantity-rules.js';
 import { orderCurrencySchema } from './026-order-currency.js';
+import { customerGroupPolicySchema } from './027-customer-group-policy.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -53,6 +54,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['024-quantity-rules', quantityRulesSchema],
   ['025-entry-quantity-rules', entryQuantityRulesSchema],
   ['026-order-currency', orderCurrencySchema],
+  ['027-customer-group-policy', customerGroupPolicySchema],
 ];
 
 /**

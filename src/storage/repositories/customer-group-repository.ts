@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { CustomerGroup } from '../../contract/customer-groups.js';
+import type { PriceListPolicy } from '../../contract/price-lists.js';
 import type { CustomerGroupFilter, CustomerGroupRepository, NewCustomerGroup } from '../../modules/customer-groups/customer-group-repository.js';
 import type { Page } from '../../modules/page.js';
 import type { CustomerGroupsTable, Tables } from '../tables.js';
@@ -36,16 +37,17 @@ export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
   }
 
   async insert(storeId: number, group: NewCustomerGroup, createdAt: string): Promise<CustomerGroup> {
-    const row = await this.db.insertInto('customer_groups').values({ store_id: storeId, name: group.name, created_at: createdAt }).returningAll().executeTakeFirstOrThrow();
+    const row = await this.db.insertInto('customer_groups').values({ store_id: storeId, name: group.name, policy: group.policy, created_at: createdAt }).returningAll().executeTakeFirstOrThrow();
     await this.setPriceLists(storeId, Number(row.id), group.priceListIds);
     return toGroup(row, group.priceListIds);
   }
 
   async update(storeId: number, id: number, patch: Partial<NewCustomerGroup>): Promise<CustomerGroup | undefined> {
+    const set = { ...(patch.name !== undefined && { name: patch.name }), ...(patch.policy !== undefined && { policy: patch.policy }) };
     const row =
-      patch.name === undefined
+      Object.keys(set).length === 0
         ? await this.db.selectFrom('customer_groups').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
-        : await this.db.updateTable('customer_groups').set({ name: patch.name }).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst();
+        : await this.db.updateTable('customer_groups').set(set).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst();
     if (row === undefined) return undefined;
     if (patch.priceListIds !== undefined) {
       await this.db.deleteFrom('customer_group_price_lists').where('store_id', '=', storeId).where('customer_group_id', '=', id).execute();
@@ -112,5 +114,5 @@ export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
 }
 
 function toGroup(row: Selectable<CustomerGroupsTable>, priceListIds: number[]): CustomerGroup {
-  return { id: Number(row.id), name: row.name, priceListIds, createdAt: row.created_at };
+  return { id: Number(row.id), name: row.name, priceListIds, policy: row.policy as PriceListPolicy, createdAt: row.created_at };
 }

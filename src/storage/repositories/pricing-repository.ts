@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import { currencyRounding, type Rounding, type RoundingMode } from '../../modules/currency/rounding.js';
-import { ownThenGroup, type PriceListTerms, type PricingRepository, type SkuPrice, type StoreTerms } from '../../modules/pricing/pricing-repository.js';
+import { groupedPolicy, ownThenGroup, type PriceListTerms, type PricingRepository, type SkuPrice, type StoreTerms } from '../../modules/pricing/pricing-repository.js';
 import type { ListTermsOfRow } from '../../modules/pricing/as-of-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
@@ -60,16 +60,17 @@ export class KyselyPricingRepository implements PricingRepository {
       .innerJoin('price_lists as l', 'l.id', 'c.price_list_id')
       .innerJoin('stores as s', 's.id', 'c.store_id')
       .select(columns)
-      .select([sql.lit<number | null>(null).as('customer_group_id'), 'c.position'])
+      .select([sql.lit<number | null>(null).as('customer_group_id'), sql.lit<string | null>(null).as('group_policy'), 'c.position'])
       .where('c.store_id', '=', storeId)
       .where('c.customer_id', '=', customerId);
     const ofGroup = this.db
       .selectFrom('customers as u')
       .innerJoin('customer_group_price_lists as g', 'g.customer_group_id', 'u.customer_group_id')
+      .innerJoin('customer_groups as cg', 'cg.id', 'g.customer_group_id')
       .innerJoin('price_lists as l', 'l.id', 'g.price_list_id')
       .innerJoin('stores as s', 's.id', 'u.store_id')
       .select(columns)
-      .select(['g.customer_group_id', 'g.position'])
+      .select(['g.customer_group_id', 'cg.policy as group_policy', 'g.position'])
       .where('u.store_id', '=', storeId)
       .where('u.id', '=', customerId)
       .where('g.store_id', '=', storeId);
@@ -77,7 +78,13 @@ export class KyselyPricingRepository implements PricingRepository {
     const ordered = rows
       .map((row) => ({ row, fromGroup: row.customer_group_id === null ? 0 : 1, position: Number(row.position) }))
       .sort((a, b) => a.fromGroup - b.fromGroup || a.position - b.position);
-    return ownThenGroup(ordered.map(({ row }) => ({ ...listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode)), customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id) })));
+    return ownThenGroup(
+      ordered.map(({ row }) => {
+        const terms = listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode));
+        // A `lowest` group makes every list of its a lowest-price list for its customers.
+        return { ...terms, policy: groupedPolicy(terms.policy, row.group_policy), customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id) };
+      }),
+    );
   }
 
   async tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>> {
