@@ -97,6 +97,7 @@ const TYPES = [
   ['PasswordChangeInput', 'PasswordChangeInput'],
   ['StaffRole', 'StaffRoleSchema'],
   ['StaffMember', 'StaffMember'],
+  ['Store', 'StoreResource'],
   ['SkuLookupRequest', 'SkuLookupRequest'],
   ['SkuLookupItem', 'SkuLookupItem'],
   ['SkuLookupResult', 'SkuLookupResult'],

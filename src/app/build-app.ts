@@ -33,6 +33,7 @@ import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
 import { registerCustomerGroupRoutes } from '../http/routes/customer-groups/index.js';
+import { registerStoreRoutes } from '../http/routes/store/get-store.js';
 import { registerChangeSetRoutes } from '../http/routes/change-sets/index.js';
 import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerImportRoutes } from '../http/routes/imports/index.js';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerEventRoutes(app, services.events);
   registerSessionRoutes(app, services.staffSessions, services.staff, new SignInThrottle(services.signInFailures, services.authFailures));
   registerPriceHistoryRoutes(app, services.history);
+  registerStoreRoutes(app, services.credentials);
   await app.ready();
   return app;
 }

@@ -213,6 +213,7 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     const list = await client.priceLists.create({ name: 'Deal', kind: 'fixed' });
     const [entry] = await client.priceLists.prices.bulkCreate(list.id, [{ productId: product.id, sku: 'reach-A', price: 7 }]);
     expect(await client.priceLists.prices.get(list.id, entry!.id)).toMatchObject({ sku: 'reach-A', price: 7 });
+    expect(await client.store.get()).toMatchObject({ currency: 'GBP', rounding: 'half-up' });
     // A CSV file into another list: a dry run, then the file, whose second upload changes nothing.
     const imported = await client.priceLists.create({ name: 'Cases', kind: 'fixed' });
     const file = 'sku,price,min_quantity,quantity_increment\nreach-A,6.5,10,5\n';

@@ -17,6 +17,7 @@ import type * as PricedSku from '../../src/contract/priced-sku.js';
 import type * as Products from '../../src/contract/products.js';
 import type * as Quotes from '../../src/contract/quotes.js';
 import type * as TradePrices from '../../src/contract/trade-prices.js';
+import type * as StoreContract from '../../src/contract/store.js';
 import type * as Variations from '../../src/contract/variations.js';
 import type * as Webhooks from '../../src/contract/webhooks.js';
 
@@ -101,6 +102,7 @@ describe("the client package's generated types", () => {
     expectTypeOf<Generated.PriceListCountQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListCountQuery>>();
     expectTypeOf<Generated.PriceListGetQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListGetQuery>>();
     expectTypeOf<Generated.PriceListPrice>().toEqualTypeOf<PriceLists.PriceListPrice>();
+    expectTypeOf<Generated.Store>().toEqualTypeOf<StoreContract.StoreResource>();
     expectTypeOf<Generated.PriceListPriceInput>().toEqualTypeOf<PriceLists.PriceListPriceInput>();
     expectTypeOf<Generated.PriceListPriceListQuery>().toEqualTypeOf<PriceLists.PriceListPriceListQuery>();
     expectTypeOf<Generated.PriceListPriceCountQuery>().toEqualTypeOf<Static<typeof PriceLists.PriceListPriceCountQuery>>();

@@ -1273,6 +1273,17 @@ export type StaffMember = {
   createdAt: string;
 };
 
+export type Store = {
+  id: number;
+  name: string;
+  /** ISO 4217: the currency of every price and amount of the store (docs/pricing.md, "Rounding") */
+  currency: string;
+  /** How the prices the server computes (a percentage list's) round to the currency's minor unit, unless a list rounds its own way */
+  rounding: "half-up" | "up" | "down";
+  /** ISO 8601, UTC */
+  createdAt: string;
+};
+
 export type SkuLookupRequest = {
   /** 1–1000 SKUs, compared exactly (case-sensitive). A SKU sent more than once is answered once, at its first position */
   skus: string[];

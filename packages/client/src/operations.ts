@@ -106,6 +106,7 @@ export const OPERATIONS = {
   'imports.get': { method: 'GET', path: '/v1/imports/{id}' },
   'imports.create': { method: 'POST', path: '/v1/imports' },
 
+  'store.get': { method: 'GET', path: '/v1/store' },
   'session.create': { method: 'POST', path: '/v1/session' },
   'session.get': { method: 'GET', path: '/v1/session' },
   'session.delete': { method: 'DELETE', path: '/v1/session' },

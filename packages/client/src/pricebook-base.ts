@@ -7,7 +7,7 @@ import { PriceHistoryResource } from './price-history-resource.js';
 import { ChangeSetsResource } from './change-sets-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
 import { CustomerGroupsResource } from './customer-groups-resource.js';
-import { SessionResource } from './session-resource.js';
+import { SessionResource, StoreResource } from './session-resource.js';
 import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
 import type { Transport } from './transport.js';
@@ -66,6 +66,7 @@ export class PricebookBase {
   readonly imports: ImportsResource;
   readonly priceHistory: PriceHistoryResource;
   readonly session: SessionResource;
+  readonly store: StoreResource;
   private readonly transport: Transport;
   private readonly pacer: Pacer;
 
@@ -93,6 +94,7 @@ export class PricebookBase {
     this.imports = new ImportsResource(api);
     this.priceHistory = new PriceHistoryResource(api);
     this.session = new SessionResource(api);
+    this.store = new StoreResource(api);
   }
 
   /**

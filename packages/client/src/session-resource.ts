@@ -1,5 +1,5 @@
 import type { Caller } from './api-caller.js';
-import type { PasswordChangeInput, SignInInput, StaffMember } from './types.js';
+import type { PasswordChangeInput, SignInInput, StaffMember, Store } from './types.js';
 
 /**
  * `/v1/session`: a staff member's sign-in (docs/staff.md). For a page the API serves, whose
@@ -24,5 +24,15 @@ export class SessionResource {
   /** Required after a first sign-in (`mustChangePassword`); the account's other sessions end. */
   async changePassword(change: PasswordChangeInput): Promise<void> {
     await this.api.call('session.changePassword', { body: change });
+  }
+}
+
+/** `/v1/store`: the store the credential belongs to, with the currency of every amount it answers. */
+export class StoreResource {
+  constructor(private readonly api: Caller) {}
+
+  /** Its id, name, currency (ISO 4217) and rounding. */
+  get(): Promise<Store> {
+    return this.api.call('store.get');
   }
 }

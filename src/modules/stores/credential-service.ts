@@ -107,6 +107,13 @@ export class CredentialService {
     return this.uow.repos.stores.insert(trimmed, checkedMoney(money), isoTimestamp(this.clock));
   }
 
+  /** A store as it is now (`GET /v1/store`, the credential's own). */
+  async store(storeId: number): Promise<Store> {
+    const store = await this.uow.repos.stores.find(storeId);
+    if (store === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
+    return store;
+  }
+
   /** Changes a store's currency and rounding (its rounding as it is when none is given); the store afterwards. */
   async setMoney(storeId: number, money: { currency: string; rounding?: RoundingMode }): Promise<Store> {
     const current = await this.uow.repos.stores.find(storeId);

@@ -1,0 +1,25 @@
+import { StoreGetQuery, StoreResource } from '../../../contract/store.js';
+import type { CredentialService } from '../../../modules/stores/credential-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { readErrors } from '../docs.js';
+
+/** `GET /v1/store`: the credential's own store; it names no id, so another store's is never reached. */
+export function registerStoreRoutes(app: App, credentials: CredentialService): void {
+  app.get(
+    '/v1/store',
+    {
+      schema: {
+        tags: ['store'],
+        summary: 'The store this credential belongs to: its name, currency and rounding',
+        description:
+          'Every amount the API answers (prices, quotes, orders) is in `currency`. Changed by `pricebook stores set-currency` (docs/pricing.md, "Rounding"). No scope: any credential of the store reads it.',
+        querystring: StoreGetQuery,
+        response: { 200: StoreResource, ...readErrors },
+      },
+    },
+    async (request) => {
+      const { id, name, currency, rounding, createdAt } = await credentials.store(storeIdOf(request));
+      return { id, name, currency, rounding, createdAt };
+    },
+  );
+}
