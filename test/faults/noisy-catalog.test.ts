@@ -151,6 +151,30 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     expectGoodNeighbour(figures);
   });
 
+  it(`imports a CSV file of ${figure(MAX_LIST_REPLACE_ITEMS)} entries (the maximum, near its 2 MiB) into a list without holding up another store`, async () => {
+    // SKUs as long as a SKU may be, so the file is as large as 5000 rows make it.
+    const sku = `${'L'.repeat(240)}-${engine}`;
+    const product = await server.request('POST', '/v1/products', { token: storeA.token, body: { title: 'Long SKU', sku, price: 20 } });
+    expect(product.status, product.text).toBe(201);
+    const list = await server.request('POST', '/v1/price-lists', { token: storeA.token, body: { name: 'Imported at the maximum', kind: 'fixed' } });
+    expect(list.status, list.text).toBe(201);
+    const rows = Array.from({ length: MAX_LIST_REPLACE_ITEMS }, (_, index) => `${sku},12.3456,${index + 1},2027-01-01T00:00:00+01:00,2028-01-01T00:00:00Z,12,480,12`);
+    const csv = ['sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment', ...rows, ''].join('\n');
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(1.5 * 2 ** 20);
+    const path = `/v1/price-lists/${(list.body as { id: number }).id}/prices/import`;
+    const upload = (query: string) => server.request('POST', `${path}${query}`, { token: storeA.token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    // Warm, as the replaces above.
+    for (let runs = 0, until = performance.now() + 1000; runs < 1 || (runs < 20 && performance.now() < until); runs++) {
+      const dryRun = await upload('?dryRun=true');
+      expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
+    }
+    const { result, figures } = await besideNeighbour(server, storeB, () => upload('?scope=list'));
+    reportLine(describeNeighbour(`noisy-catalog/list-import/${engine}`, `an import of ${figure(MAX_LIST_REPLACE_ITEMS)} entries (${(Buffer.byteLength(csv) / 2 ** 20).toFixed(1)} MiB) into a list`, figures));
+    expect(result.status, result.text.slice(0, 300)).toBe(200);
+    expect((result.body as { created: unknown[] }).created).toHaveLength(MAX_LIST_REPLACE_ITEMS);
+    expectGoodNeighbour(figures);
+  });
+
   it(`exports a store of ${figure(STORE_PRICES)} prices page by page, as \`pricebook prices export\` does, without holding up another store`, async () => {
     const client = new Pricebook({ baseUrl: server.baseUrl, token: storeA.token, ca: server.ca });
     let rows = 0;

@@ -1,4 +1,5 @@
-import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import type { ImportError } from '../../contract/imports.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
@@ -9,6 +10,11 @@ import { PRICE_LIST_COLUMNS } from '../../csv/price-list-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 import { decimalOf, minQuantityOf, momentOf, skuOf } from '../imports/csv-format.js';
+import { nextTurn } from '../yield-to-other-work.js';
+
+/** Bytes parsed, and rows checked, between turns of the event loop: a few milliseconds each. */
+const PIECE_BYTES = 32 * 1024;
+const ROWS_PER_TURN = 250;
 
 type Column = (typeof PRICE_LIST_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['sku', 'price'];
@@ -34,17 +40,18 @@ export interface EntryRow {
  * `index + 2` of the file), and `field`, the column; one of the header or of the file as a
  * whole has no index. At most MAX_LIST_REPLACE_ITEMS rows.
  */
-export function readEntryFile(csv: Buffer): { rows: EntryRow[]; problems: FieldProblem[] } {
+export async function readEntryFile(csv: Buffer): Promise<{ rows: EntryRow[]; problems: FieldProblem[] }> {
   let records: string[][];
+  let count: number;
   try {
-    records = parse(csv, CSV_READ_OPTIONS) as string[][];
+    ({ records, count } = await recordsOf(csv));
   } catch (error) {
     return { rows: [], problems: [{ field: null, message: `is not CSV the import reads: ${(error as Error).message}` }] };
   }
   const [header, ...data] = records;
   if (header === undefined) return { rows: [], problems: [{ field: null, message: `is empty: the first row names the columns (${PRICE_LIST_COLUMNS.join(',')})` }] };
-  if (data.length > MAX_LIST_REPLACE_ITEMS) {
-    return { rows: [], problems: [{ field: null, message: `has ${data.length} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)` }] };
+  if (count - 1 > MAX_LIST_REPLACE_ITEMS) {
+    return { rows: [], problems: [{ field: null, message: `has ${count - 1} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)` }] };
   }
   const column = new Map<Column, number>();
   const problems: FieldProblem[] = [];
@@ -59,6 +66,7 @@ export function readEntryFile(csv: Buffer): { rows: EntryRow[]; problems: FieldP
 
   const rows: EntryRow[] = [];
   for (const [position, fields] of data.entries()) {
+    if (position > 0 && position % ROWS_PER_TURN === 0) await nextTurn();
     const errors: ImportError[] = [];
     const text = (name: Column) => {
       const index = column.get(name);
@@ -76,6 +84,26 @@ export function readEntryFile(csv: Buffer): { rows: EntryRow[]; problems: FieldP
     if (errors.length === 0 && sku !== undefined && price !== undefined) rows.push({ index: position, sku, price, minQuantity, validFrom, validUntil, quantityRule });
   }
   return { rows, problems };
+}
+
+/**
+ * The file's records, parsed a piece at a time with a turn of the event loop between pieces:
+ * 2 MiB parsed at once held the process for 100–200 ms. At most MAX_LIST_REPLACE_ITEMS + 1
+ * records are kept (the header and the rows a list takes); the others are only counted.
+ */
+async function recordsOf(csv: Buffer): Promise<{ records: string[][]; count: number }> {
+  async function* pieces() {
+    for (let at = 0; at < csv.length; at += PIECE_BYTES) {
+      if (at > 0) await nextTurn();
+      yield csv.subarray(at, at + PIECE_BYTES);
+    }
+  }
+  const records: string[][] = [];
+  let count = 0;
+  for await (const record of Readable.from(pieces()).pipe(parse(CSV_READ_OPTIONS))) {
+    if (++count <= MAX_LIST_REPLACE_ITEMS + 1) records.push(record as string[]);
+  }
+  return { records, count };
 }
 
 /** The entry's own rule from its three cells: all empty is none; a cell left empty is left out (the rule's defaults). */

@@ -307,7 +307,7 @@ export class PriceListService {
   async importPrices(storeId: number, origin: ChangeOrigin, priceListId: number, csv: Buffer, options: { scope: 'list' | 'skus'; dryRun: boolean }): Promise<ReplacePriceListPricesResult> {
     const repos = this.uow.repos;
     if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
-    const { rows, problems } = readEntryFile(csv);
+    const { rows, problems } = await readEntryFile(csv);
     const { skuOwners } = await repos.tradePrices.findReferences(storeId, [], [], [...new Set(rows.map((row) => row.sku))]);
     const prices = rows.flatMap(({ index, sku, ...entry }) => {
       const productId = skuOwners.get(sku);
