@@ -173,6 +173,8 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
   it('a session that ends under the page (signed out elsewhere) returns to the sign-in form saying so', async () => {
     const { page } = await open();
     await signIn(page, viewer);
+    // The landing view's own requests answered first: one still under way when the session ends would end the page's view before the click.
+    await page.waitForLoadState('networkidle');
     const [cookie] = await browser.context.cookies(server.baseUrl);
     // Signed out from elsewhere: the same session ended with the API.
     expect((await server.request('DELETE', '/v1/session', asStaff(server, cookie!.value))).status).toBe(204);
