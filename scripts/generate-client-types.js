@@ -101,6 +101,8 @@ const TYPES = [
   ['SkuLookupRequest', 'SkuLookupRequest'],
   ['SkuLookupItem', 'SkuLookupItem'],
   ['SkuLookupResult', 'SkuLookupResult'],
+  ['SkuSearchQuery', 'SkuSearchQuery'],
+  ['SkuSearchItem', 'SkuSearchItem'],
   ['TradePrice', 'TradePrice'],
   ['TradePriceInput', 'TradePriceInput'],
   ['TradePriceWithEmbeds', 'TradePriceWithEmbeds'],

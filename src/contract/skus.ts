@@ -14,15 +14,15 @@ export const SkuLookupRequest = StrictObject({
 });
 export type SkuLookupRequest = Static<typeof SkuLookupRequest>;
 
-export const SkuLookupItem = Type.Object(
-  {
-    sku: Type.String(),
-    productId: Id,
-    variationId: Nullable(Type.Integer({ minimum: 1, description: 'null: the product’s own SKU' })),
-    price: Type.Number({ description: 'The catalog price of the SKU: the variation’s own price, else its product’s' }),
-  },
-  { additionalProperties: false },
-);
+/** A SKU of the store, who holds it and its catalog price: a lookup's and a search's answer. */
+const SkuHolderFields = {
+  sku: Type.String(),
+  productId: Id,
+  variationId: Nullable(Type.Integer({ minimum: 1, description: 'null: the product’s own SKU' })),
+  price: Type.Number({ description: 'The catalog price of the SKU: the variation’s own price, else its product’s' }),
+};
+
+export const SkuLookupItem = Type.Object(SkuHolderFields, { additionalProperties: false });
 export type SkuLookupItem = Static<typeof SkuLookupItem>;
 
 export const SkuLookupResult = Type.Object(
@@ -33,3 +33,18 @@ export const SkuLookupResult = Type.Object(
   { $id: 'SkuLookupResult', additionalProperties: false },
 );
 export type SkuLookupResult = Static<typeof SkuLookupResult>;
+
+/** SKUs one search answers, at most. */
+export const MAX_SKU_SEARCH = 50;
+
+export const SkuSearchQuery = Type.Object(
+  {
+    contains: Type.String({ minLength: 1, maxLength: 255, description: 'Text the SKU contains, the letters A–Z in either case (for finding a SKU; prices match SKUs exactly)' }),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SKU_SEARCH, default: 20, description: `SKUs to answer, 1–${MAX_SKU_SEARCH}` })),
+  },
+  { additionalProperties: false },
+);
+export type SkuSearchQuery = Static<typeof SkuSearchQuery>;
+
+export const SkuSearchItem = Type.Object({ ...SkuHolderFields, title: Type.String({ description: 'The product’s title' }) }, { $id: 'SkuSearchItem', additionalProperties: false });
+export type SkuSearchItem = Static<typeof SkuSearchItem>;

@@ -97,10 +97,37 @@ const Filters = {
   customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this customer’s prices' })),
   productId: Type.Optional(Type.Integer({ minimum: 1 })),
   sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  skuContains: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Only records whose SKU contains this text, the letters A–Z in either case (for finding a record; prices still match SKUs exactly)',
+    }),
+  ),
   validAt: MomentQuery('Only records valid at this moment: validFrom ≤ validAt < validUntil'),
 };
 
-export const TradePriceListQuery = Type.Object({ ...PageQuery, ...Filters, embed: EmbedQuery(TRADE_PRICE_EMBEDS) }, { additionalProperties: false });
+/** Orders of a list page: a field, ascending, or `-` and the field, descending; ties in id order, the same way. */
+export const TRADE_PRICE_SORTS = ['id', '-id', 'sku', '-sku', 'price', '-price', 'minQuantity', '-minQuantity', 'validFrom', '-validFrom', 'validUntil', '-validUntil'] as const;
+export type TradePriceSort = (typeof TRADE_PRICE_SORTS)[number];
+
+export const TradePriceListQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...Filters,
+    sort: Type.Optional(
+      Type.Unsafe<TradePriceSort>({
+        type: 'string',
+        enum: [...TRADE_PRICE_SORTS],
+        default: 'id',
+        description:
+          'The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. SKUs compare by their characters’ code points',
+      }),
+    ),
+    embed: EmbedQuery(TRADE_PRICE_EMBEDS),
+  },
+  { additionalProperties: false },
+);
 export type TradePriceListQuery = Static<typeof TradePriceListQuery>;
 
 export const TradePriceCountQuery = Type.Object(Filters, { additionalProperties: false });

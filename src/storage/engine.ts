@@ -55,6 +55,13 @@ export interface Engine {
   /** Column type of raw bytes (an import's file, stored in slices). */
   readonly binaryColumnType: 'blob' | 'bytea';
   /**
+   * Text orders by code point and `lower()` folds A–Z alone: SQLite's BINARY collation and its
+   * `lower()` without ICU. PostgreSQL's default collation and `lower()` follow the database's
+   * locale; an order there says `collate "C"` (bytes of UTF-8: code points) and a fold
+   * `translate()`s A–Z, so both engines answer the same.
+   */
+  readonly textIsCodePoints: boolean;
+  /**
    * A transaction whose commit may return before its log is on disk, because a later commit
    * that waits for the disk makes it durable too (both engines write their log in order, and
    * syncing it syncs everything before): statements run before `begin`, after it, and after
@@ -79,6 +86,7 @@ export const SQLITE: Engine = Object.freeze({
   locksRows: false,
   bareColumnsFollowMax: true,
   binaryColumnType: 'blob',
+  textIsCodePoints: true,
   unsyncedCommit: { before: ['pragma synchronous = NORMAL'], inside: [], after: ['pragma synchronous = FULL'] },
 });
 
@@ -96,5 +104,6 @@ export const POSTGRES: Engine = Object.freeze({
   locksRows: true,
   bareColumnsFollowMax: false,
   binaryColumnType: 'bytea',
+  textIsCodePoints: false,
   unsyncedCommit: { before: [], inside: ['set local synchronous_commit = off'], after: [] },
 });

@@ -35,7 +35,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     customerGroups: new KyselyCustomerGroupRepository(db),
     products: new KyselyProductRepository(db),
     variations: new KyselyVariationRepository(db),
-    skus: new KyselySkuRepository(db),
+    skus: new KyselySkuRepository(db, engine),
     categories: new KyselyCategoryRepository(db),
     tradePrices: new KyselyTradePriceRepository(db, engine, hotReads),
     priceLists: new KyselyPriceListRepository(db, engine),

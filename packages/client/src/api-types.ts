@@ -1312,6 +1312,24 @@ export type SkuLookupResult = {
   unknown: string[];
 };
 
+export type SkuSearchQuery = {
+  /** Text the SKU contains, the letters A–Z in either case (for finding a SKU; prices match SKUs exactly) */
+  contains: string;
+  /** SKUs to answer, 1–50 */
+  count?: number;
+};
+
+export type SkuSearchItem = {
+  sku: string;
+  productId: number;
+  /** null: the product’s own SKU */
+  variationId: number | null;
+  /** The catalog price of the SKU: the variation’s own price, else its product’s */
+  price: number;
+  /** The product’s title */
+  title: string;
+};
+
 export type TradePrice = {
   id: number;
   customerId: number;
@@ -1425,8 +1443,12 @@ export type TradePriceListQuery = {
   customerId?: number;
   productId?: number;
   sku?: string;
+  /** Only records whose SKU contains this text, the letters A–Z in either case (for finding a record; prices still match SKUs exactly) */
+  skuContains?: string;
   /** Only records valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
   validAt?: string;
+  /** The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. SKUs compare by their characters’ code points */
+  sort?: "id" | "-id" | "sku" | "-sku" | "price" | "-price" | "minQuantity" | "-minQuantity" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil";
   /** Comma-separated related objects to add: customer, product */
   embed?: string;
 };
@@ -1436,6 +1458,8 @@ export type TradePriceCountQuery = {
   customerId?: number;
   productId?: number;
   sku?: string;
+  /** Only records whose SKU contains this text, the letters A–Z in either case (for finding a record; prices still match SKUs exactly) */
+  skuContains?: string;
   /** Only records valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
   validAt?: string;
 };

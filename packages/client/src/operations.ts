@@ -22,6 +22,7 @@ export const OPERATIONS = {
   'products.createMany': { method: 'POST', path: '/v1/products/bulk' },
 
   'skus.lookup': { method: 'POST', path: '/v1/skus/lookup' },
+  'skus.search': { method: 'GET', path: '/v1/skus' },
   'products.update': { method: 'PUT', path: '/v1/products/{id}' },
   'products.delete': { method: 'DELETE', path: '/v1/products/{id}' },
 

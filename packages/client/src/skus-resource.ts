@@ -1,5 +1,5 @@
 import type { Caller } from './api-caller.js';
-import type { SkuLookupResult } from './types.js';
+import type { SkuLookupResult, SkuSearchItem, SkuSearchQuery } from './types.js';
 
 /** SKUs in one lookup request: the API's limit. */
 export const MAX_LOOKUP_SKUS = 1000;
@@ -24,7 +24,7 @@ export class UnknownSkusError extends Error {
   }
 }
 
-/** `POST /v1/skus/lookup`: SKUs to product and variation ids and catalog prices. */
+/** `POST /v1/skus/lookup`: SKUs to product and variation ids and catalog prices; `GET /v1/skus`: SKUs found by part of them. */
 export class SkusResource {
   constructor(private readonly api: Caller) {}
 
@@ -35,6 +35,15 @@ export class SkusResource {
    */
   lookup(skus: readonly string[]): Promise<SkuLookupResult> {
     return this.api.call('skus.lookup', { body: { skus: [...skus] } });
+  }
+
+  /**
+   * Up to `count` (default 20, at most 50) of the store's SKUs containing `contains`, the
+   * letters A–Z in either case, in code point order, each with its product's title and catalog
+   * price: for a SKU picker. One request.
+   */
+  search(query: SkuSearchQuery): Promise<SkuSearchItem[]> {
+    return this.api.call('skus.search', { query });
   }
 
   /**

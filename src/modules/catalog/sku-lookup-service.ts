@@ -1,4 +1,4 @@
-import type { SkuLookupItem, SkuLookupResult } from '../../contract/skus.js';
+import type { SkuLookupItem, SkuLookupResult, SkuSearchItem } from '../../contract/skus.js';
 import { fromPriceUnits } from '../money.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 
@@ -24,5 +24,16 @@ export class SkuLookupService {
       found.push({ sku, productId: price.productId, variationId: price.variationId, price: fromPriceUnits(price.variationPriceUnits ?? price.productPriceUnits) });
     }
     return { found, unknown };
+  }
+
+  /** Up to `count` SKUs of the store containing `text` (A–Z in either case), by code point, with the product's title and the catalog price. */
+  async search(storeId: number, text: string, count: number): Promise<SkuSearchItem[]> {
+    const holders = await this.uow.repos.skus.search(storeId, text, count);
+    const prices = new Map((await this.uow.repos.pricing.skuPrices(storeId, holders.map((holder) => holder.sku))).map((price) => [price.sku, price]));
+    // A SKU whose product went between the two reads is left out.
+    return holders.flatMap((holder) => {
+      const price = prices.get(holder.sku);
+      return price === undefined ? [] : [{ ...holder, price: fromPriceUnits(price.variationPriceUnits ?? price.productPriceUnits) }];
+    });
   }
 }

@@ -12,6 +12,11 @@ export interface SkuHolder {
 export interface SkuRepository {
   /** The holders of those SKUs; free SKUs are simply absent. */
   holders(storeId: number, skus: readonly string[]): Promise<SkuHolder[]>;
+  /**
+   * Up to `limit` of the store's SKUs containing `text` (the letters A–Z in either case), in
+   * order of their code points, with the product's title.
+   */
+  search(storeId: number, text: string, limit: number): Promise<Array<SkuHolder & { title: string }>>;
   /** Up to `limit` of the store's SKUs, in order, from the first. */
   firstSkus(storeId: number, limit: number): Promise<string[]>;
   /**

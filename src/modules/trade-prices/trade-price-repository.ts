@@ -5,8 +5,16 @@ export interface TradePriceFilter {
   customerId?: number;
   productId?: number;
   sku?: string;
+  /** Only SKUs containing this text, the letters A–Z in either case. */
+  skuContains?: string;
   /** Canonical timestamp: only records valid then. */
   validAt?: string;
+}
+
+/** The order of a list page: a field, ascending or descending; ties by id the same way. */
+export interface TradePriceOrder {
+  field: 'id' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil';
+  descending: boolean;
 }
 
 /** A trade price to insert: a customer's price for one SKU. */
@@ -44,7 +52,8 @@ export interface RecordsOfSku<T> {
 export interface TradePriceRepository {
   /** Multi-row inserts (as few as the engine's parameter limit allows); the records come back in the order given. */
   insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]>;
-  list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]>;
+  /** A page in `order` (default: by id, ascending). */
+  list(storeId: number, filter: TradePriceFilter, page: Page, order?: TradePriceOrder): Promise<TradePrice[]>;
   count(storeId: number, filter: TradePriceFilter): Promise<number>;
   find(storeId: number, id: number): Promise<TradePrice | undefined>;
   /** Those of these ids that are live records of the store, by id. */

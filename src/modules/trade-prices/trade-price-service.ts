@@ -9,7 +9,7 @@ import { customerProblem } from '../pricing/trade-customer.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { nextTurn } from '../yield-to-other-work.js';
 import { diffWithStored, onNextTurn } from './replace-steps.js';
-import type { NewTradePrice, TradePriceFilter } from './trade-price-repository.js';
+import type { NewTradePrice, TradePriceFilter, TradePriceOrder } from './trade-price-repository.js';
 import { TradePriceWrites } from './trade-price-writes.js';
 export class TradePriceService {
   constructor(
@@ -17,8 +17,8 @@ export class TradePriceService {
     private readonly clock: Clock,
   ) {}
 
-  list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
-    return this.uow.repos.tradePrices.list(storeId, filter, page);
+  list(storeId: number, filter: TradePriceFilter, page: Page, order?: TradePriceOrder): Promise<TradePrice[]> {
+    return this.uow.repos.tradePrices.list(storeId, filter, page, order);
   }
 
   count(storeId: number, filter: TradePriceFilter): Promise<number> {

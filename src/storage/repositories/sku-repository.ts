@@ -1,9 +1,28 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../engine.js';
 import type { SkuHolder, SkuRepository } from '../../modules/catalog/sku-repository.js';
 import type { Tables } from '../tables.js';
+import { byCodePoint, containsIgnoringAsciiCase } from './values.js';
 
 export class KyselySkuRepository implements SkuRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: Engine,
+  ) {}
+
+  async search(storeId: number, text: string, limit: number): Promise<Array<SkuHolder & { title: string }>> {
+    // Along the register's key (store, SKU): the first `limit` matches end the read.
+    const rows = await this.db
+      .selectFrom('skus')
+      .innerJoin('products', 'products.id', 'skus.product_id')
+      .select(['skus.sku', 'skus.product_id', 'skus.variation_id', 'products.title'])
+      .where('skus.store_id', '=', storeId)
+      .where(containsIgnoringAsciiCase(this.engine, 'skus.sku', text))
+      .orderBy(byCodePoint(this.engine, 'skus.sku'))
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ sku: row.sku, productId: row.product_id, variationId: row.variation_id, title: row.title }));
+  }
 
   async holders(storeId: number, skus: readonly string[]): Promise<SkuHolder[]> {
     if (skus.length === 0) return [];

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Page } from '../../modules/page.js';
@@ -8,6 +8,7 @@ import type {
   RecordsOfSku,
   SkuRange,
   TradePriceFilter,
+  TradePriceOrder,
   TradePriceOwner,
   TradePriceRepository,
 } from '../../modules/trade-prices/trade-price-repository.js';
@@ -16,7 +17,10 @@ import type { Tables, TradePricesTable } from '../tables.js';
 import { IDS_PER_DELETE, keepDeletedTradePrices } from './deleted-rows.js';
 import { insertPricedSkuRows } from './priced-sku-rows.js';
 import type { HotReads } from './hot-reads.js';
-import { fromFlag } from './values.js';
+import { byCodePoint, containsIgnoringAsciiCase, fromFlag } from './values.js';
+
+/** The interface's order: by id, ascending. */
+const BY_ID: TradePriceOrder = { field: 'id', descending: false };
 
 export class KyselyTradePriceRepository implements TradePriceRepository {
   constructor(
@@ -40,14 +44,54 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     }));
   }
 
-  async list(storeId: number, filter: TradePriceFilter, page: Page): Promise<TradePrice[]> {
-    const rows = await this.hotReads.tradePricePage(filter).execute(this.db, { ...filter, storeId, count: page.count, offset: page.offset });
+  async list(storeId: number, filter: TradePriceFilter, page: Page, order: TradePriceOrder = BY_ID): Promise<TradePrice[]> {
+    if (filter.skuContains === undefined && order.field === 'id' && !order.descending) {
+      const rows = await this.hotReads.tradePricePage(filter).execute(this.db, { ...filter, storeId, count: page.count, offset: page.offset });
+      return rows.map(toTradePrice);
+    }
+    // Another order, or a search: a query of its own, read like a count (every record the
+    // filters select), the page the first `offset + count` of them in that order.
+    const direction = order.descending ? 'desc' : 'asc';
+    let query = this.filtered(storeId, filter).selectAll();
+    if (order.field === 'validFrom' || order.field === 'validUntil') {
+      // No start is the earliest start; no end the latest end.
+      const column = order.field === 'validFrom' ? 'valid_from' : 'valid_until';
+      const missing = order.field === 'validFrom' ? 0 : 1;
+      query = query.orderBy(sql`case when ${sql.ref(column)} is null then ${sql.lit(missing)} else ${sql.lit(1 - missing)} end`, direction).orderBy(byCodePoint(this.engine, column), direction);
+    } else if (order.field === 'sku') {
+      query = query.orderBy(byCodePoint(this.engine, 'sku'), direction);
+    } else if (order.field !== 'id') {
+      query = query.orderBy(order.field === 'price' ? 'price' : 'min_quantity', direction);
+    }
+    const rows = await query.orderBy('id', direction).limit(page.count).offset(page.offset).execute();
     return rows.map(toTradePrice);
   }
 
   async count(storeId: number, filter: TradePriceFilter): Promise<number> {
+    if (filter.skuContains !== undefined) {
+      const row = await this.filtered(storeId, filter)
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    }
     const [row] = await this.hotReads.tradePriceCount(filter).execute(this.db, { ...filter, storeId });
     return Number(row?.count ?? 0);
+  }
+
+  /** The store's records the filters select, for a sorted or searched page and its count (the plain ones are `HotReads`'). */
+  private filtered(storeId: number, filter: TradePriceFilter) {
+    let query = this.db.selectFrom('trade_prices').where('store_id', '=', storeId);
+    if (filter.customerId !== undefined) query = query.where('customer_id', '=', filter.customerId);
+    if (filter.productId !== undefined) query = query.where('product_id', '=', filter.productId);
+    if (filter.sku !== undefined) query = query.where('sku', '=', filter.sku);
+    if (filter.skuContains !== undefined) query = query.where(containsIgnoringAsciiCase(this.engine, 'sku', filter.skuContains));
+    if (filter.validAt !== undefined) {
+      const at = filter.validAt;
+      query = query
+        .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]))
+        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)]));
+    }
+    return query;
   }
 
   async find(storeId: number, id: number): Promise<TradePrice | undefined> {

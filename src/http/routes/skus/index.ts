@@ -1,7 +1,9 @@
 import type { SkuLookupService } from '../../../modules/catalog/sku-lookup-service.js';
 import type { App } from '../../app-types.js';
 import { lookupSkus } from './lookup-skus.js';
+import { searchSkus } from './search-skus.js';
 
 export function registerSkuRoutes(app: App, skus: SkuLookupService): void {
   lookupSkus(app, skus);
+  searchSkus(app, skus);
 }

@@ -12,8 +12,8 @@ export function countTradePrices(app: App, tradePrices: TradePriceService): void
       config: { scope: 'trade_prices:read' },
     },
     async (request) => {
-      const { customerId, productId, sku, validAt } = request.query;
-      return { count: await tradePrices.count(storeIdOf(request), { customerId, productId, sku, validAt }) };
+      const { customerId, productId, sku, skuContains, validAt } = request.query;
+      return { count: await tradePrices.count(storeIdOf(request), { customerId, productId, sku, skuContains, validAt }) };
     },
   );
 }

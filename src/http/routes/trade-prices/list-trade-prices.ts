@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TradePriceListQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
+import type { TradePriceOrder } from '../../../modules/trade-prices/trade-price-repository.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
 import { type App, pageOf, storeIdOf } from '../../app-types.js';
 import { TRADE_PRICE_EMBED_SCOPES } from '../../embed-scopes.js';
@@ -19,9 +20,10 @@ export function listTradePrices(app: App, tradePrices: TradePriceService, embedd
       config: { scope: 'trade_prices:read', embeds: TRADE_PRICE_EMBED_SCOPES },
     },
     async (request) => {
-      const { customerId, productId, sku, validAt } = request.query;
+      const { customerId, productId, sku, skuContains, validAt, sort = 'id' } = request.query;
       const storeId = storeIdOf(request);
-      const records = await tradePrices.list(storeId, { customerId, productId, sku, validAt }, pageOf(request.query));
+      const order = { field: sort.replace(/^-/, '') as TradePriceOrder['field'], descending: sort.startsWith('-') };
+      const records = await tradePrices.list(storeId, { customerId, productId, sku, skuContains, validAt }, pageOf(request.query), order);
       return embedder.embed(request, storeId, records);
     },
   );
