@@ -318,6 +318,41 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     expectGoodNeighbour(figures);
   });
 
+  it(`finds SKUs by part among the store's ${figure(MAX_BULK_VARIATIONS + MAX_BULK_PRODUCTS)}+ and sorts and searches a customer's ${figure(STORE_PRICES - REPLACED)} prices, without holding up another store`, async () => {
+    // The reads that go through every record they may match (docs/reliability.md, "Limits"): a
+    // SKU search that finds nothing (the whole register of the bulk creates above), a customer's
+    // last page sorted by price, and a search of the customer's prices that matches none.
+    const customer = catalogA.otherTradeCustomer;
+    const prices = STORE_PRICES - REPLACED;
+    const get = (path: string) => server.request('GET', path, { token: storeA.token });
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      again(200, async () => [
+        await get('/v1/skus?contains=no-such-part&count=50'),
+        await get(`/v1/trade-customer-product-prices?customerId=${customer}&sort=-price&offset=${prices - 100}&count=100`),
+        await get(`/v1/trade-customer-product-prices/count?customerId=${customer}&skuContains=no-such-part`),
+      ]),
+    );
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/find-sort/${engine}`,
+        `${rounds(result.length, 'round')} of a SKU search through the store's SKUs, the last page of ${figure(prices)} prices sorted by price, and a search of them matching none`,
+        figures,
+      ),
+    );
+    for (const [search, page, count] of result) {
+      expect(search!.status, search!.text.slice(0, 300)).toBe(200);
+      expect(search!.body).toEqual([]);
+      expect(page!.status, page!.text.slice(0, 300)).toBe(200);
+      const pagePrices = (page!.body as Array<{ price: number }>).map((record) => record.price);
+      expect(pagePrices).toHaveLength(100);
+      // Descending by price: the last page holds the lowest, 10.00 (every 1000th record).
+      expect(pagePrices.at(-1)).toBe(10);
+      expect(pagePrices).toEqual([...pagePrices].sort((a, b) => b - a));
+      expect(count!.body).toEqual({ count: 0 });
+    }
+    expectGoodNeighbour(figures);
+  });
+
   it(`deletes a customer group of ${figure(GROUP_MEMBERS)} customers without holding up another store`, async () => {
     const group = await server.request('POST', '/v1/customer-groups', { token: storeA.token, body: { name: 'Dissolved', priceListIds: [] } });
     expect(group.status, group.text).toBe(201);
