@@ -56,12 +56,76 @@ export function table(caption: string, headers: readonly string[], rows: readonl
   );
 }
 
+/** A column of a sortable table: its header, and the API's `sort` name when the table sorts by it. */
+export interface SortableColumn {
+  label: string;
+  sort?: string;
+}
+
+/** The order a sortable table shows: a column's `sort` name, and the direction. */
+export interface TableOrder {
+  sort: string;
+  descending: boolean;
+}
+
+/**
+ * `table`, with a button in each sortable column's header (`aria-sort` says the current order;
+ * a click sorts by that column, again: the other way) and the rows of `marked` ids highlighted.
+ */
+export function sortableTable(options: {
+  caption: string;
+  columns: readonly SortableColumn[];
+  rows: readonly { id: number; cells: readonly Child[] }[];
+  order: TableOrder;
+  onSort: (order: TableOrder) => void;
+  marked?: ReadonlySet<number>;
+}): HTMLElement {
+  const { order } = options;
+  const header = (column: SortableColumn) => {
+    if (column.sort === undefined) return h('th', { scope: 'col' }, column.label);
+    const current = column.sort === order.sort;
+    const next = { sort: column.sort, descending: current ? !order.descending : false };
+    return h(
+      'th',
+      { scope: 'col', 'aria-sort': current ? (order.descending ? 'descending' : 'ascending') : null },
+      h(
+        'button',
+        { type: 'button', class: 'sort', onclick: () => options.onSort(next), title: `Sort by ${column.label.toLowerCase()}, ${next.descending ? 'descending' : 'ascending'}` },
+        column.label,
+        h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, current ? (order.descending ? ' ▼' : ' ▲') : ''),
+      ),
+    );
+  };
+  return h(
+    'div',
+    { class: 'table-scroll', role: 'region', 'aria-label': options.caption, tabindex: 0 },
+    h(
+      'table',
+      {},
+      h('caption', { class: 'visually-hidden' }, options.caption),
+      h('thead', {}, h('tr', {}, ...options.columns.map(header))),
+      h(
+        'tbody',
+        {},
+        ...options.rows.map((row) =>
+          h('tr', { class: options.marked?.has(row.id) === true ? 'marked' : null, 'data-id': row.id }, ...row.cells.map((cell) => h('td', {}, cell))),
+        ),
+      ),
+    ),
+  );
+}
+
 /** `2026-12-01T00:00:00.000Z` as `2026-12-01 01:00` in the browser's time zone; empty for null. */
 export function formatMoment(value: string | null): string {
   if (value === null) return '';
   const date = new Date(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Text from the API with its ISO 8601 moments (`2027-01-01T00:00:00.000Z`) as `formatMoment` shows them. */
+export function withLocalMoments(text: string): string {
+  return text.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g, (moment) => formatMoment(moment));
 }
 
 /** A `datetime-local` input's value (the browser's time zone) as ISO 8601 UTC; undefined when empty. */

@@ -3,6 +3,7 @@ import { adminClient } from './admin-client.js';
 import { h, replaceChildren } from './dom.js';
 import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
+import { currency, setCurrency } from './money.js';
 import { canChange, FORMER_TOKEN_KEY, setSignedInMember, signedInMember } from './session.js';
 import type { View, ViewContext } from './view.js';
 import { changePasswordView } from './views/change-password.js';
@@ -52,6 +53,8 @@ const nav = element('nav');
 const who = element('signed-in-as');
 const wait = element('wait');
 const announcer = element('announcer');
+const toast = element('toast');
+const toastText = element('toast-text');
 let current: AbortController | undefined;
 /** Where to go once signed in (the page asked for before signing in). */
 let afterSignIn = HOME;
@@ -73,14 +76,18 @@ function signOut(message?: string): void {
   // A session that ended under a page comes back to that page once signed in again.
   if (message !== undefined && location.hash !== SIGN_IN && location.hash !== PASSWORD && location.hash !== '') afterSignIn = location.hash;
   setSignedInMember(undefined);
+  setCurrency(undefined);
   sessionAsked = true;
   signInMessage = message;
   if (location.hash === SIGN_IN) void render();
   else location.hash = SIGN_IN;
 }
 
+/** The outcome of an action: on screen until dismissed or replaced, and to screen readers. */
 function announce(message: string): void {
   replaceChildren(announcer, message);
+  replaceChildren(toastText, message);
+  toast.hidden = false;
 }
 
 /** The member of the session the browser's cookie names, asked once per page load; undefined when signed out. */
@@ -127,6 +134,14 @@ async function render(): Promise<void> {
     return;
   }
   const fullySignedIn = member !== undefined && !member.mustChangePassword;
+  // The store's currency, once a sign-in: every price the page shows is in it.
+  if (fullySignedIn && currency() === undefined) {
+    const store = await adminClient({ signal: controller.signal, onRateLimitWait: showRateLimitWait, onUnauthenticated: () => signOut(SESSION_ENDED) })
+      .store.get()
+      .catch(() => undefined);
+    if (controller.signal.aborted) return;
+    setCurrency(store?.currency);
+  }
   nav.hidden = member === undefined;
   for (const link of nav.querySelectorAll<HTMLElement>('ul')) link.hidden = !fullySignedIn;
   replaceChildren(who, member === undefined ? '' : `${member.name} (${member.role})`);
@@ -185,6 +200,10 @@ async function render(): Promise<void> {
     main.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, errorMessage(error))));
   }
 }
+
+element('toast-close').addEventListener('click', () => {
+  toast.hidden = true;
+});
 
 const signOutButton = element('sign-out');
 signOutButton.addEventListener('click', () => {

@@ -1,7 +1,7 @@
 import type { PricedSkuInput } from '../contract/priced-sku.js';
 import type { Product } from '../contract/products.js';
 import type { Pricebook } from '@pricebook/client/browser';
-import { momentFromInput } from './dom.js';
+import { h, momentFromInput, replaceChildren } from './dom.js';
 import { type FieldSpec, type Form, numberOrText } from './forms.js';
 
 /** The fields of a price with its quantity break and validity window, named as the API names them. */
@@ -9,7 +9,7 @@ export const PRICE_FIELDS: readonly FieldSpec[] = [
   { name: 'sku', label: 'SKU', hint: 'The product’s or a variation’s SKU, exactly (case matters).' },
   { name: 'price', label: 'Price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
   { name: 'minQuantity', label: 'From quantity', inputmode: 'numeric', value: '1', hint: 'Applies to lines of at least this many units.' },
-  { name: 'validFrom', label: 'Valid from', type: 'datetime-local', hint: 'Empty: always has. Your local time.' },
+  { name: 'validFrom', label: 'Valid from', type: 'datetime-local', hint: 'Empty: no start (valid already). Your local time.' },
   { name: 'validUntil', label: 'Valid until', type: 'datetime-local', hint: 'Empty: never ends. Exclusive.' },
 ];
 
@@ -68,4 +68,38 @@ export function priceInputOf(record: PricedSkuInput): PricedSkuInput {
 export async function productOfSku(api: Pricebook, sku: string): Promise<Pick<Product, 'id' | 'title'> | undefined> {
   const [product] = await api.products.list({ sku, count: 1, fields: 'id,title' });
   return product;
+}
+
+/** Wait after the last keystroke before asking for suggestions. */
+const SUGGEST_AFTER_MS = 250;
+
+/**
+ * Suggestions for a form's `sku` field as it is typed: the store's SKUs containing the text
+ * (`GET /v1/skus?contains=`, A–Z in either case), each with its product's title, in the
+ * browser's own list (a `datalist`). The field still takes any text: the API judges the SKU.
+ */
+export function suggestSkus(api: Pricebook, form: Form, signal: AbortSignal): void {
+  const control = form.control('sku');
+  const list = h('datalist', { id: `${control.id}-suggestions` });
+  control.setAttribute('list', list.id);
+  control.after(list);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = '';
+  control.addEventListener('input', () => {
+    clearTimeout(timer);
+    const text = control.value.trim();
+    if (text === '' || text === asked || (control instanceof HTMLInputElement && control.readOnly)) return;
+    timer = setTimeout(() => {
+      asked = text;
+      api.skus
+        .search({ contains: text, count: 20 })
+        .then((found) => {
+          if (signal.aborted || control.value.trim() !== text) return;
+          replaceChildren(list, ...found.map((item) => h('option', { value: item.sku, label: `${item.title}${item.variationId === null ? '' : ' (variation)'}` })));
+        })
+        // Suggestions are a help: without them the field works as before.
+        .catch(() => undefined);
+    }, SUGGEST_AFTER_MS);
+  });
+  signal.addEventListener('abort', () => clearTimeout(timer));
 }

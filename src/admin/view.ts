@@ -21,7 +21,7 @@ export interface ViewContext {
   signal: AbortSignal;
   /** Adds the view's `h1`, names the document after it and moves the focus to it. */
   heading(text: string): HTMLHeadingElement;
-  /** Says something to screen readers (and shows it briefly). */
+  /** Says the outcome of an action: on screen until dismissed or replaced by the next, and to screen readers. */
   announce(message: string): void;
   navigate(hash: string): void;
   /** Forgets the member and shows the sign-in form with `message` (the session is already over). */
@@ -74,10 +74,10 @@ export function actionButton(label: string, action: () => Promise<void>, alert: 
   return button;
 }
 
-/** Previous / next buttons and "11–20 of 35" for a paged table. */
+/** Previous / next buttons and "11–20 of 35" for a paged table; "no trade prices yet" for an empty one (its `label` in lower case). */
 export function pager(options: { offset: number; count: number; total: number; shown: number; label: string; onPage: (offset: number) => void }): HTMLElement {
   const { offset, count, total, shown } = options;
-  const range = shown === 0 ? `0 of ${total}` : `${offset + 1}–${offset + shown} of ${total}`;
+  const range = total === 0 ? `no ${options.label.toLowerCase()} yet` : shown === 0 ? `none of ${total} on this page` : `${offset + 1}–${offset + shown} of ${total}`;
   const previous = h('button', { type: 'button', disabled: offset === 0 }, 'Previous page');
   const next = h('button', { type: 'button', disabled: offset + count >= total }, 'Next page');
   previous.addEventListener('click', () => options.onPage(Math.max(0, offset - count)));

@@ -75,14 +75,14 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await change.getByRole('button', { name: 'Add the change to the set' }).click();
     const preview = page.getByRole('region', { name: 'Preview, before → after' });
     await expect.poll(() => preview.getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
-      `Price${catalog.tradeCustomer}${catalog.skus.mug}14.2 → 3.5`,
-      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}19 → 8.5`,
+      `Price${catalog.tradeCustomer}${catalog.skus.mug}1£4.20 → £3.50`,
+      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£9.00 → £8.50`,
     ]);
     expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').allTextContents()).toEqual([
       '#Operation',
-      `1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at 3.5`,
+      `1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at £3.50`,
       `2Delete trade price #${liveId}`,
-      `3Add a price for customer ${catalog.otherTradeCustomer}: ${catalog.skus.tee} at 8.5`,
+      `3Add a price for customer ${catalog.otherTradeCustomer}: ${catalog.skus.tee} at £8.50`,
     ]);
     expect(await effective()).toBe(4.2);
     expect(await seriousViolations(page)).toEqual([]);
@@ -105,8 +105,8 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await page.getByRole('button', { name: 'Make a revert' }).click();
     await heading(page, 'Change set: Revert of Spring mugs').waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Preview, before → after' }).getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
-      `Price${catalog.tradeCustomer}${catalog.skus.mug}13.5 → 4.2`,
-      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}18.5 → 9`,
+      `Price${catalog.tradeCustomer}${catalog.skus.mug}1£3.50 → £4.20`,
+      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£8.50 → £9.00`,
     ]);
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');

@@ -83,9 +83,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
     await page.getByLabel('Search by name, email or company').fill('lovelace');
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'customers match' }).textContent()).toMatch(/^1 of 5 customers match/);
-    await page.getByRole('link', { name: 'Ada Lovelace (Analytical Engines Ltd)' }).click();
+    await page.getByRole('link', { name: 'Ada Lovelace', exact: true }).click();
     await heading(page, 'Ada Lovelace (Analytical Engines Ltd)').waitFor();
-    await page.getByText('No trade prices.').waitFor();
+    await page.getByText('No trade prices yet.').waitFor();
+    await page.getByRole('navigation', { name: 'Trade prices pages' }).getByText('no trade prices yet').waitFor();
 
     const add = form(page, 'Add or edit a price');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
@@ -94,31 +95,39 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
     const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
     await prices.getByRole('cell', { name: catalog.skus.teeRedM, exact: true }).waitFor();
-    expect(await prices.getByRole('row').nth(1).textContent()).toContain('9.75');
+    // The new price is the first row (newest first), highlighted, in the store's currency.
+    expect(await prices.getByRole('row').nth(1).textContent()).toContain('£9.75');
+    expect(await prices.getByRole('row').nth(1).getAttribute('class')).toBe('marked');
+    // The outcome stays on screen until dismissed.
+    const toast = page.locator('#toast');
+    expect(await toast.isVisible()).toBe(true);
+    expect(await toast.textContent()).toContain(`Price for ${catalog.skus.teeRedM} added`);
     // Saving explains the SKU at once: the new trade price wins over the 10 % list.
     const candidates = page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' });
     await candidates.waitFor();
-    expect(await page.locator('.price-line').textContent()).toContain('9.75 per unit for 1 × ' + catalog.skus.teeRedM);
+    expect(await page.locator('.price-line').textContent()).toContain('£9.75 per unit for 1 × ' + catalog.skus.teeRedM);
     const rows = await candidates.getByRole('row').allTextContents();
     expect(rows).toHaveLength(3);
-    expect(rows[1]).toMatch(/^Trade price #\d+9\.751.*Applies/);
-    expect(rows[2]).toMatch(/^Price list “Resellers” \(percentage\)11\.25.*Notrade price wins$/);
+    expect(rows[1]).toMatch(/^Trade price #\d+£9\.751.*Applies/);
+    expect(rows[2]).toMatch(/^Price list “Resellers” \(percentage\)£11\.25.*Notrade price wins$/);
 
     // A quantity break, then the effective price of 60 units: the break wins, the first loses.
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
     await add.getByLabel('Price', { exact: true }).fill('8.5');
     await add.getByLabel('From quantity').fill('50');
     await add.getByRole('button', { name: 'Add price' }).click();
-    await prices.getByRole('cell', { name: '8.5', exact: true }).waitFor();
+    await prices.getByRole('cell', { name: '£8.50', exact: true }).waitFor();
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await toast.isVisible()).toBe(false);
     const explain = form(page, 'Effective price');
     await explain.getByLabel('Quantity').fill('60');
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.price-line').textContent()).toContain('8.5 per unit for 60 × ');
+    await expect.poll(() => page.locator('.price-line').textContent()).toContain('£8.50 per unit for 60 × ');
     expect(await candidates.getByRole('row').allTextContents()).toEqual([
       expect.stringMatching(/^Candidate/),
-      expect.stringMatching(/^Trade price #\d+8\.550.*Applies$/),
-      expect.stringMatching(/^Trade price #\d+9\.751.*Nohigher quantity break wins$/),
-      expect.stringMatching(/^Price list “Resellers” \(percentage\)11\.25.*Notrade price wins$/),
+      expect.stringMatching(/^Trade price #\d+£8\.5050.*Applies$/),
+      expect.stringMatching(/^Trade price #\d+£9\.751.*Nohigher quantity break wins$/),
+      expect.stringMatching(/^Price list “Resellers” \(percentage\)£11\.25.*Notrade price wins$/),
     ]);
     if (SCREENSHOT !== undefined) {
       await page.getByRole('heading', { level: 1 }).scrollIntoViewIfNeeded();
@@ -144,13 +153,85 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Showing the first 100 of 105 candidates.' }).waitFor();
     expect(await candidates.getByRole('row').count()).toBe(101);
     // The newest price wins and comes first; the oldest is the last of the 105.
-    expect(await candidates.getByRole('row').nth(1).textContent()).toMatch(/^Trade price #\d+31.*Applies$/);
+    expect(await candidates.getByRole('row').nth(1).textContent()).toMatch(/^Trade price #\d+£31\.001.*Applies$/);
     await page.getByRole('button', { name: 'Show the next 5 candidates' }).click();
     await page.getByRole('status').filter({ hasText: 'Showing all 105 candidates.' }).waitFor();
     const rows = await candidates.getByRole('row').allTextContents();
     expect(rows).toHaveLength(106);
-    expect(rows.at(-1)).toMatch(/^Trade price #\d+51.*Nonewer record wins$/);
+    expect(rows.at(-1)).toMatch(/^Trade price #\d+£5\.001.*Nonewer record wins$/);
     expect(await page.getByRole('button', { name: /^Show the next/ }).isHidden()).toBe(true);
+  });
+
+  it('adds and edits a customer, reorders its lists, sorts and searches its prices, and suggests SKUs as they are typed', async () => {
+    const { page } = await open();
+    await signIn(page, owner);
+    const create = form(page, 'Add a customer');
+    await create.getByLabel('Email').fill('linus@kernel.example');
+    await create.getByLabel('First name').fill('Linus');
+    await create.getByLabel('Last name').fill('Torvalds');
+    await create.getByLabel('Company').fill('Kernel Ltd');
+    await create.getByRole('button', { name: 'Add customer' }).click();
+    await heading(page, 'Linus Torvalds (Kernel Ltd)').waitFor();
+    expect(await page.locator('#toast').textContent()).toContain('Customer Linus Torvalds (Kernel Ltd) added');
+    const linus = Number(/#\/customers\/(\d+)$/.exec(page.url())?.[1]);
+    const stored = (await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as Record<string, unknown>;
+    expect(stored).toMatchObject({ email: 'linus@kernel.example', firstName: 'Linus', lastName: 'Torvalds', companyName: 'Kernel Ltd', trade: true, active: true });
+
+    await page.getByText('Edit details (name, company, trade, active)').click();
+    const edit = form(page, 'Edit the customer');
+    await edit.getByLabel('Company').fill('Kernel Org');
+    await edit.getByLabel('Active').selectOption('false');
+    await edit.getByRole('button', { name: 'Save details' }).click();
+    await heading(page, 'Linus Torvalds (Kernel Org)').waitFor();
+    expect(await page.locator('.details').textContent()).toContain('ActiveNo');
+    expect((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body).toMatchObject({ companyName: 'Kernel Org', active: false });
+
+    // Two lists, then a reorder with the keyboard: the second goes first.
+    const listIds: number[] = [];
+    for (const name of ['Summer', 'Winter']) {
+      listIds.push(((await server.request('POST', '/v1/price-lists', { token: tenant.token, body: { name, kind: 'fixed' } })).body as { id: number }).id);
+    }
+    expect((await server.request('PUT', `/v1/customers/${linus}`, { token: tenant.token, body: { priceListIds: listIds } })).status).toBe(200);
+    const prices = Array.from({ length: 6 }, (_, index) => ({ customerId: linus, productId: index % 2 === 0 ? catalog.tee : catalog.mug, sku: index % 2 === 0 ? catalog.skus.teeRedM : catalog.skus.mug, price: [5, 2.5, 7.25, 1, 9, 3][index]! }));
+    expect((await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: prices })).status).toBe(201);
+    await page.reload();
+    await heading(page, 'Linus Torvalds (Kernel Org)').waitFor();
+    await page.getByRole('button', { name: 'Move “Winter” up' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds).toEqual([listIds[1], listIds[0]]);
+    await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^Winter.*Summer/);
+    // The focus stays on the moved list, now on its one way left to go.
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Move “Winter” down');
+
+    // Newest first, then by price up and down with the column's button.
+    const table = page.getByRole('region', { name: 'Trade prices of this customer' });
+    const priceColumn = async () => (await table.getByRole('row').allTextContents()).slice(1).map((row) => /£(\d+\.\d\d)/.exec(row)?.[1]);
+    expect(await priceColumn()).toEqual(['3.00', '9.00', '1.00', '7.25', '2.50', '5.00']);
+    await table.getByRole('button', { name: 'Price', exact: true }).click();
+    await expect.poll(priceColumn).toEqual(['1.00', '2.50', '3.00', '5.00', '7.25', '9.00']);
+    expect(await table.getByRole('columnheader', { name: 'Price', exact: true }).getAttribute('aria-sort')).toBe('ascending');
+    await table.getByRole('button', { name: 'Price', exact: true }).click();
+    await expect.poll(priceColumn).toEqual(['9.00', '7.25', '5.00', '3.00', '2.50', '1.00']);
+    expect(await table.getByRole('columnheader', { name: 'Price', exact: true }).getAttribute('aria-sort')).toBe('descending');
+
+    // Part of a SKU, in any case, finds it.
+    const filter = form(page, 'Filter trade prices');
+    await filter.getByLabel('SKU contains').fill(catalog.skus.teeRedM.slice(-5).toLowerCase());
+    await filter.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(priceColumn).toEqual(['9.00', '7.25', '5.00']);
+    await filter.getByLabel('SKU contains').fill('nothing-like-it');
+    await filter.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No trade prices match the filter.').waitFor();
+
+    // The add form's SKU field suggests the store's SKUs with their product's title.
+    const add = form(page, 'Add or edit a price');
+    await add.getByLabel('SKU', { exact: true }).pressSequentially(catalog.skus.tee.toLowerCase());
+    const listId = await add.getByLabel('SKU', { exact: true }).getAttribute('list');
+    await expect.poll(() => page.evaluate(`Array.from(document.querySelectorAll('datalist[id="${listId}"] option'), (option) => option.value + ' ' + option.label)`) as Promise<string[]>).toEqual([
+      `${catalog.skus.tee} Tee`,
+      `${catalog.skus.teeRedL} Tee (variation)`,
+      `${catalog.skus.teeRedM} Tee (variation)`,
+    ]);
   });
 
   it('edits a price as a replace of its SKU (the SKU’s other prices keep their records), and deletes one', async () => {
@@ -169,7 +250,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(await editor.getByLabel('Price', { exact: true }).inputValue()).toBe('4');
     await editor.getByLabel('Price', { exact: true }).fill('3.9');
     await editor.getByRole('button', { name: 'Save (replace)' }).click();
-    await prices.getByRole('cell', { name: '3.9', exact: true }).waitFor();
+    await prices.getByRole('cell', { name: '£3.90', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Add a price' }).waitFor();
     const after = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
     expect(after.map((record) => [record.id, record.price])).toEqual([
@@ -280,7 +361,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     // Sold in pairs on this list: the entry's own quantity rule.
     await add.getByLabel('Case pack').fill('2');
     await add.getByRole('button', { name: 'Add entry' }).click();
-    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '3.2', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '£3.20', exact: true }).waitFor();
     await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '2+, ×2', exact: true }).waitFor();
 
     const assign = form(page, 'Assign a customer');
@@ -293,7 +374,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^3\.2 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
+    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£3\.20 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
     expect(await page.locator('.effective .quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 2, in multiples of 2 units a line.');
   });
 
@@ -327,7 +408,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^2\.1 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
+    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£2\.10 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
     await expect.poll(() => page.locator('.effective').textContent()).toContain('through the customer’s group');
     // A quantity rule of the product is told beside the price (and removed again for the tests after this one).
     const ruled = await server.request('PUT', `/v1/products/${catalog.mug}`, { token: tenant.token, body: { quantityRule: { minimum: 6, increment: 6 } } });
@@ -424,16 +505,17 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await heading(page, 'Customers').waitFor();
     await tabTo(page, 'Search by name, email or company');
     await page.keyboard.type('analytical');
-    await tabTo(page, 'Ada Lovelace (Analytical Engines Ltd)');
+    await tabTo(page, 'Ada Lovelace');
     await page.keyboard.press('Enter');
     await heading(page, 'Ada Lovelace (Analytical Engines Ltd)').waitFor();
+    // The first "SKU" is the prices table's sort button, the next the add form's field.
     await tabTo(page, 'SKU');
-    // The filter's SKU is "Only SKU"; the first "SKU" is the add form's.
+    await tabTo(page, 'SKU');
     await page.keyboard.type(catalog.skus.mug);
     await tabTo(page, 'Price');
     await page.keyboard.type('3.99');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.price-line').textContent()).toContain(`3.99 per unit for 1 × ${catalog.skus.mug}`);
+    await expect.poll(() => page.locator('.price-line').textContent()).toContain(`£3.99 per unit for 1 × ${catalog.skus.mug}`);
     // Everything reachable also shows where the focus is.
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');

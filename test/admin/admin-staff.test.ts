@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     const asOf = new Date(Math.ceil((Date.parse(created[0]!.createdAt) + 1) / MINUTE) * MINUTE);
     clock.advance(3 * MINUTE);
     await page.getByRole('button', { name: `Delete price #${created[0]!.id} of ${catalog.skus.mug}` }).click();
-    await page.getByText('No trade prices.').waitFor();
+    await page.getByText('No trade prices yet.').waitFor();
     await expect.poll(async () => (await historyRows(page, caption)).slice(1, 3)).toEqual([
       [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) deleted`, 'deleted (was price 9.75, from quantity 1)', 'admin'],
       [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) created`, 'price 9.75, from quantity 1', 'admin'],
@@ -121,13 +121,13 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.price-line').textContent()).toMatch(new RegExp(`^4\\.2 per unit for 1 × ${catalog.skus.mug} at `));
+    await expect.poll(() => page.locator('.price-line').textContent()).toMatch(new RegExp(`^£4\\.20 per unit for 1 × ${catalog.skus.mug} at `));
     const moment = asOf.toISOString().slice(0, 16);
     await explain.getByLabel('As of').fill(moment);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.price-line').textContent()).toBe(`9.75 per unit for 1 × ${catalog.skus.mug} as of ${moment.replace('T', ' ')}`);
+    await expect.poll(() => page.locator('.price-line').textContent()).toBe(`£9.75 per unit for 1 × ${catalog.skus.mug} as of ${moment.replace('T', ' ')}`);
     expect(await page.locator('.as-of').textContent()).toMatch(new RegExp(`^As of ${moment.replace('T', ' ')}: the price book as it was at that moment`));
-    expect(await page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' }).getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^Trade price #${created[0]!.id}9\\.751.*Applies$`));
+    expect(await page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' }).getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^Trade price #${created[0]!.id}£9\\.751.*Applies$`));
     expect(await seriousViolations(page)).toEqual([]);
   });
 

@@ -2,7 +2,8 @@ import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow, ImportMode } f
 import { findCustomer } from '../customer-lookup.js';
 import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku } from '../price-input.js';
+import { money } from '../money.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, suggestSkus } from '../price-input.js';
 import { actionButton, alertBox, pager, section, type View, type ViewContext } from '../view.js';
 
 /** Rows of the preview and operations tables per page. */
@@ -243,7 +244,7 @@ function stateText(set: ChangeSet): string {
 function operationText(operation: ChangeSetOperation): string {
   switch (operation.type) {
     case 'trade_price.create':
-      return `Add a price for customer ${operation.customerId}: ${operation.sku} at ${operation.price}${(operation.minQuantity ?? 1) > 1 ? ` from ${operation.minQuantity}` : ''}`;
+      return `Add a price for customer ${operation.customerId}: ${operation.sku} at ${money(operation.price as number)}${(operation.minQuantity ?? 1) > 1 ? ` from ${operation.minQuantity}` : ''}`;
     case 'trade_price.delete':
       return `Delete trade price #${operation.id}`;
     case 'trade_price.restore':
@@ -251,7 +252,7 @@ function operationText(operation: ChangeSetOperation): string {
     case 'trade_prices.replace':
       return `Replace the prices of customer ${operation.customerId}${operation.scope === 'skus' ? ' (of the SKUs named)' : ''} with ${operation.prices.length}`;
     case 'price_list_entry.create':
-      return `Add an entry to price list ${operation.priceListId}: ${operation.sku} at ${operation.price}`;
+      return `Add an entry to price list ${operation.priceListId}: ${operation.sku} at ${money(operation.price as number)}`;
     case 'price_list_entry.delete':
       return `Delete entry #${operation.id} of price list ${operation.priceListId}`;
     case 'price_list_entry.restore':
@@ -266,12 +267,12 @@ function operationText(operation: ChangeSetOperation): string {
 /** A preview row as table cells: what changes, for whom, and the price before → after. */
 function previewCells(row: ChangeSetPreviewRow): string[] {
   const record = (row.record ?? {}) as Record<string, unknown>;
-  const price = (value: number | null) => (value === null ? 'none' : String(value));
+  const price = (value: number | null) => (value === null ? 'none' : money(value));
   if (row.kind === 'price') return ['Price', String(row.customerId ?? ''), row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
   const what = row.resource === 'trade_price' ? 'trade price' : row.resource === 'price_list_entry' ? 'list entry' : (row.resource ?? '').replace('_', ' ');
   const id = record.id === null || record.id === undefined ? '' : ` #${String(record.id as number)}`;
   const verb = row.kind === 'created' ? 'New' : row.kind === 'deleted' ? 'Deleted' : 'Changed';
-  const value = row.kind === 'updated' ? JSON.stringify(record.priceListIds ?? record.percentage) : `${String(record.price as number)}`;
+  const value = row.kind === 'updated' ? JSON.stringify(record.priceListIds ?? record.percentage) : money(record.price as number);
   return [`${verb} ${what}${id}`, String(row.customerId ?? ''), row.sku ?? '', row.kind === 'updated' ? '' : String(record.minQuantity as number), row.kind === 'deleted' ? `${value} → none` : row.kind === 'created' ? `none → ${value}` : value];
 }
 
@@ -298,6 +299,7 @@ function addPriceForm(context: ViewContext, setId: number, added: () => Promise<
       await added();
     },
   });
+  suggestSkus(context.api, form, context.signal);
   return section('Add a price', form.element);
 }
 

@@ -1,14 +1,16 @@
 import type { PricedSkuInput, TradePriceInput } from '@pricebook/client/browser';
+import type { Customer } from '../../contract/customers.js';
 import type { PriceList } from '../../contract/price-lists.js';
-import type { ReplaceTradePricesResult, TradePrice } from '../../contract/trade-prices.js';
+import type { ReplaceTradePricesResult, TradePrice, TradePriceSort } from '../../contract/trade-prices.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, table } from '../dom.js';
+import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder } from '../dom.js';
 import { Form } from '../forms.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku } from '../price-input.js';
+import { money } from '../money.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, suggestSkus } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
-import { customerName } from './customers.js';
+import { customerFields, customerFromForm, customerName } from './customers.js';
 import { effectivePricePanel } from './effective-price.js';
 import { historySection } from './history.js';
 
@@ -39,8 +41,8 @@ export const customerView: View = async (context, idText = '') => {
   const effective = effectivePricePanel(context, customerId, listName);
   const history = historySection(context, { customerId }, 'Price history of this customer');
   prices.onChanged = () => void history.reload();
-  const form = priceForm(context, customerId, async (sku) => {
-    await prices.reload();
+  const form = priceForm(context, customerId, async (sku, ids) => {
+    await prices.showChanged(ids);
     void history.reload();
     await effective.explain(sku).catch(() => undefined);
   });
@@ -50,7 +52,7 @@ export const customerView: View = async (context, idText = '') => {
     effective.element.scrollIntoView({ block: 'start' });
   };
 
-  context.main.append(
+  const detailsOf = (customer: Customer) =>
     h(
       'dl',
       { class: 'details' },
@@ -68,7 +70,9 @@ export const customerView: View = async (context, idText = '') => {
         {},
         customer.priceListIds.length === 0
           ? 'None'
-          : h('ol', { class: 'inline-list' }, ...customer.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`)))),
+          : context.canChange
+            ? listOrder(customer)
+            : h('ol', { class: 'inline-list' }, ...customer.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`)))),
       ),
       h('dt', {}, 'Customer group'),
       h(
@@ -79,7 +83,55 @@ export const customerView: View = async (context, idText = '') => {
           : h('a', { href: `#/customer-groups/${customer.customerGroupId}` }, group?.name ?? `Group ${customer.customerGroupId}`),
         customer.customerGroupId === null ? '' : ': its price lists apply after the customer’s own',
       ),
-    ),
+    );
+  /**
+   * The customer's lists in order, each with "Move up" and "Move down" (a button: keyboard and
+   * pointer alike): a move is `PUT /v1/customers/{id}` with the new `priceListIds`, and the
+   * focus stays on the moved list's button.
+   */
+  const listOrder = (shown: Customer): HTMLElement => {
+    const move = async (from: number, to: number, direction: string) => {
+      const ids = [...shown.priceListIds];
+      const [moved] = ids.splice(from, 1);
+      ids.splice(to, 0, moved!);
+      const updated = await context.api.customers.update(shown.id, { priceListIds: ids });
+      showDetails(updated);
+      context.announce(`${listName(moved!)} moved ${direction}: now ${to + 1} of ${ids.length}`);
+      const button = details.querySelector<HTMLButtonElement>(`[data-list="${moved!}"][data-move="${to === 0 || to === ids.length - 1 ? (direction === 'up' ? 'down' : 'up') : direction}"]`);
+      button?.focus();
+    };
+    return h(
+      'ol',
+      { class: 'list-order' },
+      ...shown.priceListIds.map((id, index) =>
+        h(
+          'li',
+          {},
+          h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`),
+          ' ',
+          index === 0 ? null : actionButton('Move up', () => move(index, index - 1, 'up'), alert, { 'aria-label': `Move ${listName(id)} up`, 'data-list': String(id), 'data-move': 'up' }),
+          index === shown.priceListIds.length - 1 ? null : actionButton('Move down', () => move(index, index + 1, 'down'), alert, { 'aria-label': `Move ${listName(id)} down`, 'data-list': String(id), 'data-move': 'down' }),
+        ),
+      ),
+    );
+  };
+  let details = detailsOf(customer);
+  const showDetails = (updated: Customer) => {
+    const next = detailsOf(updated);
+    details.replaceWith(next);
+    details = next;
+  };
+  context.main.append(
+    details,
+    ...(context.canChange
+      ? [
+          editSection(context, customer, (updated) => {
+            heading.textContent = customerName(updated);
+            document.title = `${customerName(updated)} · Pricebook admin`;
+            showDetails(updated);
+          }),
+        ]
+      : []),
     prices.element,
     context.canChange ? form.element : h('p', { class: 'notice' }, `As a ${context.member?.role ?? 'viewer'} you see the prices; adding, editing and deleting them needs an editor’s role.`),
     effective.element,
@@ -88,23 +140,52 @@ export const customerView: View = async (context, idText = '') => {
   await Promise.all([prices.reload(), history.reload()]);
 };
 
+/** "Edit details": the customer's own fields (`PUT /v1/customers/{id}`), folded away until opened. */
+function editSection(context: ViewContext, customer: Customer, saved: (customer: Customer) => void): HTMLElement {
+  const form = new Form({
+    label: 'Edit the customer',
+    submitLabel: 'Save details',
+    fields: customerFields(customer),
+    grid: true,
+    onSubmit: async (form) => {
+      let updated: Customer;
+      try {
+        updated = await context.api.customers.update(customer.id, customerFromForm(form));
+      } catch (error) {
+        return form.showError(error);
+      }
+      saved(updated);
+      context.announce(`Details of ${customerName(updated)} saved`);
+    },
+  });
+  return h('details', { class: 'edit-details' }, h('summary', {}, 'Edit details (name, company, trade, active)'), form.element);
+}
+
 interface PricesTable {
   element: HTMLElement;
   reload(): Promise<void>;
+  /** Newest first from the first page, the records of `ids` (just saved) highlighted and in view. */
+  showChanged(ids: readonly number[]): Promise<void>;
   onEdit: (record: TradePrice) => void;
   onExplain: (record: TradePrice) => void;
   /** A price was deleted here. */
   onChanged: () => void;
 }
 
+/** The prices table's first order: the newest first (the API's `sort=-id`). */
+const NEWEST_FIRST: TableOrder = { sort: 'id', descending: true };
+
 function pricesTable(context: ViewContext, customerId: number, alert: AlertBox): PricesTable {
   let offset = 0;
+  let order = NEWEST_FIRST;
+  /** The records the last save made, highlighted until the next load. */
+  let marked = new Set<number>();
   const body = h('div', {});
   const filter = new Form({
     label: 'Filter trade prices',
     submitLabel: 'Filter',
     fields: [
-      { name: 'sku', label: 'Only SKU', hint: 'Exact SKU; empty: all.' },
+      { name: 'skuContains', label: 'SKU contains', hint: 'Any part of the SKU, in either case; empty: all.' },
       { name: 'validAt', label: 'Valid at', type: 'datetime-local', hint: 'Only prices valid at this moment; empty: all.' },
     ],
     onSubmit: async () => {
@@ -119,26 +200,47 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
     setTimeout(() => void load().catch((error: unknown) => alert.show(error)));
   });
 
-  const query = () => ({ customerId, sku: filter.value('sku') === '' ? undefined : filter.value('sku'), validAt: momentFromInput(filter.value('validAt')) });
+  const query = () => ({ customerId, skuContains: filter.value('skuContains') === '' ? undefined : filter.value('skuContains'), validAt: momentFromInput(filter.value('validAt')) });
   const load = async () => {
+    const sort = `${order.descending ? '-' : ''}${order.sort}` as TradePriceSort;
     const [page, total] = await Promise.all([
-      context.api.tradePrices.list({ ...query(), count: PAGE, offset, fields: 'id,customerId,productId,sku,price,minQuantity,validFrom,validUntil', embed: 'product' }),
+      context.api.tradePrices.list({ ...query(), sort, count: PAGE, offset, fields: 'id,customerId,productId,sku,price,minQuantity,validFrom,validUntil,createdAt', embed: 'product' }),
       context.api.tradePrices.count(query()),
     ]);
+    const filtered = query().skuContains !== undefined || query().validAt !== undefined;
+    const hidden = [...marked].filter((id) => !page.some((record) => record.id === id));
     replaceChildren(
       body,
+      hidden.length > 0 && filtered ? h('p', { class: 'notice' }, 'The price just saved is not among those shown: the filter leaves it out.') : null,
       page.length === 0
-        ? h('p', {}, total === 0 ? 'No trade prices.' : 'No trade prices on this page.')
-        : table(
-            'Trade prices of this customer',
-            ['SKU', 'Product', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Actions'],
-            page.map((record) => [
+        ? h('p', {}, total > 0 ? 'No trade prices on this page.' : filtered ? 'No trade prices match the filter.' : 'No trade prices yet.')
+        : sortableTable({
+            caption: 'Trade prices of this customer',
+            columns: [
+              { label: 'SKU', sort: 'sku' },
+              { label: 'Product' },
+              { label: 'Price', sort: 'price' },
+              { label: 'From quantity', sort: 'minQuantity' },
+              { label: 'Valid from', sort: 'validFrom' },
+              { label: 'Valid until', sort: 'validUntil' },
+              { label: 'Added', sort: 'id' },
+              { label: 'Actions' },
+            ],
+            order,
+            onSort: (next) => {
+              order = next;
+              offset = 0;
+              void load().catch((error: unknown) => alert.show(error));
+            },
+            marked,
+            rows: page.map((record) => ({ id: record.id, cells: [
               record.sku,
               record.product?.title ?? `#${record.productId}`,
-              String(record.price),
+              money(record.price),
               String(record.minQuantity),
               formatMoment(record.validFrom),
               formatMoment(record.validUntil),
+              formatMoment(record.createdAt),
               h(
                 'div',
                 { class: 'row-actions' },
@@ -147,7 +249,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
                 context.canChange && actionButton(
                   'Delete',
                   async () => {
-                    if (!confirm(`Delete the price ${record.price} for ${record.sku} (from ${record.minQuantity})?`)) return;
+                    if (!confirm(`Delete the price ${money(record.price)} for ${record.sku} (from ${record.minQuantity})?`)) return;
                     await context.api.tradePrices.delete(record.id);
                     context.announce(`Price of ${record.sku} deleted`);
                     prices.onChanged();
@@ -157,8 +259,8 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
                   { 'aria-label': `Delete price #${record.id} of ${record.sku}` },
                 ),
               ),
-            ]),
-          ),
+            ] })),
+          }),
       pager({ offset, count: PAGE, total, shown: page.length, label: 'Trade prices', onPage: (next) => {
         offset = next;
         void load().catch((error: unknown) => alert.show(error));
@@ -176,7 +278,17 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
   );
   const prices: PricesTable = {
     element: section('Trade prices', filter.element, body, h('p', {}, download)),
-    reload: load,
+    reload: async () => {
+      marked = new Set();
+      await load();
+    },
+    async showChanged(ids) {
+      marked = new Set(ids);
+      order = NEWEST_FIRST;
+      offset = 0;
+      await load();
+      body.querySelector('tr.marked')?.scrollIntoView({ block: 'nearest' });
+    },
     onEdit: () => undefined,
     onExplain: () => undefined,
     onChanged: () => undefined,
@@ -193,7 +305,7 @@ function rowButton(label: string, record: TradePrice, action: () => void): HTMLB
  * replace with scope `skus` for its SKU, naming every other price of that SKU as it is, so only
  * the edited one changes. The SKU of an edited price stays (delete and add to move it).
  */
-function priceForm(context: ViewContext, customerId: number, saved: (sku: string) => Promise<void>) {
+function priceForm(context: ViewContext, customerId: number, saved: (sku: string, ids: readonly number[]) => Promise<void>) {
   let editing: TradePrice | undefined;
   const legend = h('h2', { id: 'price-form-heading' }, 'Add a price');
   const editNote = h('p', { class: 'notice', hidden: true });
@@ -207,12 +319,14 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
     grid: true,
     onSubmit: async (form) => {
       const sku = form.value('sku');
+      let ids: readonly number[] = [];
       if (editing === undefined) {
         const product = sku === '' ? undefined : await productOfSku(context.api, sku);
         if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
         try {
           // Sent as typed: the API judges it (a 422 shown at its field).
-          await context.api.tradePrices.createMany([{ customerId, ...priceFromForm(form, product?.id) } as TradePriceInput]);
+          const created = await context.api.tradePrices.createMany([{ customerId, ...priceFromForm(form, product?.id) } as TradePriceInput]);
+          ids = created.map((record) => record.id);
         } catch (error) {
           return form.showError(error, 0);
         }
@@ -230,13 +344,15 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
         } catch (error) {
           return form.showError(error, index);
         }
+        ids = result.created.map((record) => record.id).filter((id): id is number => id !== null);
         context.announce(`Price for ${sku} saved: ${result.created.length} created, ${result.deleted.length} deleted, ${result.unchanged} unchanged`);
         stopEditing();
       }
       form.setValue('price', '');
-      await saved(sku);
+      await saved(sku, ids);
     },
   });
+  suggestSkus(context.api, form, context.signal);
   const stopEditing = () => {
     editing = undefined;
     legend.textContent = 'Add a price';

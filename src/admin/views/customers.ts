@@ -1,16 +1,53 @@
-import type { Customer } from '../../contract/customers.js';
+import type { Customer, CustomerInput } from '../../contract/customers.js';
 import { collect } from '../collect.js';
 import { h, replaceChildren, table, uniqueId } from '../dom.js';
-import { alertBox, type View } from '../view.js';
+import { type FieldSpec, Form } from '../forms.js';
+import { alertBox, section, type View } from '../view.js';
 
 /** Matches shown at once; a longer list asks for a narrower search. */
 const SHOWN = 50;
+
+/** The person's name ("Ada Lovelace"), else the company, else the email: a table's Name column, beside the company's own. */
+export function personName(customer: Pick<Customer, 'firstName' | 'lastName' | 'companyName' | 'email'>): string {
+  const person = [customer.firstName, customer.lastName].filter((part) => part !== null && part !== '').join(' ');
+  return person !== '' ? person : (customer.companyName ?? customer.email);
+}
 
 /** A customer's name as people say it: "Ada Lovelace (Analytical Ltd)", or the email. */
 export function customerName(customer: Pick<Customer, 'firstName' | 'lastName' | 'companyName' | 'email'>): string {
   const person = [customer.firstName, customer.lastName].filter((part) => part !== null && part !== '').join(' ');
   if (person !== '' && customer.companyName !== null) return `${person} (${customer.companyName})`;
   return person !== '' ? person : (customer.companyName ?? customer.email);
+}
+
+const YES_NO = [
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+];
+
+/** A customer's own fields, as the API names them (its price lists and group are set elsewhere). */
+export function customerFields(customer?: Customer): FieldSpec[] {
+  return [
+    { name: 'email', label: 'Email', type: 'email', autocomplete: 'off', value: customer?.email },
+    { name: 'firstName', label: 'First name', value: customer?.firstName ?? '' },
+    { name: 'lastName', label: 'Last name', value: customer?.lastName ?? '' },
+    { name: 'companyName', label: 'Company', value: customer?.companyName ?? '' },
+    { name: 'trade', label: 'Trade customer', type: 'select', options: YES_NO, value: String(customer?.trade ?? true), hint: 'Yes: their own trade prices apply.' },
+    { name: 'active', label: 'Active', type: 'select', options: YES_NO, value: String(customer?.active ?? true) },
+  ];
+}
+
+/** The fields a customer form asks for: an empty name is none (null); the API judges the rest. */
+export function customerFromForm(form: Form): CustomerInput {
+  const name = (field: string) => (form.value(field) === '' ? null : form.value(field));
+  return {
+    email: form.value('email'),
+    firstName: name('firstName'),
+    lastName: name('lastName'),
+    companyName: name('companyName'),
+    trade: form.value('trade') === 'true',
+    active: form.value('active') === 'true',
+  };
 }
 
 /**
@@ -60,7 +97,7 @@ export const customersView: View = async (context) => {
             'Customers',
             ['Name', 'Email', 'Company', 'Trade customer'],
             shown.map((customer) => [
-              h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
+              h('a', { href: `#/customers/${customer.id}` }, personName(customer)),
               customer.email,
               customer.companyName ?? '',
               customer.trade ? 'Yes' : 'No',
@@ -69,6 +106,25 @@ export const customersView: View = async (context) => {
     );
   };
   search.addEventListener('input', show);
+  if (context.canChange) {
+    const create = new Form({
+      label: 'Add a customer',
+      submitLabel: 'Add customer',
+      fields: customerFields(),
+      grid: true,
+      onSubmit: async (form) => {
+        let created: Customer;
+        try {
+          created = await context.api.customers.create(customerFromForm(form));
+        } catch (error) {
+          return form.showError(error);
+        }
+        context.announce(`Customer ${customerName(created)} added`);
+        context.navigate(`#/customers/${created.id}`);
+      },
+    });
+    context.main.append(section('Add a customer', create.element));
+  }
   try {
     customers = await collect(context.api.customers.iterate({ fields: 'id,email,firstName,lastName,companyName,trade' }));
     show();

@@ -1,7 +1,8 @@
 import { type EffectivePriceQuery, PricebookError } from '@pricebook/client/browser';
 import type { EffectivePrice, PriceCandidate } from '../../contract/trade-prices.js';
-import { append, formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
+import { append, formatMoment, h, momentFromInput, replaceChildren, table, withLocalMoments } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
+import { money } from '../money.js';
 import { alertBox, section, type ViewContext } from '../view.js';
 
 /** Candidates the API answers at most at a time (its `candidatesCount` maximum). */
@@ -99,11 +100,11 @@ function describe(answer: EffectivePrice, listName: (id: number) => string, more
     answer.nextChangeAt === null ? 'Nothing scheduled changes this answer.' : `The answer changes next at ${formatMoment(answer.nextChangeAt)}.`,
   ].filter((line) => line !== null);
   return [
-    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, String(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} ${asOf ? 'as of' : 'at'} ${formatMoment(answer.at)}`),
+    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, money(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} ${asOf ? 'as of' : 'at'} ${formatMoment(answer.at)}`),
     asOf
       ? h('p', { class: 'notice as-of' }, `As of ${formatMoment(answer.at)}: the price book as it was at that moment (its trade prices, list entries, lists and catalog prices then, including records deleted since), not as it is now.`)
       : null,
-    h('p', {}, `From ${origin}. `, ...changes),
+    h('p', {}, [`From ${origin}.`, ...changes].join(' ')),
     answer.quantityRule === null ? null : h('p', { class: 'quantity-rule' }, quantityRuleText(answer.quantityRule)),
     answer.candidateCount === 0
       ? h('p', {}, 'No trade price or price list entry was considered: the catalog price applies.')
@@ -125,12 +126,12 @@ function candidatesTable(answer: EffectivePrice, listName: (id: number) => strin
   const rowsOf = (candidates: readonly PriceCandidate[]) =>
     candidates.map((candidate) => [
       candidateName(candidate, listName),
-      String(candidate.price),
+      candidate.unroundedPrice === undefined || candidate.unroundedPrice === candidate.price ? money(candidate.price) : `${money(candidate.price)} (${money(candidate.unroundedPrice)} before rounding)`,
       String(candidate.minQuantity),
       formatMoment(candidate.validFrom),
       formatMoment(candidate.validUntil),
       candidate.applies ? h('strong', {}, 'Applies') : 'No',
-      candidate.reason ?? '',
+      candidate.reason === null ? '' : withLocalMoments(candidate.reason),
     ]);
   const shown = table('Candidates, in the order the rule looks at them', ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'], rowsOf(answer.candidates));
   const total = answer.candidateCount;

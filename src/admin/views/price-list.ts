@@ -6,7 +6,8 @@ import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form, numberOrText } from '../forms.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, QUANTITY_RULE_FIELDS, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
+import { money } from '../money.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
@@ -96,7 +97,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
             ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Units a line', 'Actions'],
             page.map((entry) => [
               entry.sku,
-              String(entry.price),
+              money(entry.price),
               String(entry.minQuantity),
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
@@ -104,7 +105,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
               context.canChange && actionButton(
                 'Delete',
                 async () => {
-                  if (!confirm(`Delete the entry ${entry.price} for ${entry.sku}?`)) return;
+                  if (!confirm(`Delete the entry ${money(entry.price)} for ${entry.sku}?`)) return;
                   await context.api.priceLists.prices.delete(listId, entry.id);
                   context.announce(`Entry for ${entry.sku} deleted`);
                   changed();
@@ -143,6 +144,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
       await load();
     },
   });
+  suggestSkus(context.api, add, context.signal);
   const download = actionButton(
     'Download entries (CSV)',
     async () => {
