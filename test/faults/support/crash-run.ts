@@ -26,8 +26,14 @@ export interface CrashRunOptions {
   minCycles?: number;
   /** Bulk requests in flight at once. */
   concurrency: number;
-  /** Each cycle's load lasts a random time in this range (ms) before the SIGKILL. */
+  /** Each cycle's load lasts a random time in this range (ms) before the SIGKILL (after the cycle's first answer, with `killAfterFirstAnswer`). */
   killAfterMs: readonly [number, number];
+  /**
+   * The range counts from the cycle's first 201, not from the start of its load: a kill within
+   * the planted fault's delay of an answer then always loses that batch, however slowly the
+   * server started (at most a minute is waited for it).
+   */
+  killAfterFirstAnswer?: boolean;
   seed: number;
   /** The negative control: the test-only fault server, planting `ack-before-commit` (planted-faults.ts). */
   ackBeforeCommit?: boolean;
@@ -114,6 +120,8 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     let requests = 0;
     let wrongAnswers = 0;
     let nextBatch = 1;
+    /** Told of each 201 (a cycle waiting for its first answer). */
+    let onAnswer: (() => void) | undefined;
 
     /** Sends one batch; its answer, or undefined when the connection died first. */
     const send = async (target: Instance, batch: number): Promise<HttpResponse | undefined> => {
@@ -134,6 +142,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
       if (records.length !== BATCH_SIZE || records.some((record, item) => Math.round(record.price * 10_000) !== priceUnitsOf(batch, item))) wrongAnswers += 1;
       acked.set(batch, digestOf(records.map((record) => record.id)));
       bodies.delete(batch);
+      onAnswer?.();
       return response;
     };
 
@@ -147,6 +156,10 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
       const workers = Array.from({ length: options.concurrency }, async () => {
         while (loading) await send(target, nextBatch++);
       });
+      if (options.killAfterFirstAnswer === true) {
+        await Promise.race([new Promise<void>((resolve) => (onAnswer = resolve)), sleep(60_000)]);
+        onAnswer = undefined;
+      }
       const [low, high] = options.killAfterMs;
       await sleep(low + random() * (high - low));
       loading = false;
