@@ -53,3 +53,33 @@ export const WebhookListQuery = Type.Object(
 export type WebhookListQuery = Static<typeof WebhookListQuery>;
 
 export const WebhookCountQuery = Type.Object({ topic: Type.Optional(EventTopicSchema) }, { additionalProperties: false });
+
+/** A webhook's delivery of one event: the worker's own record of it (docs/webhooks.md). */
+export const WebhookDelivery = Type.Object(
+  {
+    id: Id,
+    eventId: Annotated(Id, { description: 'The event delivered (`GET /v1/events?after=` finds it; its `webhook-id` header)' }),
+    status: Type.Unsafe<'pending' | 'delivered' | 'failed'>({
+      type: 'string',
+      enum: ['pending', 'delivered', 'failed'],
+      description: 'pending: to be tried (again); delivered: a 2xx came back; failed: its retries were used up, or the webhook was disabled or changed',
+    }),
+    attempts: Type.Integer({ minimum: 0, description: 'Attempts made so far' }),
+    lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The HTTP status of the last failed attempt; null before one fails, once delivered (a 2xx came back), or when the failure got no answer' }),
+    lastError: Type.Union([Type.String(), Type.Null()], { description: 'Why the last failed attempt failed (a timeout, a refused connection, a status); null before one fails and once delivered' }),
+    nextAttemptAt: Type.Union([Timestamp, Type.Null()], { description: 'When a pending delivery is tried next; null once it has ended' }),
+    createdAt: Timestamp,
+    finishedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it was delivered or gave up; null while pending' }),
+  },
+  { $id: 'WebhookDelivery', additionalProperties: false },
+);
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+export const WebhookDeliveryListQuery = Type.Object(
+  {
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Deliveries to return, 1–100' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Deliveries to skip, newest first' })),
+  },
+  { additionalProperties: false },
+);
+export type WebhookDeliveryListQuery = Static<typeof WebhookDeliveryListQuery>;

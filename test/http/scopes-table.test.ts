@@ -250,6 +250,7 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       case 'GET /v1/webhooks/{id}':
       case 'PUT /v1/webhooks/{id}':
       case 'POST /v1/webhooks/{id}/verify':
+      case 'GET /v1/webhooks/{id}/deliveries':
       case 'DELETE /v1/webhooks/{id}': {
         const created = await suite.server.request('POST', '/v1/webhooks', { token: full, body: { topic: required(topic), url: receiver.url } });
         expect(created.status, created.text).toBe(201);

@@ -1749,3 +1749,30 @@ export type WebhookListQuery = {
   /** What changed */
   topic?: "trade_customer_product_price.created" | "trade_customer_product_price.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_group.created" | "customer_group.updated" | "customer_group.deleted" | "product.created" | "product.updated" | "product.deleted" | "category.created" | "category.updated" | "category.deleted" | "order.created" | "price_list.created" | "price_list.updated" | "price_list.deleted" | "price_list_price.created" | "price_list_price.deleted" | "import.succeeded" | "import.failed" | "change_set.submitted" | "change_set.approved" | "change_set.applied" | "change_set.failed" | "change_set.reverted";
 };
+
+export type WebhookDelivery = {
+  id: number;
+  /** The event delivered (`GET /v1/events?after=` finds it; its `webhook-id` header) */
+  eventId: number;
+  /** pending: to be tried (again); delivered: a 2xx came back; failed: its retries were used up, or the webhook was disabled or changed */
+  status: "pending" | "delivered" | "failed";
+  /** Attempts made so far */
+  attempts: number;
+  /** The HTTP status of the last failed attempt; null before one fails, once delivered (a 2xx came back), or when the failure got no answer */
+  lastStatus: number | null;
+  /** Why the last failed attempt failed (a timeout, a refused connection, a status); null before one fails and once delivered */
+  lastError: string | null;
+  /** When a pending delivery is tried next; null once it has ended */
+  nextAttemptAt: string | null;
+  /** ISO 8601, UTC */
+  createdAt: string;
+  /** When it was delivered or gave up; null while pending */
+  finishedAt: string | null;
+};
+
+export type WebhookDeliveryListQuery = {
+  /** Deliveries to return, 1–100 */
+  count?: number;
+  /** Deliveries to skip, newest first */
+  offset?: number;
+};

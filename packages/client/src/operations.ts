@@ -92,6 +92,7 @@ export const OPERATIONS = {
   'webhooks.list': { method: 'GET', path: '/v1/webhooks' },
   'webhooks.count': { method: 'GET', path: '/v1/webhooks/count' },
   'webhooks.get': { method: 'GET', path: '/v1/webhooks/{id}' },
+  'webhooks.deliveries': { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
   'webhooks.create': { method: 'POST', path: '/v1/webhooks' },
   'webhooks.update': { method: 'PUT', path: '/v1/webhooks/{id}' },
   'webhooks.delete': { method: 'DELETE', path: '/v1/webhooks/{id}' },

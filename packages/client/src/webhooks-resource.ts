@@ -1,6 +1,6 @@
 import type { Caller, CreateOptions } from './api-caller.js';
 import { PAGE_SIZE, type IterateQuery, offsetPages } from './pages.js';
-import type { CountResult, CreatedWebhook, Event, EventFeedQuery, FieldsOptions, Webhook, WebhookInput, WebhookListQuery, WebhookUpdate } from './types.js';
+import type { CountResult, CreatedWebhook, Event, EventFeedQuery, FieldsOptions, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookInput, WebhookListQuery, WebhookUpdate } from './types.js';
 
 type WebhookCountQuery = Pick<WebhookListQuery, 'topic'>;
 
@@ -19,6 +19,10 @@ export class WebhooksResource {
   }
   get(id: number, query: FieldsOptions = {}): Promise<Webhook> {
     return this.api.call('webhooks.get', { params: { id }, query });
+  }
+  /** The webhook's deliveries, newest event first (`count` 1–100, default 20; `offset`): status, attempts, last answer, next try. */
+  deliveries(id: number, query: WebhookDeliveryListQuery = {}): Promise<WebhookDelivery[]> {
+    return this.api.call('webhooks.deliveries', { params: { id }, query });
   }
   /** Answers once the receiver was asked to verify (`verified` says whether it did). */
   create(webhook: WebhookInput, options: CreateOptions = {}): Promise<CreatedWebhook> {

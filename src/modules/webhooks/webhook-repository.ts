@@ -1,5 +1,5 @@
 import type { EventTopic } from '../../contract/events.js';
-import type { Webhook } from '../../contract/webhooks.js';
+import type { Webhook, WebhookDelivery } from '../../contract/webhooks.js';
 import type { Page } from '../page.js';
 
 /** A webhook with the secret its deliveries are signed with. */
@@ -34,6 +34,8 @@ export interface WebhookRepository {
   lockStore(storeId: number): Promise<void>;
   insert(storeId: number, fields: NewWebhook, createdAt: string): Promise<StoredWebhook>;
   update(storeId: number, id: number, patch: WebhookPatch): Promise<StoredWebhook | undefined>;
+  /** The webhook's deliveries, newest event first (along its index by webhook and event). */
+  deliveries(storeId: number, webhookId: number, page: Page): Promise<WebhookDelivery[]>;
   /** Ends the webhook's pending deliveries as failed, with `reason`; `now` in milliseconds. */
   cancelPendingDeliveries(webhookId: number, reason: string, now: number): Promise<void>;
   /** Deletes the webhook with its deliveries; its topic, or undefined when the store has no such webhook. */

@@ -1,5 +1,5 @@
 import type { EventTopic } from '../../contract/events.js';
-import { type CreatedWebhook, MAX_WEBHOOKS_PER_TOPIC, type Webhook, type WebhookInput, type WebhookUpdate } from '../../contract/webhooks.js';
+import { type CreatedWebhook, MAX_WEBHOOKS_PER_TOPIC, type Webhook, type WebhookDelivery, type WebhookInput, type WebhookUpdate } from '../../contract/webhooks.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { assertTopicReadable, readableTopics } from '../events/topic-scopes.js';
 import { found, invalidField, notFound } from '../errors.js';
@@ -48,6 +48,12 @@ export class WebhookService {
   /** 404 when the store has no such webhook, 403 when `scopes` may not read its topic. */
   async get(storeId: number, scopes: Scopes, id: number): Promise<Webhook> {
     return withoutSecret(await mustFindReadable(this.uow.repos, storeId, scopes, id));
+  }
+
+  /** The webhook's deliveries, newest event first: its own, so the credential must read its topic, as for `get`. */
+  async deliveries(storeId: number, scopes: Scopes, id: number, page: Page): Promise<WebhookDelivery[]> {
+    await mustFindReadable(this.uow.repos, storeId, scopes, id);
+    return this.uow.repos.webhooks.deliveries(storeId, id, page);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventTopic } from '../../contract/events.js';
-import type { Webhook } from '../../contract/webhooks.js';
+import type { Webhook, WebhookDelivery } from '../../contract/webhooks.js';
 import type { Page } from '../../modules/page.js';
 import type { NewWebhook, StoredWebhook, WebhookFilter, WebhookPatch, WebhookRepository } from '../../modules/webhooks/webhook-repository.js';
 import type { Tables, WebhooksTable } from '../tables.js';
@@ -22,6 +22,30 @@ export class KyselyWebhookRepository implements WebhookRepository {
   async find(storeId: number, id: number): Promise<StoredWebhook | undefined> {
     const row = await this.db.selectFrom('webhooks').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
     return row && toStoredWebhook(row);
+  }
+
+  async deliveries(storeId: number, webhookId: number, page: Page): Promise<WebhookDelivery[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'event_id', 'status', 'attempts', 'last_status', 'last_error', 'next_attempt_at', 'created_at', 'finished_at'])
+      .where('store_id', '=', storeId)
+      .where('webhook_id', '=', webhookId)
+      .orderBy('event_id', 'desc')
+      .limit(page.count)
+      .offset(page.offset)
+      .execute();
+    const moment = (milliseconds: number | string) => new Date(Number(milliseconds)).toISOString();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      eventId: Number(row.event_id),
+      status: row.status as WebhookDelivery['status'],
+      attempts: Number(row.attempts),
+      lastStatus: row.last_status === null ? null : Number(row.last_status),
+      lastError: row.last_error,
+      nextAttemptAt: row.status === 'pending' ? moment(row.next_attempt_at) : null,
+      createdAt: moment(row.created_at),
+      finishedAt: row.finished_at === null ? null : moment(row.finished_at),
+    }));
   }
 
   async lockStore(storeId: number): Promise<void> {
