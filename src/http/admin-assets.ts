@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../modules/errors.js';
 import { sendError } from './error-handler.js';
 
@@ -45,7 +46,28 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 interface Asset {
   body: Buffer;
+  /** The body gzipped once at start, for a browser that takes it; undefined when that is no smaller. */
+  gzipped: Buffer | undefined;
   contentType: string;
+}
+
+/** Types worth compressing: text. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg']);
+
+/**
+ * Whether `Accept-Encoding` takes gzip: `gzip` or `*` listed without `q=0` (RFC 9110 §12.5.3;
+ * `gzip;q=0` refuses it even beside `*`).
+ */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    weights.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const gzip = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*');
+  return gzip !== undefined && gzip > 0;
 }
 
 /**
@@ -57,16 +79,19 @@ interface Asset {
 export async function registerAdminPage(app: FastifyInstance, directory: string = ADMIN_ASSETS_DIR): Promise<void> {
   const assets = await readAssets(directory);
   const index = assets.get('index.html');
-  const serve = async (name: string, reply: FastifyReply) => {
+  const serve = async (name: string, request: FastifyRequest, reply: FastifyReply) => {
     const asset = name === '' ? index : assets.get(name);
     if (asset === undefined) {
       const message = index === undefined ? 'The admin page is not built: run npm run build' : `No admin page file named '${name.slice(0, 100)}'`;
       return sendError(reply.headers(ADMIN_SECURITY_HEADERS), new AppError('not_found', message));
     }
-    return reply.headers(ADMIN_SECURITY_HEADERS).type(asset.contentType).send(asset.body);
+    reply.headers(ADMIN_SECURITY_HEADERS).type(asset.contentType);
+    if (asset.gzipped === undefined) return reply.send(asset.body);
+    reply.header('vary', 'accept-encoding');
+    return acceptsGzip(request.headers['accept-encoding']) ? reply.header('content-encoding', 'gzip').send(asset.gzipped) : reply.send(asset.body);
   };
-  app.get('/admin', { schema: { hide: true } }, async (_request, reply) => serve('', reply));
-  app.get<{ Params: { '*': string } }>('/admin/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], reply));
+  app.get('/admin', { schema: { hide: true } }, async (request, reply) => serve('', request, reply));
+  app.get<{ Params: { '*': string } }>('/admin/*', { schema: { hide: true } }, async (request, reply) => serve(request.params['*'], request, reply));
 }
 
 /** Every file under `directory` with a known type, by its path relative to it (`views/customers.js`). */
@@ -84,7 +109,9 @@ async function readAssets(directory: string): Promise<Map<string, Asset>> {
     if (contentType === undefined) continue;
     const file = path.join(directory, entry);
     if (!(await fs.stat(file)).isFile()) continue;
-    assets.set(entry.split(path.sep).join('/'), { body: await fs.readFile(file), contentType });
+    const body = await fs.readFile(file);
+    const gzipped = COMPRESSIBLE.has(path.extname(entry)) ? zlib.gzipSync(body) : undefined;
+    assets.set(entry.split(path.sep).join('/'), { body, gzipped: gzipped !== undefined && gzipped.length < body.length ? gzipped : undefined, contentType });
   }
   return assets;
 }

@@ -1,6 +1,7 @@
+import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_CONTENT_SECURITY_POLICY, registerAdminPage } from '../../src/http/admin-assets.js';
+import { acceptsGzip, ADMIN_CONTENT_SECURITY_POLICY, registerAdminPage } from '../../src/http/admin-assets.js';
 import { registerErrorHandler } from '../../src/http/error-handler.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { rawTlsExchange } from '../support/raw-http.js';
@@ -99,5 +100,50 @@ describe('the admin page without a build', () => {
       expect(response.json()).toEqual({ code: 5, message: 'The admin page is not built: run npm run build' });
     }
     await app.close();
+  });
+});
+
+describe('the admin page’s files, compressed', () => {
+  it('sends a gzipped body (the same bytes once unzipped) to a client that takes gzip, with Vary; the plain body otherwise', async () => {
+    const app = Fastify();
+    registerErrorHandler(app);
+    await registerAdminPage(app);
+    try {
+      for (const url of ['/admin', '/admin/main.js', '/admin/admin.css']) {
+        const plain = await app.inject({ method: 'GET', url });
+        expect(plain.statusCode, url).toBe(200);
+        expect(plain.headers['content-encoding'], url).toBeUndefined();
+        expect(plain.headers.vary, url).toBe('accept-encoding');
+        const zipped = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+        expect(zipped.headers['content-encoding'], url).toBe('gzip');
+        expect(zipped.headers.vary, url).toBe('accept-encoding');
+        expect(zipped.headers['content-type'], url).toBe(plain.headers['content-type']);
+        expect(zipped.headers['content-security-policy'], url).toBe(ADMIN_CONTENT_SECURITY_POLICY);
+        expect(zlib.gunzipSync(zipped.rawPayload).equals(plain.rawPayload), url).toBe(true);
+        expect(zipped.rawPayload.length, url).toBeLessThan(plain.rawPayload.length);
+        // Refused by weight: the plain body.
+        const refused = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip;q=0, *' } });
+        expect(refused.headers['content-encoding'], url).toBeUndefined();
+        expect(refused.rawPayload.equals(plain.rawPayload), url).toBe(true);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it.each([
+    ['gzip', true],
+    ['GZIP;q=0.5', true],
+    ['deflate, gzip;q=1.0, *;q=0.5', true],
+    ['*', true],
+    ['x-gzip', true],
+    ['br, deflate', false],
+    ['gzip;q=0', false],
+    ['gzip;q=0, *', false],
+    ['identity', false],
+    ['', false],
+    [undefined, false],
+  ])('Accept-Encoding %j takes gzip: %s', (header, takes) => {
+    expect(acceptsGzip(header)).toBe(takes);
   });
 });
