@@ -128,6 +128,12 @@ export function withLocalMoments(text: string): string {
   return text.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g, (moment) => formatMoment(moment));
 }
 
+/** A price's window in words: "valid always", "valid from 2027-01-01 00:00", "valid from … until …". */
+export function validityText(record: { validFrom: string | null; validUntil: string | null }): string {
+  if (record.validFrom === null && record.validUntil === null) return 'valid always';
+  return ['valid', record.validFrom === null ? null : `from ${formatMoment(record.validFrom)}`, record.validUntil === null ? null : `until ${formatMoment(record.validUntil)}`].filter((part) => part !== null).join(' ');
+}
+
 /** A `datetime-local` input's value (the browser's time zone) as ISO 8601 UTC; undefined when empty. */
 export function momentFromInput(value: string): string | undefined {
   if (value.trim() === '') return undefined;

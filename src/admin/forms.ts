@@ -6,7 +6,7 @@ export interface FieldSpec {
   /** The API's name of the field, so its 422 problems land here. */
   name: string;
   label: string;
-  type?: 'text' | 'password' | 'search' | 'email' | 'url' | 'number' | 'datetime-local' | 'file' | 'select';
+  type?: 'text' | 'password' | 'search' | 'email' | 'url' | 'number' | 'datetime-local' | 'file' | 'select' | 'textarea';
   /** For `select`. */
   options?: readonly { value: string; label: string }[];
   value?: string;
@@ -31,7 +31,7 @@ export interface FormOptions {
   grid?: boolean;
 }
 
-type Control = HTMLInputElement | HTMLSelectElement;
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** The API's code for a malformed query parameter (400). */
 const INVALID_QUERY = 9;
@@ -183,7 +183,9 @@ export class Form {
     const control: Control =
       spec.type === 'select'
         ? h('select', { id, name: spec.name }, ...(spec.options ?? []).map((option) => h('option', { value: option.value, selected: option.value === spec.value }, option.label)))
-        : h('input', {
+        : spec.type === 'textarea'
+          ? h('textarea', { id, name: spec.name, rows: 6, spellcheck: 'false', autocomplete: 'off' }, spec.value ?? '')
+          : h('input', {
             id,
             name: spec.name,
             type: spec.type ?? 'text',

@@ -12,8 +12,10 @@ import { customerGroupsView, customerGroupView } from './views/customer-groups.j
 import { customersView } from './views/customers.js';
 import { importsView } from './views/imports.js';
 import { changeSetsView, changeSetView } from './views/change-sets.js';
+import { orderView, ordersView } from './views/orders.js';
 import { priceListView } from './views/price-list.js';
 import { priceListsView } from './views/price-lists.js';
+import { productView, productsView } from './views/products.js';
 import { signInView } from './views/sign-in.js';
 import { webhooksView } from './views/webhooks.js';
 
@@ -38,6 +40,10 @@ const ROUTES: readonly Route[] = [
   { pattern: /^#\/price-lists\/([1-9]\d*)$/, view: priceListView, nav: 'price-lists' },
   { pattern: /^#\/customer-groups$/, view: customerGroupsView, nav: 'customer-groups' },
   { pattern: /^#\/customer-groups\/([1-9]\d*)$/, view: customerGroupView, nav: 'customer-groups' },
+  { pattern: /^#\/products$/, view: productsView, nav: 'products' },
+  { pattern: /^#\/products\/([1-9]\d*)$/, view: productView, nav: 'products' },
+  { pattern: /^#\/orders$/, view: ordersView, nav: 'orders' },
+  { pattern: /^#\/orders\/([1-9]\d*)$/, view: orderView, nav: 'orders' },
   { pattern: /^#\/change-sets$/, view: changeSetsView, nav: 'change-sets' },
   { pattern: /^#\/change-sets\/([1-9]\d*)$/, view: changeSetView, nav: 'change-sets' },
   { pattern: /^#\/imports$/, view: importsView, nav: 'imports' },
@@ -200,6 +206,15 @@ async function render(): Promise<void> {
     main.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, errorMessage(error))));
   }
 }
+
+// A phone's menu: one button shows and hides the links; moving to a page folds it again.
+const menuToggle = element('menu-toggle');
+const setMenuOpen = (open: boolean) => {
+  nav.classList.toggle('open', open);
+  menuToggle.setAttribute('aria-expanded', String(open));
+};
+menuToggle.addEventListener('click', () => setMenuOpen(!nav.classList.contains('open')));
+window.addEventListener('hashchange', () => setMenuOpen(false));
 
 element('toast-close').addEventListener('click', () => {
   toast.hidden = true;

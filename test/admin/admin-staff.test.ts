@@ -111,6 +111,7 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     const asOf = new Date(Math.ceil((Date.parse(created[0]!.createdAt) + 1) / MINUTE) * MINUTE);
     clock.advance(3 * MINUTE);
     await page.getByRole('button', { name: `Delete price #${created[0]!.id} of ${catalog.skus.mug}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete price' }).click();
     await page.getByText('No trade prices yet.').waitFor();
     await expect.poll(async () => (await historyRows(page, caption)).slice(1, 3)).toEqual([
       [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) deleted`, 'deleted (was price 9.75, from quantity 1)', 'admin'],

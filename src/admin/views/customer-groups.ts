@@ -2,6 +2,7 @@ import type { CustomerGroup, PriceList } from '@pricebook/client/browser';
 import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { h, replaceChildren, table } from '../dom.js';
+import { confirmAction } from '../dialog.js';
 import { Form } from '../forms.js';
 import { actionButton, alertBox, type AlertBox, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
@@ -114,7 +115,7 @@ export const customerGroupView: View = async (context, idText = '') => {
       actionButton(
         'Delete group',
         async () => {
-          if (!confirm(`Delete the customer group “${group.name}”? Its customers then belong to no group; its price lists stay.`)) return;
+          if (!(await confirmAction({ title: `Delete the customer group “${group.name}”?`, details: ['Its customers then belong to no group, and pay what their own lists or the catalog give; its price lists stay.'], confirmLabel: 'Delete group' }))) return;
           await context.api.customerGroups.delete(groupId);
           context.announce('Customer group deleted');
           context.navigate('#/customer-groups');

@@ -1,18 +1,21 @@
-import type { PricedSkuInput, TradePriceInput } from '@pricebook/client/browser';
+import { type PricedSkuInput, PricebookError, type TradePriceInput } from '@pricebook/client/browser';
 import type { Customer } from '../../contract/customers.js';
 import type { PriceList } from '../../contract/price-lists.js';
-import type { ReplaceTradePricesResult, TradePrice, TradePriceSort } from '../../contract/trade-prices.js';
+import type { ReplaceTradePricesRequest, ReplaceTradePricesResult, TradePrice, TradePriceSort } from '../../contract/trade-prices.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder } from '../dom.js';
-import { Form } from '../forms.js';
+import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder, validityText } from '../dom.js';
+import { confirmAction } from '../dialog.js';
+import { errorMessage } from '../error-message.js';
+import { Form, numberOrText } from '../forms.js';
 import { money } from '../money.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, suggestSkus } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerFields, customerFromForm, customerName } from './customers.js';
 import { effectivePricePanel } from './effective-price.js';
 import { historySection } from './history.js';
+import { quoteSection } from './quote.js';
 
 /** Trade prices per page of the table. */
 const PAGE = 20;
@@ -135,6 +138,10 @@ export const customerView: View = async (context, idText = '') => {
     prices.element,
     context.canChange ? form.element : h('p', { class: 'notice' }, `As a ${context.member?.role ?? 'viewer'} you see the prices; adding, editing and deleting them needs an editor’s role.`),
     effective.element,
+    quoteSection(context, customerId, (sku, quantity) => {
+      void effective.explain(sku, quantity);
+      effective.element.scrollIntoView({ block: 'start' });
+    }),
     history.element,
   );
   await Promise.all([prices.reload(), history.reload()]);
@@ -236,7 +243,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
             rows: page.map((record) => ({ id: record.id, cells: [
               record.sku,
               record.product?.title ?? `#${record.productId}`,
-              money(record.price),
+              context.canChange ? inlinePrice(context, customerId, record, (ids) => prices.showChanged(ids)) : money(record.price),
               String(record.minQuantity),
               formatMoment(record.validFrom),
               formatMoment(record.validUntil),
@@ -249,7 +256,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
                 context.canChange && actionButton(
                   'Delete',
                   async () => {
-                    if (!confirm(`Delete the price ${money(record.price)} for ${record.sku} (from ${record.minQuantity})?`)) return;
+                    if (!(await confirmAction({ title: `Delete price #${record.id}?`, details: [`${record.sku} at ${money(record.price)} from ${record.minQuantity} unit${record.minQuantity === 1 ? '' : 's'}, ${validityText(record)}, is deleted from this customer’s prices. The price history keeps it.`], confirmLabel: 'Delete price' }))) return;
                     await context.api.tradePrices.delete(record.id);
                     context.announce(`Price of ${record.sku} deleted`);
                     prices.onChanged();
@@ -296,6 +303,60 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
   return prices;
 }
 
+/**
+ * The replace that changes one price and no other: scope `skus` for its SKU, naming every other
+ * price of that SKU as it is and this one as `next` (sent as typed: the API judges it); `index`
+ * is the changed one's place, where the API's problems name it.
+ */
+async function replaceOne(context: ViewContext, customerId: number, record: TradePrice, next: unknown): Promise<{ index: number; request: ReplaceTradePricesRequest }> {
+  const sameSku = await collect(context.api.tradePrices.iterate({ customerId, sku: record.sku }));
+  let index = sameSku.findIndex((candidate) => candidate.id === record.id);
+  if (index === -1) index = sameSku.length;
+  const prices: unknown[] = sameSku.map(priceInputOf);
+  prices[index] = next;
+  return { index, request: { customerId, scope: 'skus', prices: prices as PricedSkuInput[], dryRun: false } };
+}
+
+/**
+ * The price cell of a row: the price as a button ("Change the price of #12"); a click turns it
+ * into a field with Save and Cancel (Enter saves, Escape cancels), saved as a replace of that
+ * one price (`replaceOne`). A refusal is said in the cell.
+ */
+function inlinePrice(context: ViewContext, customerId: number, record: TradePrice, saved: (ids: readonly number[]) => Promise<void>): HTMLElement {
+  const cell = h('div', { class: 'inline-price' });
+  const show = () => {
+    replaceChildren(cell, h('button', { type: 'button', class: 'link-like', 'aria-label': `Change the price of #${record.id} (${record.sku}), now ${money(record.price)}`, onclick: edit }, money(record.price)));
+  };
+  const edit = () => {
+    const input = h('input', { type: 'text', inputmode: 'decimal', value: String(record.price), 'aria-label': `New price of #${record.id} (${record.sku})`, size: 8 });
+    const problem = h('p', { class: 'field-error', role: 'alert' });
+    const save = async () => {
+      const { index, request } = await replaceOne(context, customerId, record, { ...priceInputOf(record), price: numberOrText(input.value.trim()) });
+      try {
+        const result = await context.api.tradePrices.replace(request);
+        context.announce(`Price of ${record.sku} changed to ${money(Number(input.value))}`);
+        await saved(result.created.map((created) => created.id).filter((id): id is number => id !== null));
+      } catch (error) {
+        const message = error instanceof PricebookError ? (error.errors?.find((item) => item.index === undefined || item.index === index)?.message ?? error.message) : errorMessage(error);
+        replaceChildren(problem, message);
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+      }
+    };
+    const saveButton = h('button', { type: 'button', onclick: () => void save() }, 'Save');
+    const cancel = h('button', { type: 'button', onclick: () => (show(), cell.querySelector('button')?.focus()) }, 'Cancel');
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') void save();
+      if (event.key === 'Escape') cancel.click();
+    });
+    replaceChildren(cell, input, saveButton, cancel, problem);
+    input.focus();
+    input.select();
+  };
+  show();
+  return cell;
+}
+
 function rowButton(label: string, record: TradePrice, action: () => void): HTMLButtonElement {
   return h('button', { type: 'button', 'aria-label': `${label} price #${record.id} of ${record.sku}`, onclick: action }, label);
 }
@@ -332,15 +393,10 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
         }
         context.announce(`Price for ${sku} added`);
       } else {
-        const edited = editing;
-        const sameSku = await collect(context.api.tradePrices.iterate({ customerId, sku: edited.sku }));
-        let index = sameSku.findIndex((record) => record.id === edited.id);
-        if (index === -1) index = sameSku.length;
-        const prices: unknown[] = sameSku.map(priceInputOf);
-        prices[index] = priceFromForm(form, edited.productId);
+        const { index, request } = await replaceOne(context, customerId, editing, priceFromForm(form, editing.productId));
         let result: ReplaceTradePricesResult;
         try {
-          result = await context.api.tradePrices.replace({ customerId, scope: 'skus', prices: prices as PricedSkuInput[], dryRun: false });
+          result = await context.api.tradePrices.replace(request);
         } catch (error) {
           return form.showError(error, index);
         }

@@ -4,13 +4,15 @@ import { priceListCsv } from '../../csv/price-list-csv.js';
 import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
+import { confirmAction } from '../dialog.js';
 import { Form, numberOrText } from '../forms.js';
 import { money } from '../money.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
+import { listImportSection } from './list-import.js';
 import { POLICY_HINT, POLICY_OPTIONS, roundingFields, roundingOf } from './price-lists.js';
 
 const PAGE = 20;
@@ -55,7 +57,7 @@ export const priceListView: View = async (context, idText = '') => {
       actionButton(
         'Delete price list',
         async () => {
-          if (!confirm(`Delete the price list “${priceList.name}”, its entries, and its place in every customer’s lists?`)) return;
+          if (!(await confirmAction({ title: `Delete the price list “${priceList.name}”?`, details: ['Its entries go with it, and it leaves every customer’s and group’s lists: those customers then pay what their other lists or the catalog give. The price history keeps it.'], confirmLabel: 'Delete price list' }))) return;
           await context.api.priceLists.delete(listId);
           context.announce('Price list deleted');
           context.navigate('#/price-lists');
@@ -105,7 +107,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
               context.canChange && actionButton(
                 'Delete',
                 async () => {
-                  if (!confirm(`Delete the entry ${money(entry.price)} for ${entry.sku}?`)) return;
+                  if (!(await confirmAction({ title: `Delete entry #${entry.id}?`, details: [`${entry.sku} at ${money(entry.price)} from ${entry.minQuantity} unit${entry.minQuantity === 1 ? '' : 's'}, ${validityText(entry)}, is deleted from this list. The price history keeps it.`], confirmLabel: 'Delete entry' }))) return;
                   await context.api.priceLists.prices.delete(listId, entry.id);
                   context.announce(`Entry for ${entry.sku} deleted`);
                   changed();
@@ -155,7 +157,17 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     alert,
   );
   return {
-    element: h('div', {}, section('Entries', body, h('p', {}, download)), context.canChange && section('Add an entry', add.element)),
+    element: h(
+      'div',
+      {},
+      section('Entries', body, h('p', {}, download)),
+      context.canChange && section('Add an entry', add.element),
+      context.canChange &&
+        listImportSection(context, listId, async () => {
+          changed();
+          await load();
+        }),
+    ),
     reload: load,
   };
 }

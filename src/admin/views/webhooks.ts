@@ -1,9 +1,19 @@
-import type { WebhookInput } from '@pricebook/client/browser';
+import type { Webhook, WebhookDelivery, WebhookInput } from '@pricebook/client/browser';
 import type { EventTopic } from '../../contract/events.js';
 import { collect } from '../collect.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { confirmAction } from '../dialog.js';
 import { Form } from '../forms.js';
 import { actionButton, alertBox, section, type View } from '../view.js';
+
+/** Deliveries a page shows. */
+const DELIVERIES_PAGE = 20;
+
+const DELIVERY_STATUS: Readonly<Record<WebhookDelivery['status'], string>> = {
+  pending: 'Waiting (to be tried again)',
+  delivered: 'Delivered',
+  failed: 'Failed: gave up',
+};
 
 /**
  * Every topic, in the contract's order (the page ships no contract code, only its types): a
@@ -68,6 +78,7 @@ export const webhooksView: View = async (context) => {
               h(
                 'div',
                 { class: 'row-actions' },
+                actionButton('Deliveries', () => showDeliveries(webhook, 0), alert, { 'aria-label': `Show the deliveries of webhook #${webhook.id}` }),
                 actionButton(
                   'Verify again',
                   async () => {
@@ -91,7 +102,7 @@ export const webhooksView: View = async (context) => {
                 actionButton(
                   'Delete',
                   async () => {
-                    if (!confirm(`Delete the webhook for ${webhook.topic} to ${webhook.url}?`)) return;
+                    if (!(await confirmAction({ title: 'Delete this webhook?', details: [`${webhook.url} then gets no more ${webhook.topic} events; deliveries under way end.`], confirmLabel: 'Delete webhook' }))) return;
                     await context.api.webhooks.delete(webhook.id);
                     context.announce('Webhook deleted');
                     await load();
@@ -103,6 +114,38 @@ export const webhooksView: View = async (context) => {
             ]),
           ),
     );
+  };
+  const deliveries = h('div', {}, h('p', {}, '“Deliveries” on a webhook shows its latest: each event it was to receive, whether it arrived, after how many attempts, and when the next is due.'));
+  /** A webhook's deliveries, newest event first, 20 a page. */
+  const showDeliveries = async (webhook: Webhook, offset: number): Promise<void> => {
+    const page = await context.api.webhooks.deliveries(webhook.id, { count: DELIVERIES_PAGE + 1, offset });
+    const shown = page.slice(0, DELIVERIES_PAGE);
+    const more = page.length > DELIVERIES_PAGE;
+    const older = h('button', { type: 'button', hidden: !more }, 'Older deliveries');
+    const newer = h('button', { type: 'button', hidden: offset === 0 }, 'Newer deliveries');
+    older.addEventListener('click', () => void showDeliveries(webhook, offset + DELIVERIES_PAGE).catch((error: unknown) => alert.show(error)));
+    newer.addEventListener('click', () => void showDeliveries(webhook, Math.max(0, offset - DELIVERIES_PAGE)).catch((error: unknown) => alert.show(error)));
+    replaceChildren(
+      deliveries,
+      h('h3', {}, `Webhook #${webhook.id}: ${webhook.topic} to `, h('span', { class: 'url' }, webhook.url)),
+      shown.length === 0
+        ? h('p', {}, 'No deliveries yet: none of its events has happened since it was verified.')
+        : table(
+            `Deliveries of webhook #${webhook.id}, newest first`,
+            ['Event', 'Status', 'Attempts', 'Last answer', 'Next try', 'Created', 'Ended'],
+            shown.map((delivery) => [
+              `#${delivery.eventId}`,
+              DELIVERY_STATUS[delivery.status],
+              String(delivery.attempts),
+              delivery.status === 'delivered' ? 'a 2xx' : delivery.lastStatus !== null ? `HTTP ${delivery.lastStatus}` : (delivery.lastError ?? '—'),
+              formatMoment(delivery.nextAttemptAt),
+              formatMoment(delivery.createdAt),
+              formatMoment(delivery.finishedAt),
+            ]),
+          ),
+      h('div', { class: 'actions' }, newer, older),
+    );
+    context.announce(`${shown.length} deliveries of webhook #${webhook.id} shown`);
   };
   const form = new Form({
     label: 'Create a webhook',
@@ -128,14 +171,7 @@ export const webhooksView: View = async (context) => {
     alert,
     section('All webhooks', list),
     section('Create a webhook', form.element, secret),
-    section(
-      'Deliveries',
-      h(
-        'p',
-        {},
-        'The API has no list of deliveries, so this page shows each webhook’s state instead: it is inactive once its retries are used up or its receiver answered 410, and unverified until its receiver answers the handshake. Every event (delivered or not) is in the feed, GET /v1/events.',
-      ),
-    ),
+    section('Deliveries', deliveries),
   );
   await load();
 };
