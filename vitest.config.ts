@@ -8,7 +8,7 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
  * waiting out 429s) run after all the others, one file at a time, so the load of the other
  * suites on two cores cannot push them past their limits.
  */
-const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts', 'test/rate-limit/redis-hung-http.test.ts', 'test/http/webhook-time-limits.test.ts', 'test/client/pacing.test.ts', 'test/admin/admin-page.test.ts', 'test/admin/admin-staff.test.ts', 'test/admin/admin-rate-limit.test.ts', 'test/admin/admin-change-sets.test.ts'];
+const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts', 'test/rate-limit/redis-hung-http.test.ts', 'test/http/webhook-time-limits.test.ts', 'test/client/pacing.test.ts', 'test/admin/admin-page.test.ts', 'test/admin/admin-staff.test.ts', 'test/admin/admin-rate-limit.test.ts', 'test/admin/admin-change-sets.test.ts', 'test/admin/admin-layout.test.ts'];
 /** Suites that run the built CLI as processes (`npm run test:quick` leaves them out). */
 const processes = ['test/cli/cli.test.ts', 'test/cli/node-version-guard.test.ts', 'test/package/packed-install.test.ts', 'test/cli/serve-terminal.test.ts', 'test/docs/readme-walkthrough.test.ts', 'test/cli/prices-cli*.test.ts', 'test/cli/staff-cli.test.ts', 'test/cli/worker-process.test.ts', 'test/http/webhook-crash.test.ts'];
 /** `npm run bench -- --quick` as a test: a step of its own in CI, not part of `npm test`. */

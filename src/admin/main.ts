@@ -89,9 +89,10 @@ function signOut(message?: string): void {
   else location.hash = SIGN_IN;
 }
 
-/** The outcome of an action: on screen until dismissed or replaced, and to screen readers. */
-function announce(message: string): void {
+/** The outcome of an action: on screen until dismissed or replaced, and to screen readers; `quiet`: to screen readers alone (the page itself shows it). */
+function announce(message: string, quiet = false): void {
   replaceChildren(announcer, message);
+  if (quiet) return;
   replaceChildren(toastText, message);
   toast.hidden = false;
 }
@@ -199,11 +200,15 @@ async function render(): Promise<void> {
     return;
   }
   const captures = route.pattern.exec(hash)?.slice(1) ?? [];
+  // Busy until the view has its data in (assistive technology waits; so do the layout tests).
+  main.setAttribute('aria-busy', 'true');
   try {
     await route.view(context, ...captures);
   } catch (error) {
     if (isAbort(error) || controller.signal.aborted) return;
     main.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, errorMessage(error))));
+  } finally {
+    if (!controller.signal.aborted) main.removeAttribute('aria-busy');
   }
 }
 

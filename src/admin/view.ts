@@ -21,8 +21,8 @@ export interface ViewContext {
   signal: AbortSignal;
   /** Adds the view's `h1`, names the document after it and moves the focus to it. */
   heading(text: string): HTMLHeadingElement;
-  /** Says the outcome of an action: on screen until dismissed or replaced by the next, and to screen readers. */
-  announce(message: string): void;
+  /** Says the outcome of an action: on screen until dismissed or replaced by the next, and to screen readers; `quiet`: to screen readers only. */
+  announce(message: string, quiet?: boolean): void;
   navigate(hash: string): void;
   /** Forgets the member and shows the sign-in form with `message` (the session is already over). */
   signOut(message?: string): void;

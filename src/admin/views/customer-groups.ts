@@ -149,15 +149,19 @@ function membersSection(context: ViewContext, groupId: number, alert: AlertBox) 
               customer.email,
               ...(context.canChange
                 ? [
-                    actionButton(
-                      'Remove',
-                      async () => {
-                        await context.api.customers.update(customer.id, { customerGroupId: null });
-                        context.announce(`${customerName(customer)} removed from the group`);
-                        await load();
-                      },
-                      alert,
-                      { 'aria-label': `Remove ${customerName(customer)} from this group` },
+                    h(
+                      'div',
+                      { class: 'row-actions' },
+                      actionButton(
+                        'Remove',
+                        async () => {
+                          await context.api.customers.update(customer.id, { customerGroupId: null });
+                          context.announce(`${customerName(customer)} removed from the group`);
+                          await load();
+                        },
+                        alert,
+                        { 'aria-label': `Remove ${customerName(customer)} from this group` },
+                      ),
                     ),
                   ]
                 : []),

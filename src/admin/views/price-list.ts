@@ -104,7 +104,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
               quantityRuleLabel(entry.quantityRule),
-              context.canChange && actionButton(
+              context.canChange && h('div', { class: 'row-actions' }, actionButton(
                 'Delete',
                 async () => {
                   if (!(await confirmAction({ title: `Delete entry #${entry.id}?`, details: [`${entry.sku} at ${money(entry.price)} from ${entry.minQuantity} unit${entry.minQuantity === 1 ? '' : 's'}, ${validityText(entry)}, is deleted from this list. The price history keeps it.`], confirmLabel: 'Delete entry' }))) return;
@@ -115,7 +115,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
                 },
                 alert,
                 { 'aria-label': `Delete entry #${entry.id} of ${entry.sku}` },
-              ),
+              )),
             ]),
           ),
       pager({ offset, count: PAGE, total, shown: page.length, label: 'Entries', onPage: (next) => {
@@ -190,7 +190,7 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
               h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
               customer.email,
               `${customer.priceListIds.indexOf(listId) + 1} of ${customer.priceListIds.length}`,
-              actionButton(
+              h('div', { class: 'row-actions' }, actionButton(
                 'Remove',
                 async () => {
                   await setLists(customer, customer.priceListIds.filter((id) => id !== listId));
@@ -199,7 +199,7 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
                 },
                 alert,
                 { 'aria-label': `Remove ${customerName(customer)} from this list` },
-              ),
+              )),
             ]),
           ),
     );

@@ -38,7 +38,8 @@ export const signInView: View = async (context) => {
         throw error;
       }
       form.setValue('password', '');
-      context.announce(`Signed in as ${member.name}`);
+      // The header names the member: said to screen readers only.
+      context.announce(`Signed in as ${member.name}`, true);
       context.signedIn(member);
     },
   });
