@@ -32,6 +32,10 @@ export const ImportQuery = Type.Object(
       }),
     ),
     dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Check the file and count what would change; change nothing' })),
+    fileName: Type.Optional(
+      // A query is not the body: no control characters by pattern (the body's own keyword is its validator's).
+      Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\x00-\\x1F\\x7F-\\x9F]+$', description: 'The file’s name, kept with the import to tell it apart (`prices-2027.csv`): 1–255 characters, no control characters' }),
+    ),
     changeSet: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -72,6 +76,17 @@ export const Import = Type.Object(
     mode: Type.Unsafe<ImportMode>({ type: 'string', enum: [...IMPORT_MODES] }),
     dryRun: Type.Boolean(),
     changeSetId: Nullable({ ...Id, description: 'The change set the rows went into as operations; null when they change the book' }),
+    fileName: Nullable(Type.String({ description: 'The file’s name as the uploader gave it (`fileName=`); null when none was' })),
+    createdBy: Nullable(
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal('key'), Type.Literal('staff')], { description: 'An API key or a staff member (the admin page)' }),
+          id: Type.Integer({ minimum: 0, description: 'The key’s or staff member’s id; 0 for the command line' }),
+          name: Type.String({ description: 'The key’s name (or its public pk_… key), the staff member’s name' }),
+        },
+        { additionalProperties: false, description: 'Who uploaded the file; null for imports uploaded before this was kept' },
+      ),
+    ),
     format: Nullable(Type.Union([Type.Literal('long'), Type.Literal('matrix')], { description: 'Read from the header; null until it is' })),
     rows: Nullable(Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' })),
     processed: Type.Integer({ minimum: 0, description: 'Rows checked so far' }),

@@ -257,6 +257,8 @@ export interface ImportsTable {
   actor_name: string | null;
   /** The upload's request id, for the same entries. */
   request_id: string | null;
+  /** The file's name as the uploader gave it (migration 028); null when none was. */
+  file_name: string | null;
 }
 
 /** An import's file, in slices of 256 KiB, kept until the import ends. */

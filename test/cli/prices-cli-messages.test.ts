@@ -147,9 +147,11 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       expect(record.key).toMatch(/^pricebook-cli-[0-9a-f-]{36}$/);
       expect(record.status_code).toBe(202);
     }
-    // The key's answer is the upload's: sent again with it, the same import comes back and nothing more is stored.
-    const first = JSON.parse(added[0]!.response_body) as { id: number };
-    const replayed = await cli.client.imports.create(fs.readFileSync(csv), { idempotencyKey: added[0]!.key });
+    // The key's answer is the upload's: the same request again with it (the file, and its name as
+    // the CLI sends it) brings the same import back, and nothing more is stored.
+    const first = JSON.parse(added[0]!.response_body) as { id: number; fileName: string };
+    expect(first.fileName).toBe('idk.csv');
+    const replayed = await cli.client.imports.create(fs.readFileSync(csv), { idempotencyKey: added[0]!.key, fileName: 'idk.csv' });
     expect(replayed.id).toBe(first.id);
     expect(await cli.client.tradePrices.count({ customerId: customer })).toBe(2);
   });

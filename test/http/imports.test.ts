@@ -78,7 +78,7 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       `${catalog.tradeCustomer},${catalog.skus.teeRedM},8.25,10,,`,
       `${catalog.otherTradeCustomer},${catalog.skus.mug},0.0001,,2026-12-01T01:00:00+01:00,2027-01-01T00:00:00Z`,
     ].join('\n');
-    const response = await upload(csv);
+    const response = await upload(csv, '?fileName=prices%202027%20%E2%80%93%20trade.csv');
     expect(response.status).toBe(202);
     expect(response.body).toEqual({
       id: expect.any(Number),
@@ -86,6 +86,8 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       mode: 'add',
       dryRun: false,
       changeSetId: null,
+      fileName: 'prices 2027 – trade.csv',
+      createdBy: { type: 'key', id: suite.tenant.keyId, name: expect.any(String) },
       format: null,
       rows: 3,
       processed: 0,
@@ -188,6 +190,12 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
   it('refuses a bad mode or dryRun with 400, and a body over 50 MiB with 413', async () => {
     expectError(await upload('customer_id,sku,price\n', '?mode=merge'), 400, 9);
     expectError(await upload('customer_id,sku,price\n', '?dryRun=yes'), 400, 9);
+    // A file name: 1–255 characters, none of them control characters; nothing is kept when refused.
+    const before = (await suite.api.request('GET', '/v1/imports/count', { token: suite.tenant.token })).body;
+    expectError(await upload('customer_id,sku,price\n', '?fileName='), 400, 9, /fileName/);
+    expectError(await upload('customer_id,sku,price\n', `?fileName=${'a'.repeat(256)}`), 400, 9, /fileName/);
+    expectError(await upload('customer_id,sku,price\n', '?fileName=a%0Ab.csv'), 400, 9, /fileName/);
+    expect((await suite.api.request('GET', '/v1/imports/count', { token: suite.tenant.token })).body).toEqual(before);
     const huge = Buffer.alloc(50 * 2 ** 20 + 1, 0x61);
     expectError(await upload(huge), 413, 12);
   });

@@ -531,6 +531,17 @@ export type Import = {
   dryRun: boolean;
   /** The change set the rows went into as operations; null when they change the book */
   changeSetId: number | null;
+  /** The file’s name as the uploader gave it (`fileName=`); null when none was */
+  fileName: string | null;
+  /** Who uploaded the file; null for imports uploaded before this was kept */
+  createdBy: {
+    /** An API key or a staff member (the admin page) */
+    type: "key" | "staff";
+    /** The key’s or staff member’s id; 0 for the command line */
+    id: number;
+    /** The key’s name (or its public pk_… key), the staff member’s name */
+    name: string;
+  } | null;
   /** Read from the header; null until it is */
   format: "long" | "matrix" | null;
   /** Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted */
@@ -577,6 +588,8 @@ export type ImportQuery = {
   mode?: "add" | "replace";
   /** Check the file and count what would change; change nothing */
   dryRun?: boolean;
+  /** The file’s name, kept with the import to tell it apart (`prices-2027.csv`): 1–255 characters, no control characters */
+  fileName?: string;
   /** An open change set of the store: the rows become its operations (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` a customer) instead of changing the book (docs/change-sets.md) */
   changeSet?: number;
 };

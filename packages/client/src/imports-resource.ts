@@ -9,6 +9,8 @@ export interface CreateImportOptions {
   dryRun?: boolean;
   /** An open change set of the store: the rows become its operations instead of changing the book (docs/change-sets.md). */
   changeSet?: number;
+  /** The file's name, kept with the import (`fileName`) to tell it apart. */
+  fileName?: string;
   idempotencyKey?: string;
 }
 
@@ -40,8 +42,8 @@ export class ImportsResource {
 
   /** Uploads a CSV file (up to 50 MiB; text, or its bytes: a Buffer, a Uint8Array): answered at once with the queued import. */
   create(csv: string | Uint8Array, options: CreateImportOptions = {}): Promise<Import> {
-    const { mode = 'add', dryRun = false, changeSet, idempotencyKey } = options;
-    return this.api.call('imports.create', { csv, query: { mode, dryRun, ...(changeSet !== undefined && { changeSet }) }, ...(idempotencyKey !== undefined && { idempotencyKey }) });
+    const { mode = 'add', dryRun = false, changeSet, fileName, idempotencyKey } = options;
+    return this.api.call('imports.create', { csv, query: { mode, dryRun, ...(changeSet !== undefined && { changeSet }), ...(fileName !== undefined && { fileName }) }, ...(idempotencyKey !== undefined && { idempotencyKey }) });
   }
 
   /** Polls the import until it has `succeeded` or `failed`, and answers it as it ended. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Import, Pricebook } from '@pricebook/client';
 import { readCsvFile } from '../../csv/read-csv-file.js';
+import { findControlCharacter } from '../../text/control-characters.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
 import { type DelimiterName, readInputFile } from './input-file.js';
 import { counted } from './plural.js';
@@ -39,7 +41,11 @@ export async function importPrices(client: Pricebook, file: string, options: Imp
   if (csv.length > MAX_IMPORT_BYTES) throw new CommandFailed(`${file} has ${csv.length} bytes; an import takes at most ${MAX_IMPORT_BYTES} (50 MiB): split it`);
   const mode = options.replace === true ? 'replace' : 'add';
   const dryRun = options.dryRun === true;
-  const queued = await client.imports.create(csv, { mode, dryRun, idempotencyKey: `pricebook-cli-${randomUUID()}` });
+  // The file's own name goes with it (`fileName`), so the admin page's recent imports tell runs
+  // apart; a name the API would refuse (a control character in it, or too long) is left out.
+  const fileName = path.basename(file);
+  const named = fileName !== '' && fileName.length <= 255 && findControlCharacter(fileName) === undefined;
+  const queued = await client.imports.create(csv, { mode, dryRun, ...(named && { fileName }), idempotencyKey: `pricebook-cli-${randomUUID()}` });
   const progress = new ProgressReporter(output.stderr, `import ${queued.id}`);
   let ended: Import;
   try {

@@ -14,6 +14,8 @@ export interface ImportOptions {
   mode: ImportMode;
   dryRun: boolean;
   changeSetId?: number;
+  /** The file's name as the uploader gave it. */
+  fileName?: string;
 }
 
 /** An import a process took on: it owns it while its lease lasts. */

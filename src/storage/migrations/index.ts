@@ -25,6 +25,7 @@ import { quantityRulesSchema } from './024-quantity-rules.js';
 import { entryQuantityRulesSchema } from './025-entry-quantity-rules.js';
 import { orderCurrencySchema } from './026-order-currency.js';
 import { customerGroupPolicySchema } from './027-customer-group-policy.js';
+import { importFileNameSchema } from './028-import-file-name.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -55,6 +56,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['025-entry-quantity-rules', entryQuantityRulesSchema],
   ['026-order-currency', orderCurrencySchema],
   ['027-customer-group-policy', customerGroupPolicySchema],
+  ['028-import-file-name', importFileNameSchema],
 ];
 
 /**

@@ -9,7 +9,7 @@ import type { ImportRowsTable, ImportsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
 
 /** The columns answered: never the file. */
-const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
+const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'file_name', 'actor_type', 'actor_id', 'actor_name', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
 /** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
 const STAGED_PER_INSERT = 3000;
 /** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
@@ -50,6 +50,7 @@ export class KyselyImportRepository implements ImportRepository {
         actor_id: uploader.actor.id,
         actor_name: uploader.actor.name,
         request_id: uploader.requestId,
+        file_name: options.fileName ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -383,6 +384,8 @@ function toImport(row: Pick<Selectable<ImportsTable>, (typeof IMPORT_COLUMNS)[nu
     mode: row.mode as ImportMode,
     dryRun: fromFlag(row.dry_run),
     changeSetId: row.change_set_id === null ? null : Number(row.change_set_id),
+    fileName: row.file_name,
+    createdBy: row.actor_type === null || row.actor_id === null || row.actor_name === null ? null : { type: row.actor_type === 'staff' ? 'staff' : 'key', id: Number(row.actor_id), name: row.actor_name },
     format: row.format as Import['format'],
     rows: row.rows === null ? null : Number(row.rows),
     processed: Number(row.processed),

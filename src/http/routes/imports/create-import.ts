@@ -35,7 +35,7 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
     async (request, reply) => {
       const body = request.body as Readable;
       const storeId = storeIdOf(request);
-      const { mode = 'add', dryRun = false, changeSet } = request.query;
+      const { mode = 'add', dryRun = false, changeSet, fileName } = request.query;
       // Into a change set: it must be the store's and open before the file is read (404, 409 code 17).
       if (changeSet !== undefined) {
         // Adding operations answers the set's records when refused: as `POST /v1/change-sets/{id}/operations`, it reads them too.
@@ -65,7 +65,7 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
       const begin = async (complete: boolean): Promise<ImportUpload> => {
         const head = Buffer.concat(start);
         if (namesCustomersByEmail(head.toString('utf8'), complete)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
-        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun, ...(changeSet !== undefined && { changeSetId: changeSet }) }, Number.isSafeInteger(declared) ? declared : undefined);
+        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun, ...(changeSet !== undefined && { changeSetId: changeSet }), ...(fileName !== undefined && { fileName }) }, Number.isSafeInteger(declared) ? declared : undefined);
         if (head.length > 0) await upload.append(head);
         return upload;
       };
