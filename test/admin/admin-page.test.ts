@@ -430,6 +430,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByRole('link', { name: 'Import and export' }).click();
     await heading(page, 'Import and export').waitFor();
     const upload = form(page, 'Import a CSV file');
+    // Replace is the mode offered first (the same sheet again changes nothing), each mode said before the upload.
+    expect(await upload.getByLabel('Mode').inputValue()).toBe('replace');
+    expect(await upload.textContent()).toContain('a sheet uploaded twice doubles them');
     const customer = catalog.otherTradeCustomer;
 
     await upload.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`customer_id,sku,price\n${customer},${catalog.skus.mug},4.5\n${customer},NOPE,1\n`) });
@@ -451,7 +454,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByText('Import succeeded: 2 prices created, 0 deleted, 0 unchanged (2 rows, long format).').waitFor();
     expect(await count()).toEqual({ count: 2 });
     const recent = page.getByRole('region', { name: 'Recent imports, newest first' });
-    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+\d{4}-.*replacesucceeded22 created, 0 deleted, 0 unchanged$/);
+    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+prices\.csvOlive Owner\d{4}-.*replacesucceeded22 created, 0 deleted, 0 unchanged$/);
 
     // The customer's prices, downloaded in the long format: the file imports back as it is.
     const exporting = form(page, 'Download a customer’s prices');
@@ -490,7 +493,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     // Sold in pairs on this list: the entry's own quantity rule.
     await add.getByLabel('Case pack').fill('2');
     await add.getByRole('button', { name: 'Add entry' }).click();
-    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '£3.20', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Entries of this list' }).getByText('£3.20', { exact: true }).waitFor();
     await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '2+, ×2', exact: true }).waitFor();
 
     // A CSV import of entries for one more SKU: checked first, then applied; the MUG entry stays (scope: the SKUs in the file).
@@ -500,9 +503,17 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByText('Checked, nothing changed yet: 1 entries would be created, 0 would be deleted, 0 would be left as they are.').waitFor();
     expect(await page.getByRole('region', { name: 'Entries of this list' }).getByRole('row').count()).toBe(2);
     await upload.getByRole('button', { name: 'Apply the import' }).click();
-    await page.getByRole('region', { name: 'Entries of this list' }).getByRole('cell', { name: '£11.50', exact: true }).waitFor();
-    expect(await page.getByRole('region', { name: 'Entries of this list' }).getByRole('row').count()).toBe(3);
+    const entries = page.getByRole('region', { name: 'Entries of this list' });
+    await entries.getByText('£11.50', { exact: true }).waitFor();
+    expect(await entries.getByRole('row').count()).toBe(3);
     expect(await upload.getByRole('button', { name: 'Apply the import' }).isDisabled()).toBe(true);
+    // An entry's price edited where it is: a replace of its SKU that keeps its quantity rule.
+    await entries.getByRole('button', { name: /^Change the price of entry #\d+ \(MUG\d+\), now £3\.20$/ }).click();
+    const entryField = entries.getByRole('textbox', { name: /^New price of entry #\d+ \(MUG\d+\)$/ });
+    await entryField.fill('3.15');
+    await entryField.press('Enter');
+    await entries.getByText('£3.15', { exact: true }).waitFor();
+    await entries.getByRole('cell', { name: '2+, ×2', exact: true }).waitFor();
 
     const assign = form(page, 'Assign a customer');
     await assign.getByLabel('Customer').fill(`regular-${catalog.skus.mug.slice(3)}@example.com`);
@@ -514,7 +525,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£3\.20 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
+    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£3\.15 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
     expect(await page.locator('.effective .quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 2, in multiples of 2 units a line.');
   });
 

@@ -1,4 +1,4 @@
-import { type PricedSkuInput, PricebookError, type TradePriceInput } from '@pricebook/client/browser';
+import type { PricedSkuInput, TradePriceInput } from '@pricebook/client/browser';
 import type { Customer } from '../../contract/customers.js';
 import type { PriceList } from '../../contract/price-lists.js';
 import type { ReplaceTradePricesRequest, ReplaceTradePricesResult, TradePrice, TradePriceSort } from '../../contract/trade-prices.js';
@@ -7,8 +7,8 @@ import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder, validityText } from '../dom.js';
 import { confirmAction } from '../dialog.js';
-import { errorMessage } from '../error-message.js';
-import { Form, numberOrText } from '../forms.js';
+import { Form } from '../forms.js';
+import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, suggestSkus } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
@@ -317,44 +317,23 @@ async function replaceOne(context: ViewContext, customerId: number, record: Trad
   return { index, request: { customerId, scope: 'skus', prices: prices as PricedSkuInput[], dryRun: false } };
 }
 
-/**
- * The price cell of a row: the price as a button ("Change the price of #12"); a click turns it
- * into a field with Save and Cancel (Enter saves, Escape cancels), saved as a replace of that
- * one price (`replaceOne`). A refusal is said in the cell.
- */
+/** A row's price, edited where it is (`inlinePriceCell`) as a replace of that one price (`replaceOne`). */
 function inlinePrice(context: ViewContext, customerId: number, record: TradePrice, saved: (ids: readonly number[]) => Promise<void>): HTMLElement {
-  const cell = h('div', { class: 'inline-price' });
-  const show = () => {
-    replaceChildren(cell, h('button', { type: 'button', class: 'link-like', 'aria-label': `Change the price of #${record.id} (${record.sku}), now ${money(record.price)}`, onclick: edit }, money(record.price)));
-  };
-  const edit = () => {
-    const input = h('input', { type: 'text', inputmode: 'decimal', value: String(record.price), 'aria-label': `New price of #${record.id} (${record.sku})`, size: 8 });
-    const problem = h('p', { class: 'field-error', role: 'alert' });
-    const save = async () => {
-      const { index, request } = await replaceOne(context, customerId, record, { ...priceInputOf(record), price: numberOrText(input.value.trim()) });
+  return inlinePriceCell({
+    name: `#${record.id} (${record.sku})`,
+    price: record.price,
+    save: async (price) => {
+      const { index, request } = await replaceOne(context, customerId, record, { ...priceInputOf(record), price });
       try {
         const result = await context.api.tradePrices.replace(request);
-        context.announce(`Price of ${record.sku} changed to ${money(Number(input.value))}`);
+        context.announce(`Price of ${record.sku} changed to ${typeof price === 'number' ? money(price) : String(price)}`);
         await saved(result.created.map((created) => created.id).filter((id): id is number => id !== null));
+        return undefined;
       } catch (error) {
-        const message = error instanceof PricebookError ? (error.errors?.find((item) => item.index === undefined || item.index === index)?.message ?? error.message) : errorMessage(error);
-        replaceChildren(problem, message);
-        input.setAttribute('aria-invalid', 'true');
-        input.focus();
+        return problemOf(error, index);
       }
-    };
-    const saveButton = h('button', { type: 'button', onclick: () => void save() }, 'Save');
-    const cancel = h('button', { type: 'button', onclick: () => (show(), cell.querySelector('button')?.focus()) }, 'Cancel');
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') void save();
-      if (event.key === 'Escape') cancel.click();
-    });
-    replaceChildren(cell, input, saveButton, cancel, problem);
-    input.focus();
-    input.select();
-  };
-  show();
-  return cell;
+    },
+  });
 }
 
 function rowButton(label: string, record: TradePrice, action: () => void): HTMLButtonElement {

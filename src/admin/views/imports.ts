@@ -17,9 +17,19 @@ const MAX_POLLS = 2000;
 const RECENT = 10;
 
 const MODE_OPTIONS = [
-  { value: 'add', label: 'Add: every row becomes a new trade price' },
   { value: 'replace', label: 'Replace: each customer in the file gets exactly its rows' },
+  { value: 'add', label: 'Add: every row becomes a new trade price' },
 ] as const;
+
+/** What each mode does, said before the upload. */
+const MODE_HINT =
+  'Replace (the default) keeps one price per customer, SKU and break: a row equal to a price already there keeps it, the customer’s other prices go, so the same sheet uploaded again changes nothing. Add creates every row beside the prices already there: a sheet uploaded twice doubles them.';
+
+/** An uploader as the recent imports name them. */
+function uploaderText(run: Import): string {
+  if (run.createdBy === null) return '—';
+  return run.createdBy.type === 'staff' ? run.createdBy.name : `API key ${run.createdBy.name}`;
+}
 
 /**
  * CSV import (a dry run first, then the real one, with progress and the file's problems by row
@@ -38,8 +48,8 @@ export const importsView: View = async (context) => {
         ? h('p', {}, 'No imports yet.')
         : table(
             'Recent imports, newest first',
-            ['Import', 'Started', 'Mode', 'Status', 'Rows', 'Result'],
-            imports.reverse().map((run) => [`#${run.id}${run.dryRun ? ' (dry run)' : ''}`, formatMoment(run.createdAt), run.mode, run.status, String(run.rows ?? ''), resultText(run)]),
+            ['Import', 'File', 'By', 'Started', 'Mode', 'Status', 'Rows', 'Result'],
+            imports.reverse().map((run) => [`#${run.id}${run.dryRun ? ' (dry run)' : ''}`, run.fileName ?? '—', uploaderText(run), formatMoment(run.createdAt), run.mode, run.status, String(run.rows ?? ''), resultText(run)]),
           ),
     );
   };
@@ -55,7 +65,7 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
   const run = async (file: File, mode: string, dryRun: boolean): Promise<Import> => {
     replaceChildren(progress, h('p', {}, dryRun ? 'Checking the file…' : 'Importing…'));
     // The file's bytes as they are (a retry after a 429 sends them again); the mode is one of the select's.
-    let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: mode as ImportMode, dryRun });
+    let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: mode as ImportMode, dryRun, fileName: file.name.slice(0, 255) });
     for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
       showProgress(progress, state);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -70,7 +80,7 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
     submitLabel: 'Check the file (dry run)',
     fields: [
       { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'Long format (customer_id,sku,price,min_quantity,valid_from,valid_until) or a matrix (sku, then one column per customer); up to 50 MiB.' },
-      { name: 'mode', label: 'Mode', type: 'select', options: MODE_OPTIONS, value: 'add' },
+      { name: 'mode', label: 'Mode', type: 'select', options: MODE_OPTIONS, value: 'replace', hint: MODE_HINT },
     ],
     actions: [apply],
     onSubmit: async (form) => {

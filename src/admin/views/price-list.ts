@@ -7,8 +7,9 @@ import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
 import { confirmAction } from '../dialog.js';
 import { Form, numberOrText } from '../forms.js';
+import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
@@ -99,7 +100,29 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
             ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Units a line', 'Actions'],
             page.map((entry) => [
               entry.sku,
-              money(entry.price),
+              context.canChange
+                ? inlinePriceCell({
+                    name: `entry #${entry.id} (${entry.sku})`,
+                    price: entry.price,
+                    save: async (price) => {
+                      // A replace of the entry's SKU naming its other entries as they are, this one at the new price.
+                      const sameSku = await collect(context.api.priceLists.prices.iterate(listId, { sku: entry.sku }));
+                      let index = sameSku.findIndex((candidate) => candidate.id === entry.id);
+                      if (index === -1) index = sameSku.length;
+                      const prices: unknown[] = sameSku.map((candidate) => ({ ...priceInputOf(candidate), quantityRule: candidate.quantityRule }));
+                      prices[index] = { ...priceInputOf(entry), quantityRule: entry.quantityRule, price };
+                      try {
+                        await context.api.priceLists.prices.replace(listId, { scope: 'skus', prices: prices as PriceListPriceInput[], dryRun: false });
+                      } catch (error) {
+                        return problemOf(error, index);
+                      }
+                      context.announce(`Entry for ${entry.sku} changed to ${typeof price === 'number' ? money(price) : String(price)}`);
+                      changed();
+                      await load();
+                      return undefined;
+                    },
+                  })
+                : money(entry.price),
               String(entry.minQuantity),
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
