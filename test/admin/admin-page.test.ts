@@ -89,10 +89,16 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByText('No trade prices yet.').waitFor();
     await page.getByRole('navigation', { name: 'Trade prices pages' }).getByText('no trade prices yet').waitFor();
 
+    // The form opens in a panel beside the table, the focus in its first field; saving closes it.
+    await page.getByRole('button', { name: 'Add a price' }).click();
+    const panel = page.getByRole('dialog', { name: 'Add a price' });
+    await panel.waitFor();
     const add = form(page, 'Add or edit a price');
+    expect(await page.evaluate('document.activeElement.name')).toBe('sku');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
     await add.getByLabel('Price', { exact: true }).fill('9.75');
     await add.getByRole('button', { name: 'Add price' }).click();
+    await panel.waitFor({ state: 'hidden' });
 
     const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
     await prices.getByRole('cell', { name: catalog.skus.teeRedM, exact: true }).waitFor();
@@ -113,6 +119,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(rows[2]).toMatch(/^Price list “Resellers” \(percentage\)£11\.25.*Notrade price wins$/);
 
     // A quantity break, then the effective price of 60 units: the break wins, the first loses.
+    await page.getByRole('button', { name: 'Add a price' }).click();
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.teeRedM);
     await add.getByLabel('Price', { exact: true }).fill('8.5');
     await add.getByLabel('From quantity').fill('50');
@@ -225,6 +232,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByText('No trade prices match the filter.').waitFor();
 
     // The add form's SKU field suggests the store's SKUs with their product's title.
+    await page.getByRole('button', { name: 'Add a price' }).click();
     const add = form(page, 'Add or edit a price');
     await add.getByLabel('SKU', { exact: true }).pressSequentially(catalog.skus.tee.toLowerCase());
     const listId = await add.getByLabel('SKU', { exact: true }).getAttribute('list');
@@ -353,7 +361,12 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await editor.getByLabel('Price', { exact: true }).fill('3.9');
     await editor.getByRole('button', { name: 'Save (replace)' }).click();
     await prices.getByText('£3.90', { exact: true }).waitFor();
-    await page.getByRole('heading', { name: 'Add a price' }).waitFor();
+    // Saved, the panel closes; opened again, it adds.
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Add a price' }).click();
+    await page.getByRole('dialog', { name: 'Add a price' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     const after = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
     expect(after.map((record) => [record.id, record.price])).toEqual([
       [kept!.id, 3.5],
@@ -398,6 +411,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const { page } = await open();
     await signIn(page, owner);
     await page.goto(`${server.baseUrl}/admin#/customers/${catalog.tradeCustomer}`);
+    await page.getByRole('button', { name: 'Add a price' }).click();
     const add = form(page, 'Add or edit a price');
     await add.waitFor();
     const price = add.getByLabel('Price', { exact: true });
@@ -673,14 +687,24 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await tabTo(page, 'Ada Lovelace');
     await page.keyboard.press('Enter');
     await heading(page, 'Ada Lovelace (Analytical Engines Ltd)').waitFor();
-    // The first "SKU" is the prices table's sort button, the next the add form's field.
-    await tabTo(page, 'SKU');
-    await tabTo(page, 'SKU');
+    // "Add a price" opens the panel with the focus in its SKU field; a price with a break of 12.
+    await tabTo(page, 'Add a price');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Add a price' }).waitFor();
     await page.keyboard.type(catalog.skus.mug);
     await tabTo(page, 'Price');
     await page.keyboard.type('3.99');
+    await tabTo(page, 'From quantity');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('12');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.price-line').textContent()).toContain(`£3.99 per unit for 1 × ${catalog.skus.mug}`);
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    // Explained at 12 units: the break applies.
+    await tabTo(page, 'Quantity');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.effective .price-line').textContent()).toContain(`£3.99 per unit for 12 × ${catalog.skus.mug}`);
     // Everything reachable also shows where the focus is.
     const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
@@ -765,6 +789,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await explain.getByLabel('SKU').fill(catalog.skus.tee);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
     await page.locator('.price-line').waitFor();
+    await page.getByRole('button', { name: 'Add a price' }).click();
     await form(page, 'Add or edit a price').getByRole('button', { name: 'Add price' }).click();
     await page.locator('[aria-invalid="true"]').first().waitFor();
     found['customer with answers and errors'] = await seriousViolations(page);

@@ -44,6 +44,7 @@ describe.skipIf(!chromiumAvailable())('admin page under a tiny rate limit, in Ch
     await page.getByText(/rate limit asks for a pause of \d+ s: the action goes on by itself/).waitFor();
     await page.getByText('No trade prices yet.').waitFor();
 
+    await page.getByRole('button', { name: 'Add a price' }).click();
     const add = form(page, 'Add or edit a price');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.25');

@@ -91,6 +91,7 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     // The one-time password no longer signs in; the new one does.
     expect((await server.request('POST', '/v1/session', { body: { email, password: issued.initialPassword } })).status).toBe(401);
 
+    await page.getByRole('button', { name: 'Add a price' }).click();
     const add = form(page, 'Add or edit a price');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('9.75');

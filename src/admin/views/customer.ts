@@ -40,7 +40,8 @@ export const customerView: View = async (context, idText = '') => {
   const listNames = new Map(lists.map((list) => [list.id, list.name]));
   const listName = (id: number) => `“${listNames.get(id) ?? `#${id}`}”`;
 
-  const prices = pricesTable(context, customerId, alert);
+  const addPrice = h('button', { type: 'button', class: 'add-price' }, 'Add a price');
+  const prices = pricesTable(context, customerId, alert, context.canChange ? addPrice : null);
   const effective = effectivePricePanel(context, customerId, listName);
   const history = historySection(context, { customerId }, 'Price history of this customer');
   prices.onChanged = () => void history.reload();
@@ -50,6 +51,7 @@ export const customerView: View = async (context, idText = '') => {
     await effective.explain(sku).catch(() => undefined);
   });
   prices.onEdit = (record) => form.edit(record);
+  addPrice.addEventListener('click', () => form.open());
   prices.onExplain = (record) => {
     void effective.explain(record.sku, record.minQuantity);
     effective.element.scrollIntoView({ block: 'start' });
@@ -182,7 +184,7 @@ interface PricesTable {
 /** The prices table's first order: the newest first (the API's `sort=-id`). */
 const NEWEST_FIRST: TableOrder = { sort: 'id', descending: true };
 
-function pricesTable(context: ViewContext, customerId: number, alert: AlertBox): PricesTable {
+function pricesTable(context: ViewContext, customerId: number, alert: AlertBox, toolbar: HTMLElement | null): PricesTable {
   let offset = 0;
   let order = NEWEST_FIRST;
   /** The records the last save made, highlighted until the next load. */
@@ -284,7 +286,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox):
     alert,
   );
   const prices: PricesTable = {
-    element: section('Trade prices', filter.element, body, h('p', {}, download)),
+    element: section('Trade prices', toolbar, filter.element, body, h('p', {}, download)),
     reload: async () => {
       marked = new Set();
       await load();
@@ -341,7 +343,8 @@ function rowButton(label: string, record: TradePrice, action: () => void): HTMLB
 }
 
 /**
- * Adds a price (a bulk create of one item), or, in edit mode, replaces the edited record: a
+ * A panel (a modal dialog at the page's right; the whole screen on a phone) that adds a price
+ * (a bulk create of one item), or, in edit mode, replaces the edited record: a
  * replace with scope `skus` for its SKU, naming every other price of that SKU as it is, so only
  * the edited one changes. The SKU of an edited price stays (delete and add to move it).
  */
@@ -349,7 +352,7 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
   let editing: TradePrice | undefined;
   const legend = h('h2', { id: 'price-form-heading' }, 'Add a price');
   const editNote = h('p', { class: 'notice', hidden: true });
-  const cancel = h('button', { type: 'button', hidden: true }, 'Cancel editing');
+  const cancel = h('button', { type: 'button', class: 'secondary' }, 'Close');
   const form = new Form({
     label: 'Add or edit a price',
     submitLabel: 'Add price',
@@ -381,30 +384,36 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
         }
         ids = result.created.map((record) => record.id).filter((id): id is number => id !== null);
         context.announce(`Price for ${sku} saved: ${result.created.length} created, ${result.deleted.length} deleted, ${result.unchanged} unchanged`);
-        stopEditing();
       }
       form.setValue('price', '');
+      // Closed once saved: the table shows the new row, highlighted.
+      panel.close();
       await saved(sku, ids);
     },
   });
   suggestSkus(context.api, form, context.signal);
   const stopEditing = () => {
+    if (editing !== undefined) for (const field of PRICE_FIELDS) form.setValue(field.name, field.value ?? '');
     editing = undefined;
     legend.textContent = 'Add a price';
     form.submitButton.textContent = 'Add price';
     form.setReadOnly('sku', false);
     editNote.hidden = true;
-    cancel.hidden = true;
     form.clearErrors();
   };
-  cancel.addEventListener('click', () => {
-    stopEditing();
-    for (const field of PRICE_FIELDS) form.setValue(field.name, field.value ?? '');
-    form.control('sku').focus();
-  });
+  const panel = h('dialog', { class: 'panel', 'aria-labelledby': 'price-form-heading' }, legend, editNote, form.element);
+  // Closed by Close, by Escape, or once saved: the next opening starts as "Add a price".
+  cancel.addEventListener('click', () => panel.close());
+  panel.addEventListener('close', stopEditing);
   return {
-    element: h('section', { 'aria-labelledby': 'price-form-heading' }, legend, editNote, form.element),
+    element: panel,
+    open() {
+      stopEditing();
+      panel.showModal();
+      form.control('sku').focus();
+    },
     edit(record: TradePrice) {
+      stopEditing();
       editing = record;
       legend.textContent = `Edit price #${record.id}`;
       replaceChildren(editNote, `Saving replaces price #${record.id} of ${record.sku}; the customer’s other prices stay as they are.`);
@@ -418,6 +427,7 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
       form.setValue('minQuantity', String(record.minQuantity));
       form.setValue('validFrom', momentToInput(record.validFrom));
       form.setValue('validUntil', momentToInput(record.validUntil));
+      panel.showModal();
       form.control('price').focus();
     },
   };
