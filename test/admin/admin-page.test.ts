@@ -764,16 +764,22 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const found: Record<string, string[]> = { 'sign-in': await seriousViolations(page) };
     await signIn(page, owner);
     const [order] = (await server.request('GET', '/v1/orders?count=1', { token: tenant.token })).body as Array<{ id: number }>;
+    const [list] = (await server.request('GET', '/v1/price-lists?count=1&fields=id,name', { token: tenant.token })).body as Array<{ id: number; name: string }>;
+    const [group] = (await server.request('GET', '/v1/customer-groups?count=1&fields=id,name', { token: tenant.token })).body as Array<{ id: number; name: string }>;
+    const set = (await server.request('POST', '/v1/change-sets', { token: tenant.token, body: { name: `Axe ${width}` } })).body as { id: number };
     const views = [
       ['customers', 'Customers'],
       [`customers/${ada}`, 'Ada Lovelace (Analytical Engines Ltd)'],
       ['price-lists', 'Price lists'],
+      [`price-lists/${list!.id}`, `Price list “${list!.name}”`],
       ['customer-groups', 'Customer groups'],
+      [`customer-groups/${group!.id}`, `Customer group “${group!.name}”`],
       ['products', 'Products'],
       [`products/${catalog.tee}`, 'Tee'],
       ['orders', 'Orders'],
       [`orders/${order!.id}`, `Order #${order!.id}`],
       ['change-sets', 'Change sets'],
+      [`change-sets/${set.id}`, `Change set: Axe ${width}`],
       ['imports', 'Import and export'],
       ['webhooks', 'Webhooks'],
     ] as const;
