@@ -105,3 +105,59 @@ export type Import = Static<typeof Import>;
  * its `errors` (read them with `GET /v1/imports/{id}`); `errorCount` says how many there were.
  */
 export type ImportEventData = Omit<Import, 'errors'>;
+
+/** Changes a dry run keeps, to be listed with `GET /v1/imports/{id}/changes`; `result` counts them all. */
+export const MAX_IMPORT_CHANGES = 10_000;
+
+export const IMPORT_CHANGE_KINDS = ['created', 'deleted', 'changed'] as const;
+export type ImportChangeKind = (typeof IMPORT_CHANGE_KINDS)[number];
+
+export const ImportChangesQuery = Type.Object(
+  {
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Changes to return, 1–100' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Changes to skip' })),
+  },
+  { additionalProperties: false },
+);
+export type ImportChangesQuery = Static<typeof ImportChangesQuery>;
+
+/**
+ * One trade price a dry run would change: `created` (a row of the file with no record like it),
+ * `deleted` (a record of a customer in the file that the file does not have, replace mode) or
+ * `changed` (replace mode: a record whose customer, SKU, break and window the file keeps at
+ * another price; it would be deleted and the new price created).
+ */
+export const ImportChange = Type.Object(
+  {
+    kind: Type.Unsafe<ImportChangeKind>({ type: 'string', enum: [...IMPORT_CHANGE_KINDS] }),
+    customerId: Id,
+    sku: Type.String(),
+    minQuantity: Type.Integer({ minimum: 1, description: 'The quantity break: from this many units' }),
+    validFrom: Nullable(Timestamp),
+    validUntil: Nullable(Timestamp),
+    before: Nullable(Type.Number({ description: 'The price now; null for a price created' })),
+    after: Nullable(Type.Number({ description: 'The price the file sets; null for a price deleted' })),
+    tradePriceId: Nullable({ ...Id, description: 'The record deleted or changed; null for a price created' }),
+  },
+  { $id: 'ImportChange', additionalProperties: false },
+);
+export type ImportChange = Static<typeof ImportChange>;
+
+export const ImportChanges = Type.Object(
+  {
+    importId: Id,
+    counts: Type.Object(
+      {
+        created: Type.Integer({ minimum: 0 }),
+        changed: Type.Integer({ minimum: 0 }),
+        deleted: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false, description: 'The changes kept, by kind' },
+    ),
+    complete: Type.Boolean({ description: `false when the dry run would change more than ${MAX_IMPORT_CHANGES} prices: only the first are kept (\`result\` counts them all)` }),
+    total: Type.Integer({ minimum: 0, description: 'Changes kept in all; `rows` is the page asked for' }),
+    rows: Type.Array(ImportChange),
+  },
+  { $id: 'ImportChanges', additionalProperties: false },
+);
+export type ImportChanges = Static<typeof ImportChanges>;

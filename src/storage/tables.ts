@@ -22,6 +22,7 @@ export interface Tables {
   imports: ImportsTable;
   import_file_chunks: ImportFileChunksTable;
   import_rows: ImportRowsTable;
+  import_changes: ImportChangesTable;
   idempotency_records: IdempotencyRecordsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -271,6 +272,23 @@ export interface ImportFileChunksTable {
 }
 
 /** A price an import checked, staged until the import applies them all at once. */
+/** A dry run's change of one price (migration 029). */
+export interface ImportChangesTable {
+  import_id: number;
+  store_id: number;
+  seq: number;
+  kind: string;
+  customer_id: number;
+  sku: string;
+  min_quantity: number;
+  valid_from: string | null;
+  valid_until: string | null;
+  /** Ten-thousandths. */
+  price_before: number | null;
+  price_after: number | null;
+  trade_price_id: number | null;
+}
+
 export interface ImportRowsTable {
   import_id: number;
   store_id: number;

@@ -396,6 +396,10 @@ describe.each(await enginesUnderTest())('import retention on %s', (engine) => {
     const catalog = await createCatalog(suite.server, tenant);
     const done = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},5`);
     expect(done.status).toBe('succeeded');
+    // A dry run keeps its changes as long as it is kept.
+    const checked = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},6\n${catalog.tradeCustomer},${catalog.skus.tee},7`, '?mode=replace&dryRun=true');
+    const keptChanges = async () => Number((await suite.server.services.database.db.selectFrom('import_changes').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', checked.id).executeTakeFirstOrThrow()).n);
+    expect(await keptChanges()).toBe(2);
     // An upload that never ended (its process died), with a slice stored.
     const { services } = suite.server;
     const abandoned = await services.uow.repos.imports.beginUpload(tenant.storeId, { mode: 'add', dryRun: false }, CLI_ORIGIN, new Date(clock.now()).toISOString());
@@ -414,6 +418,9 @@ describe.each(await enginesUnderTest())('import retention on %s', (engine) => {
     const purgeDeadline = Date.now() + 10_000;
     while ((await suite.server.request('GET', `/v1/imports/${done.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expectError(await suite.api.request('GET', `/v1/imports/${done.id}`, { token: tenant.token }), 404, 5);
+    while ((await suite.server.request('GET', `/v1/imports/${checked.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expectError(await suite.api.request('GET', `/v1/imports/${checked.id}/changes`, { token: tenant.token }), 404, 5);
+    expect(await keptChanges()).toBe(0);
     expect((await suite.api.request('GET', '/v1/imports/count', { token: tenant.token })).body).toEqual({ count: 0 });
   });
 });

@@ -603,6 +603,64 @@ export type ImportResult = {
   unchanged: number;
 };
 
+export type ImportChangeKind = "created" | "deleted" | "changed";
+
+export type ImportChange = {
+  kind: "created" | "deleted" | "changed";
+  customerId: number;
+  sku: string;
+  /** The quantity break: from this many units */
+  minQuantity: number;
+  /** ISO 8601, UTC */
+  validFrom: string | null;
+  /** ISO 8601, UTC */
+  validUntil: string | null;
+  /** The price now; null for a price created */
+  before: number | null;
+  /** The price the file sets; null for a price deleted */
+  after: number | null;
+  /** The record deleted or changed; null for a price created */
+  tradePriceId: number | null;
+};
+
+export type ImportChanges = {
+  importId: number;
+  /** The changes kept, by kind */
+  counts: {
+    created: number;
+    changed: number;
+    deleted: number;
+  };
+  /** false when the dry run would change more than 10000 prices: only the first are kept (`result` counts them all) */
+  complete: boolean;
+  /** Changes kept in all; `rows` is the page asked for */
+  total: number;
+  rows: {
+    kind: "created" | "deleted" | "changed";
+    customerId: number;
+    sku: string;
+    /** The quantity break: from this many units */
+    minQuantity: number;
+    /** ISO 8601, UTC */
+    validFrom: string | null;
+    /** ISO 8601, UTC */
+    validUntil: string | null;
+    /** The price now; null for a price created */
+    before: number | null;
+    /** The price the file sets; null for a price deleted */
+    after: number | null;
+    /** The record deleted or changed; null for a price created */
+    tradePriceId: number | null;
+  }[];
+};
+
+export type ImportChangesQuery = {
+  /** Changes to return, 1–100 */
+  count?: number;
+  /** Changes to skip */
+  offset?: number;
+};
+
 export type Order = {
   id: number;
   customerId: number;

@@ -1,6 +1,6 @@
 import type { Caller } from './api-caller.js';
 import { type IterateQuery, offsetPages } from './pages.js';
-import type { CountResult, FieldsOptions, Import, ImportMode, PageOptions } from './types.js';
+import type { CountResult, FieldsOptions, Import, ImportChanges, ImportChangesQuery, ImportMode, PageOptions } from './types.js';
 
 export interface CreateImportOptions {
   /** `add` (default): every row becomes a trade price. `replace`: each customer of the file gets exactly its rows. */
@@ -38,6 +38,10 @@ export class ImportsResource {
   }
   get(id: number, query: FieldsOptions = {}): Promise<Import> {
     return this.api.call('imports.get', { params: { id }, query });
+  }
+  /** What a dry run that succeeded would change, a page at a time (`count` 1–100, default 50; `offset`): each price created, deleted or changed, old → new. */
+  changes(id: number, query: ImportChangesQuery = {}): Promise<ImportChanges> {
+    return this.api.call('imports.changes', { params: { id }, query });
   }
 
   /** Uploads a CSV file (up to 50 MiB; text, or its bytes: a Buffer, a Uint8Array): answered at once with the queued import. */

@@ -106,6 +106,7 @@ export const OPERATIONS = {
   'imports.list': { method: 'GET', path: '/v1/imports' },
   'imports.count': { method: 'GET', path: '/v1/imports/count' },
   'imports.get': { method: 'GET', path: '/v1/imports/{id}' },
+  'imports.changes': { method: 'GET', path: '/v1/imports/{id}/changes' },
   'imports.create': { method: 'POST', path: '/v1/imports' },
 
   'store.get': { method: 'GET', path: '/v1/store' },

@@ -8,6 +8,8 @@ const COMMON = { 400: ErrorRef, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 429
 const WITH_BODY = { ...COMMON, 413: ErrorRef, 415: ErrorRef, 422: ErrorRef };
 
 export const readErrors = COMMON;
+/** A read its record's state may not allow (a real run's dry-run changes): 409, code 17. */
+export const stateReadErrors = { ...COMMON, 409: ErrorRef };
 export const writeErrors = WITH_BODY;
 export const createErrors = { ...WITH_BODY, 409: ErrorRef };
 /** A write that records may depend on (a SKU's rename): 409, code 15, while they do. */

@@ -1,10 +1,13 @@
-import type { Import, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
+import type { Import, ImportChange, ImportChangeKind, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Page } from '../page.js';
 import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
 
 /** A price an import checked, staged until the import applies: its place in the file, and the price. */
 export type StagedPrice = NewTradePrice & { position: number };
+
+/** A change a dry run found, numbered in the order it was found (from 1). */
+export type NumberedChange = ImportChange & { seq: number };
 
 /** Who uploaded an import, and with which request: its apply's history entries name them (source `import`). */
 export type ImportUploader = Pick<ChangeOrigin, 'actor' | 'requestId'>;
@@ -90,6 +93,14 @@ export interface ImportRepository {
   deleteStaged(importId: number, limit: number): Promise<number>;
   /** Deletes up to `limit` slices of the import's file; how many it deleted. */
   deleteChunks(importId: number, limit: number): Promise<number>;
+  /** Keeps a dry run's changes. */
+  recordChanges(claim: ClaimedImport, changes: readonly NumberedChange[]): Promise<void>;
+  /** Deletes up to `limit` of the import's changes; how many it deleted. */
+  deleteChanges(importId: number, limit: number): Promise<number>;
+  /** The import's changes in the order they were found, a page of them. */
+  changes(importId: number, page: Page): Promise<ImportChange[]>;
+  /** How many changes of each kind the import keeps. */
+  changeCounts(importId: number): Promise<Record<ImportChangeKind, number>>;
   /** Staged prices by position, `limit` at a time after `afterPosition`. */
   staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]>;
   /** The customers with staged prices, ascending. */
@@ -113,7 +124,10 @@ export interface ImportRepository {
   cleaned(importId: number): Promise<void>;
   /** Uploads begun before `before` (ISO 8601) that never ended (their process died): discarded. How many. */
   abandonUploads(before: string, at: string, limit: number): Promise<number>;
-  /** Deletes up to `limit` ended imports (with nothing left to clean) that ended before `before`; how many. */
+  /**
+   * Deletes ended imports (with nothing left to clean) that ended before `before`, their dry
+   * runs' changes first: up to `limit` rows in all; how many.
+   */
   purgeEnded(before: string, limit: number): Promise<number>;
   /** Stores with imports queued or running, at most `limit` of them. */
   queues(limit: number): Promise<StoreImportQueue[]>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Import, type ImportError, type ImportEventData, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
+import { type Import, type ImportChange, type ImportChanges, type ImportError, type ImportEventData, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found } from '../errors.js';
 import { eventOf } from '../events/events.js';
@@ -15,7 +15,8 @@ import { CsvProblem } from '../../csv/csv-problem.js';
 import { CsvRecordReader } from '../../csv/csv-record-reader.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
+import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, NumberedChange, StagedPrice, StoreImportQueue } from './import-repository.js';
+import { bySku, changesOfDiff, createdChanges, deletedChanges, DryRunChanges } from './dry-run-changes.js';
 import { AppError } from '../errors.js';
 import { type ChangeSetOperation, MAX_OPERATIONS_PER_SET } from '../../contract/change-sets.js';
 
@@ -161,6 +162,24 @@ export class ImportService {
     return found(await this.uow.repos.imports.find(storeId, id), `Import ${id}`);
   }
 
+  /**
+   * What a dry run would change, a page at a time, with the kept changes' counts; only a dry
+   * run that succeeded has them (`wrong_state` otherwise: a real run's changes are in the price
+   * history).
+   */
+  async changes(storeId: number, id: number, page: Page): Promise<ImportChanges> {
+    const run = await this.get(storeId, id);
+    if (!run.dryRun) throw new AppError('wrong_state', `Import ${id} is not a dry run: what it changed is in the price history (entries of source import, sourceId ${id})`);
+    if (run.status !== 'succeeded' || run.result === null) {
+      const why = run.status === 'failed' ? 'it failed: its problems are in `errors`' : `it is still ${run.status}: ask again once it has succeeded`;
+      throw new AppError('wrong_state', `Import ${id} has no changes to show: ${why}`);
+    }
+    const repos = this.uow.repos;
+    const [counts, rows] = await Promise.all([repos.imports.changeCounts(id), repos.imports.changes(id, page)]);
+    const complete = counts.created + counts.changed === run.result.created && counts.deleted + counts.changed === run.result.deleted;
+    return { importId: id, counts, complete, total: counts.created + counts.changed + counts.deleted, rows };
+  }
+
   list(storeId: number, page: Page): Promise<Import[]> {
     return this.uow.repos.imports.list(storeId, page);
   }
@@ -197,13 +216,14 @@ export class ImportService {
         const message = `The import was interrupted ${claim.attempts - 1} times without finishing; nothing was changed. Send the file again, or split it`;
         await this.finishFailed(claim, [{ row: 1, field: null, message }], 1);
       } else {
-        const checked = await this.check(claim, shouldStop, pacer);
+        const changes = new DryRunChanges();
+        const checked = await this.check(claim, shouldStop, pacer, changes);
         if (checked === undefined) {
           await this.release(claim);
           return { ended: false };
         }
         if (checked.errorCount > 0) await this.finishFailed(claim, checked.errors, checked.errorCount);
-        else await this.apply(claim, checked.staged, pacer);
+        else await this.apply(claim, checked.staged, pacer, changes);
       }
     } catch (error) {
       if (error instanceof LeaseLost) return { ended: true };
@@ -228,7 +248,7 @@ export class ImportService {
   }
 
   /** Step 1: every row read, looked up and staged (counted, for an `add` dry run); undefined when told to stop. */
-  private async check(claim: ClaimedImport, shouldStop: () => boolean, pacer: ImportPacer): Promise<{ errors: ImportError[]; errorCount: number; staged: number } | undefined> {
+  private async check(claim: ClaimedImport, shouldStop: () => boolean, pacer: ImportPacer, changes: DryRunChanges): Promise<{ errors: ImportError[]; errorCount: number; staged: number } | undefined> {
     const repos = this.uow.repos;
     await this.clearStaged(claim, pacer);
     const reader = new CsvRecordReader((seq) => repos.imports.readChunk(claim.id, seq));
@@ -272,11 +292,16 @@ export class ImportService {
       // `add` dry run needs no staged prices: it counts them.
       const staging = problems.count === 0 && !countOnly ? resolved.prices : [];
       counted += problems.count === 0 ? resolved.prices.length : 0;
+      // Its changes are its prices, kept as they are counted (the first ones).
+      let created = problems.count === 0 && countOnly ? changes.number(createdChanges(resolved.prices)) : [];
       for (let start = 0; start === 0 || start < staging.length; start += STAGE_PIECE) {
         const piece = staging.slice(start, start + STAGE_PIECE).map((price) => ({ ...price, position: ++position }));
+        const kept = created;
+        created = [];
         await this.uow.transaction(async (inTransaction) => {
           if (!(await inTransaction.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed }))) throw new LeaseLost();
           if (piece.length > 0) await inTransaction.imports.stage(claim, piece);
+          if (kept.length > 0) await inTransaction.imports.recordChanges(claim, kept);
         });
         await pacer.pace();
       }
@@ -324,9 +349,10 @@ export class ImportService {
     return { errors: problems.kept, errorCount: problems.count, staged: counted };
   }
 
-  /** Staged rows of an earlier attempt, deleted in batches. */
+  /** Staged rows and kept changes of an earlier attempt, deleted in batches. */
   private async clearStaged(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
     while ((await this.uow.repos.imports.deleteStaged(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    while ((await this.uow.repos.imports.deleteChanges(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
   }
 
   /** The customers `refs` name, looked up a chunk at a time. */
@@ -405,7 +431,7 @@ export class ImportService {
    * Step 3: all staged prices in one transaction; a dry run counts them, reading outside any
    * transaction (other writes need not wait for it), and ends in a short one.
    */
-  private async apply(claim: ClaimedImport, staged: number, pacer: ImportPacer): Promise<void> {
+  private async apply(claim: ClaimedImport, staged: number, pacer: ImportPacer, changes: DryRunChanges): Promise<void> {
     // The lease is renewed outside any transaction meanwhile: a long apply must not look like a dead process.
     const keeper = this.keepLease(claim);
     try {
@@ -415,7 +441,7 @@ export class ImportService {
       }
       const result: ImportResult = { created: 0, deleted: 0, unchanged: 0 };
       if (claim.mode === 'add') result.created = staged;
-      else await this.replace(claim, result, pacer);
+      else await this.replace(claim, result, pacer, claim.dryRun ? { changes } : {});
       if (!claim.dryRun && claim.changeSetId !== null) await this.addToChangeSet(claim, claim.changeSetId, staged);
       await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
     } finally {
@@ -466,6 +492,15 @@ export class ImportService {
     }
   }
 
+  /** Keeps a dry run's changes, in a transaction that makes sure the import is still this process's. */
+  private async keepChanges(claim: ClaimedImport, numbered: readonly NumberedChange[]): Promise<void> {
+    if (numbered.length === 0) return;
+    await this.uow.transaction(async (repos) => {
+      if (!(await repos.imports.renew(claim, this.clock.now() + this.leaseMs))) throw new LeaseLost();
+      await repos.imports.recordChanges(claim, numbered);
+    });
+  }
+
   /** Renews the claim's lease every third of its length, from outside any transaction, until cleared. */
   private keepLease(claim: ClaimedImport): NodeJS.Timeout {
     const outside = this.uow.repos;
@@ -494,7 +529,7 @@ export class ImportService {
             after = batch[batch.length - 1]!.position;
           }
         } else {
-          await this.replace(claim, result, pacer, writes);
+          await this.replace(claim, result, pacer, { writes });
         }
         await this.finish(claim, { status: 'succeeded', result, finishedAt: isoTimestamp(this.clock) });
       }),
@@ -518,13 +553,13 @@ export class ImportService {
 
   /**
    * `replace`: each customer of the file gets exactly its staged prices (counted only, unless
-   * `writes` are given). A customer's prices are walked in windows of SKUs, in the database's order: its
+   * `writes` are given; a dry run keeps its `changes`). A customer's prices are walked in windows of SKUs, in the database's order: its
    * staged prices of the window's SKUs against its records of the same SKUs (only equal SKUs
    * can match), then its records of SKUs between windows and after the last one, which the
    * file does not name, removed. So a customer with a million prices costs a window's worth of
    * memory at a time, not a million.
    */
-  private async replace(claim: ClaimedImport, result: ImportResult, pacer: ImportPacer, writes?: TradePriceWrites): Promise<void> {
+  private async replace(claim: ClaimedImport, result: ImportResult, pacer: ImportPacer, { writes, changes }: { writes?: TradePriceWrites; changes?: DryRunChanges }): Promise<void> {
     const repos = this.uow.repos;
     const { storeId } = claim;
     for (const customerId of await repos.imports.stagedCustomers(claim.id)) {
@@ -549,24 +584,32 @@ export class ImportService {
         result.unchanged += diff.unchanged.length;
         await pacer.pace();
         await writes?.apply(diff);
-        await this.removeRange(storeId, customerId, { after, upTo, except: skus }, result, writes);
+        const dropped = await this.removeRange(claim, customerId, { after, upTo, except: skus }, result, { writes, changes });
+        if (changes !== undefined) await this.keepChanges(claim, changes.number(bySku([...changesOfDiff(diff), ...dropped])));
         after = upTo;
       }
-      await this.removeRange(storeId, customerId, { after, upTo: null, except: [] }, result, writes);
+      const dropped = await this.removeRange(claim, customerId, { after, upTo: null, except: [] }, result, { writes, changes });
+      if (changes !== undefined) await this.keepChanges(claim, changes.number(dropped));
     }
   }
 
-  /** The customer's records of SKUs the file does not name, in `range`: removed (counted only, without `writes`), in batches. */
-  private async removeRange(storeId: number, customerId: number, range: SkuRange, result: ImportResult, writes: TradePriceWrites | undefined): Promise<void> {
+  /**
+   * The customer's records of SKUs the file does not name, in `range`: removed in batches
+   * (counted only without `writes`; for a dry run's `changes`, the first ones are answered).
+   */
+  private async removeRange(claim: ClaimedImport, customerId: number, range: SkuRange, result: ImportResult, { writes, changes }: { writes?: TradePriceWrites | undefined; changes?: DryRunChanges | undefined }): Promise<ImportChange[]> {
     const repos = this.uow.repos;
+    const { storeId } = claim;
     if (writes === undefined) {
-      result.deleted += await repos.tradePrices.countCustomerRange(storeId, customerId, range);
-      return;
+      const count = await repos.tradePrices.countCustomerRange(storeId, customerId, range);
+      result.deleted += count;
+      if (changes === undefined || count === 0 || changes.room === 0) return [];
+      return deletedChanges(await repos.tradePrices.customerRange(storeId, customerId, range, Math.min(count, changes.room)));
     }
     for (;;) {
       // Each batch deleted is gone from the next read: the range shrinks until it is empty.
       const removed = (await repos.tradePrices.customerRange(storeId, customerId, range, APPLY_BATCH)).sort((a, b) => a.id - b.id);
-      if (removed.length === 0) return;
+      if (removed.length === 0) return [];
       result.deleted += removed.length;
       await writes.remove(removed);
     }

@@ -26,6 +26,7 @@ import { entryQuantityRulesSchema } from './025-entry-quantity-rules.js';
 import { orderCurrencySchema } from './026-order-currency.js';
 import { customerGroupPolicySchema } from './027-customer-group-policy.js';
 import { importFileNameSchema } from './028-import-file-name.js';
+import { importChangesSchema } from './029-import-changes.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -57,6 +58,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['026-order-currency', orderCurrencySchema],
   ['027-customer-group-policy', customerGroupPolicySchema],
   ['028-import-file-name', importFileNameSchema],
+  ['029-import-changes', importChangesSchema],
 ];
 
 /**

@@ -1,17 +1,19 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import type { Import, ImportError, ImportMode, ImportResult, ImportStatus } from '../../contract/imports.js';
-import type { ClaimedImport, ImportOptions, ImportOutcome, ImportRepository, ImportUploader, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
+import { IMPORT_CHANGE_KINDS, type Import, type ImportChange, type ImportChangeKind, type ImportError, type ImportMode, type ImportResult, type ImportStatus } from '../../contract/imports.js';
+import type { ClaimedImport, ImportOptions, ImportOutcome, ImportRepository, ImportUploader, NumberedChange, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
 import { CLI_ORIGIN } from '../../modules/history/change-records.js';
 import type { Page } from '../../modules/page.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Engine } from '../engine.js';
-import type { ImportRowsTable, ImportsTable, Tables } from '../tables.js';
+import type { ImportChangesTable, ImportRowsTable, ImportsTable, Tables } from '../tables.js';
 import { fromFlag, toFlag } from './values.js';
 
 /** The columns answered: never the file. */
 const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'file_name', 'actor_type', 'actor_id', 'actor_name', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
 /** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
 const STAGED_PER_INSERT = 3000;
+/** 13 bound parameters a change: 2000 stay under both engines' limits. */
+const CHANGES_PER_INSERT = 2000;
 /** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
 const VISIBLE = ['queued', 'running', 'succeeded', 'failed'] as const;
 const ENDED = ['succeeded', 'failed'] as const;
@@ -259,6 +261,50 @@ export class KyselyImportRepository implements ImportRepository {
     return Number(result.numDeletedRows);
   }
 
+  async recordChanges(claim: ClaimedImport, changes: readonly NumberedChange[]): Promise<void> {
+    for (let start = 0; start < changes.length; start += CHANGES_PER_INSERT) {
+      await this.db
+        .insertInto('import_changes')
+        .values(
+          changes.slice(start, start + CHANGES_PER_INSERT).map((change) => ({
+            import_id: claim.id,
+            store_id: claim.storeId,
+            seq: change.seq,
+            kind: change.kind,
+            customer_id: change.customerId,
+            sku: change.sku,
+            min_quantity: change.minQuantity,
+            valid_from: change.validFrom,
+            valid_until: change.validUntil,
+            price_before: change.before === null ? null : toPriceUnits(change.before),
+            price_after: change.after === null ? null : toPriceUnits(change.after),
+            trade_price_id: change.tradePriceId,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async deleteChanges(importId: number, limit: number): Promise<number> {
+    const edge = await this.db.selectFrom('import_changes').select('seq').where('import_id', '=', importId).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    let deleting = this.db.deleteFrom('import_changes').where('import_id', '=', importId);
+    if (edge !== undefined) deleting = deleting.where('seq', '<=', edge.seq);
+    const result = await deleting.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async changes(importId: number, page: Page): Promise<ImportChange[]> {
+    const rows = await this.db.selectFrom('import_changes').selectAll().where('import_id', '=', importId).orderBy('seq').limit(page.count).offset(page.offset).execute();
+    return rows.map(toChange);
+  }
+
+  async changeCounts(importId: number): Promise<Record<ImportChangeKind, number>> {
+    const rows = await this.db.selectFrom('import_changes').select((eb) => ['kind', eb.fn.countAll<number>().as('n')]).where('import_id', '=', importId).groupBy('kind').execute();
+    const counts = Object.fromEntries(IMPORT_CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ImportChangeKind, number>;
+    for (const row of rows) if ((IMPORT_CHANGE_KINDS as readonly string[]).includes(row.kind)) counts[row.kind as ImportChangeKind] = Number(row.n);
+    return counts;
+  }
+
   async staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]> {
     const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('position', '>', afterPosition).orderBy('position').limit(limit).execute();
     return rows.map(toStaged);
@@ -343,11 +389,17 @@ export class KyselyImportRepository implements ImportRepository {
       .limit(limit)
       .execute();
     if (due.length === 0) return 0;
+    // A dry run's changes go first, up to `limit` rows a turn: the imports wait for the next turn until they have none.
+    let deleted = 0;
+    for (const { id } of due) {
+      deleted += await this.deleteChanges(id, limit - deleted);
+      if (deleted >= limit) return deleted;
+    }
     const result = await this.db
       .deleteFrom('imports')
       .where('id', 'in', due.map((row) => row.id))
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deleted + Number(result.numDeletedRows);
   }
 
   async queues(limit: number): Promise<StoreImportQueue[]> {
@@ -394,6 +446,20 @@ function toImport(row: Pick<Selectable<ImportsTable>, (typeof IMPORT_COLUMNS)[nu
     result: row.result === null ? null : (JSON.parse(row.result) as ImportResult),
     createdAt: row.created_at,
     finishedAt: row.finished_at,
+  };
+}
+
+function toChange(row: Selectable<ImportChangesTable>): ImportChange {
+  return {
+    kind: row.kind as ImportChangeKind,
+    customerId: Number(row.customer_id),
+    sku: row.sku,
+    minQuantity: Number(row.min_quantity),
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
+    before: row.price_before === null ? null : fromPriceUnits(Number(row.price_before)),
+    after: row.price_after === null ? null : fromPriceUnits(Number(row.price_after)),
+    tradePriceId: row.trade_price_id === null ? null : Number(row.trade_price_id),
   };
 }
 

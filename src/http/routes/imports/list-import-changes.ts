@@ -1,0 +1,28 @@
+import { IdParams } from '../../../contract/common.js';
+import { ImportChanges, ImportChangesQuery } from '../../../contract/imports.js';
+import type { ImportService } from '../../../modules/imports/import-service.js';
+import { type App, storeIdOf } from '../../app-types.js';
+import { stateReadErrors } from '../docs.js';
+
+export function listImportChanges(app: App, imports: ImportService): void {
+  app.get(
+    '/v1/imports/:id/changes',
+    {
+      schema: {
+        tags: ['imports'],
+        summary: 'What a dry run would change: each price created, deleted or changed (old → new), paged',
+        description:
+          'Only for a dry run that succeeded (409, code 17, for a real run, or one queued, running or failed). The first 10 000 changes are kept, in the order found ' +
+          '(a replace: by customer, then SKU); `complete` is false when the dry run would change more (its `result` counts them all). Kept as long as the import.',
+        params: IdParams,
+        querystring: ImportChangesQuery,
+        response: { 200: ImportChanges, ...stateReadErrors },
+      },
+      config: { scope: 'trade_prices:read' },
+    },
+    async (request) => {
+      const { offset = 0, count = 50 } = request.query;
+      return imports.changes(storeIdOf(request), request.params.id, { offset, count });
+    },
+  );
+}
