@@ -438,7 +438,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(stored.body).toEqual({ count: 0 });
   });
 
-  it('imports a CSV file: a dry run that changes nothing, then the real import', async () => {
+  it('imports a CSV file: a dry run that changes nothing and lists what would change, then the real import', async () => {
     const { page } = await open();
     await signIn(page, owner);
     await page.getByRole('link', { name: 'Import and export' }).click();
@@ -455,20 +455,42 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(await page.getByRole('region', { name: 'Problems in the file' }).getByRole('row').nth(1).textContent()).toMatch(/^3sku/);
     expect(await upload.getByRole('button', { name: 'Apply import' }).isDisabled()).toBe(true);
 
+    // The customer's prices now: the file reprices the mug and drops the tee.
+    const bulk = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: tenant.token,
+      body: [
+        { customerId: customer, productId: catalog.mug, sku: catalog.skus.mug, price: 5 },
+        { customerId: customer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 },
+      ],
+    });
+    expect(bulk.status, bulk.text).toBe(201);
     const csv = `customer_id,sku,price,min_quantity,valid_from,valid_until\n${customer},${catalog.skus.mug},4.5,,,\n${customer},${catalog.skus.teeRedM},11,10,,\n`;
     await upload.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await upload.getByLabel('Mode').selectOption('replace');
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 2 prices, delete 0 and leave 0 unchanged (2 rows, long format).').waitFor();
+    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 2 prices, delete 2 and leave 0 unchanged (2 rows, long format).').waitFor();
     expect(await page.getByRole('progressbar').getAttribute('value')).toBe('2');
+    // Which prices, before → after, by SKU.
+    const changes = page.getByRole('region', { name: 'Prices the import would change: 1 new, 1 changed, 1 deleted' });
+    expect(await changes.getByRole('row').allTextContents()).toEqual([
+      'ChangeCustomerSKUFrom quantityValidBefore → after',
+      `Changed#${customer}${catalog.skus.mug}1valid always£5.00 → £4.50`,
+      `Deleted#${customer}${catalog.skus.tee}1valid always£9.00 → none`,
+      `New#${customer}${catalog.skus.teeRedM}10valid alwaysnone → £11.00`,
+    ]);
     const count = () => server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${customer}`, { token: tenant.token }).then((answer) => answer.body);
-    expect(await count()).toEqual({ count: 0 });
+    expect(await count()).toEqual({ count: 2 });
 
     await upload.getByRole('button', { name: 'Apply import' }).click();
-    await page.getByText('Import succeeded: 2 prices created, 0 deleted, 0 unchanged (2 rows, long format).').waitFor();
-    expect(await count()).toEqual({ count: 2 });
+    await page.getByText('Import succeeded: 2 prices created, 2 deleted, 0 unchanged (2 rows, long format).').waitFor();
+    expect(await changes.count()).toBe(0);
+    const prices = await server.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}`, { token: tenant.token });
+    expect((prices.body as Array<{ sku: string; price: number }>).map(({ sku, price }) => [sku, price])).toEqual([
+      [catalog.skus.mug, 4.5],
+      [catalog.skus.teeRedM, 11],
+    ]);
     const recent = page.getByRole('region', { name: 'Recent imports, newest first' });
-    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+prices\.csvOlive Owner\d{4}-.*replacesucceeded22 created, 0 deleted, 0 unchanged$/);
+    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+prices\.csvOlive Owner\d{4}-.*replacesucceeded22 created, 2 deleted, 0 unchanged$/);
 
     // The customer's prices, downloaded in the long format: the file imports back as it is.
     const exporting = form(page, 'Download a customer’s prices');

@@ -1,20 +1,25 @@
 import type { ImportMode } from '@pricebook/client/browser';
-import type { Import } from '../../contract/imports.js';
+import type { Import, ImportChange } from '../../contract/imports.js';
 import type { PriceList } from '../../contract/price-lists.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
 import { Form } from '../forms.js';
-import { alertBox, section, type AlertBox, type View, type ViewContext } from '../view.js';
+import { money } from '../money.js';
+import { alertBox, pager, section, type AlertBox, type View, type ViewContext } from '../view.js';
 
 /** How often a running import is asked how far it is, and for how long at most (10 minutes). */
 const POLL_MS = 300;
 const MAX_POLLS = 2000;
 /** Imports listed under "Recent imports". */
 const RECENT = 10;
+/** A dry run's changes shown a page at a time. */
+const CHANGES_PAGE = 20;
+
+const CHANGE_TEXT: Readonly<Record<ImportChange['kind'], string>> = { created: 'New', changed: 'Changed', deleted: 'Deleted' };
 
 const MODE_OPTIONS = [
   { value: 'replace', label: 'Replace: each customer in the file gets exactly its rows' },
@@ -53,16 +58,18 @@ export const importsView: View = async (context) => {
           ),
     );
   };
-  context.main.append(alert, importSection(context, () => loadRecent().catch((error: unknown) => alert.show(error))), section('Recent imports', recent), await exportSection(context, alert));
+  context.main.append(alert, importSection(context, alert, () => loadRecent().catch((error: unknown) => alert.show(error))), section('Recent imports', recent), await exportSection(context, alert));
   await loadRecent();
 };
 
-function importSection(context: ViewContext, imported: () => Promise<void>): HTMLElement {
+function importSection(context: ViewContext, alert: AlertBox, imported: () => Promise<void>): HTMLElement {
   const progress = h('div', { class: 'import-progress', 'aria-live': 'polite' });
+  const changes = h('div', { class: 'import-changes' });
   /** The file and mode of the last dry run that succeeded: only those can be applied. */
   let checked: { file: File; mode: string } | undefined;
   const apply = h('button', { type: 'button', disabled: true }, 'Apply import');
   const run = async (file: File, mode: string, dryRun: boolean): Promise<Import> => {
+    replaceChildren(changes);
     replaceChildren(progress, h('p', {}, dryRun ? 'Checking the file…' : 'Importing…'));
     // The file's bytes as they are (a retry after a 429 sends them again); the mode is one of the select's.
     let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: mode as ImportMode, dryRun, fileName: file.name.slice(0, 255) });
@@ -93,6 +100,7 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
       if (state.status === 'succeeded') {
         checked = { file, mode };
         apply.disabled = false;
+        await showChanges(context, alert, changes, state.id, 0);
         context.announce('Dry run succeeded: nothing changed yet. Apply the import to make the changes.');
       }
     },
@@ -100,6 +108,7 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
   const forget = () => {
     checked = undefined;
     apply.disabled = true;
+    replaceChildren(changes);
   };
   form.control('file').addEventListener('change', forget);
   form.control('mode').addEventListener('change', forget);
@@ -116,6 +125,43 @@ function importSection(context: ViewContext, imported: () => Promise<void>): HTM
     h('p', {}, 'A dry run checks every row and counts what would change, changing nothing; then “Apply import” sends the same file for real. Any problem in the file and nothing changes.'),
     form.element,
     progress,
+    changes,
+  );
+}
+
+/** A dry run's changes, a page at a time: each price created, changed (before → after) or deleted. */
+async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLElement, importId: number, offset: number): Promise<void> {
+  const shown = await context.api.imports.changes(importId, { offset, count: CHANGES_PAGE });
+  const price = (value: number | null) => (value === null ? 'none' : money(value));
+  const { counts } = shown;
+  replaceChildren(
+    target,
+    h('h3', {}, 'What it would change'),
+    shown.total === 0
+      ? h('p', {}, 'Nothing would change: every row matches a price already there.')
+      : table(
+          `Prices the import would change: ${counts.created} new, ${counts.changed} changed, ${counts.deleted} deleted`,
+          ['Change', 'Customer', 'SKU', 'From quantity', 'Valid', 'Before → after'],
+          shown.rows.map((row) => [
+            CHANGE_TEXT[row.kind],
+            h('a', { href: `#/customers/${row.customerId}` }, `#${row.customerId}`),
+            row.sku,
+            String(row.minQuantity),
+            validityText(row),
+            `${price(row.before)} → ${price(row.after)}`,
+          ]),
+        ),
+    shown.total > CHANGES_PAGE
+      ? pager({
+          offset,
+          count: CHANGES_PAGE,
+          total: shown.total,
+          shown: shown.rows.length,
+          label: 'Changes',
+          onPage: (next) => void showChanges(context, alert, target, importId, next).catch((error: unknown) => alert.show(error)),
+        })
+      : null,
+    shown.complete ? null : h('p', { class: 'notice' }, `The file would change more prices than a dry run lists: the first ${shown.total} are shown; the counts above are for all of them.`),
   );
 }
 
