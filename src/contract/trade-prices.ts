@@ -108,7 +108,7 @@ const Filters = {
 };
 
 /** Orders of a list page: a field, ascending, or `-` and the field, descending; ties in id order, the same way. */
-export const TRADE_PRICE_SORTS = ['id', '-id', 'sku', '-sku', 'price', '-price', 'minQuantity', '-minQuantity', 'validFrom', '-validFrom', 'validUntil', '-validUntil'] as const;
+export const TRADE_PRICE_SORTS = ['id', '-id', 'sku', '-sku', 'productId', '-productId', 'price', '-price', 'minQuantity', '-minQuantity', 'validFrom', '-validFrom', 'validUntil', '-validUntil'] as const;
 export type TradePriceSort = (typeof TRADE_PRICE_SORTS)[number];
 
 export const TradePriceListQuery = Type.Object(
@@ -121,7 +121,7 @@ export const TradePriceListQuery = Type.Object(
         enum: [...TRADE_PRICE_SORTS],
         default: 'id',
         description:
-          'The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. SKUs compare by their characters’ code points',
+          'The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. `productId` keeps a product’s prices together, products in the order they were added. SKUs compare by their characters’ code points',
       }),
     ),
     embed: EmbedQuery(TRADE_PRICE_EMBEDS),

@@ -321,7 +321,8 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
   it(`finds SKUs by part among the store's ${figure(MAX_BULK_VARIATIONS + MAX_BULK_PRODUCTS)}+ and sorts and searches a customer's ${figure(STORE_PRICES - REPLACED)} prices, without holding up another store`, async () => {
     // The reads that go through every record they may match (docs/reliability.md, "Limits"): a
     // SKU search that finds nothing (the whole register of the bulk creates above), a customer's
-    // last page sorted by price, and a search of the customer's prices that matches none.
+    // last page sorted by price and by product, and a search of the customer's prices that
+    // matches none.
     const customer = catalogA.otherTradeCustomer;
     const prices = STORE_PRICES - REPLACED;
     const get = (path: string) => server.request('GET', path, { token: storeA.token });
@@ -330,16 +331,19 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
         await get('/v1/skus?contains=no-such-part&count=50'),
         await get(`/v1/trade-customer-product-prices?customerId=${customer}&sort=-price&offset=${prices - 100}&count=100`),
         await get(`/v1/trade-customer-product-prices/count?customerId=${customer}&skuContains=no-such-part`),
+        await get(`/v1/trade-customer-product-prices?customerId=${customer}&sort=-productId&offset=${prices - 100}&count=100`),
       ]),
     );
     reportLine(
       describeNeighbour(
         `noisy-catalog/find-sort/${engine}`,
-        `${rounds(result.length, 'round')} of a SKU search through the store's SKUs, the last page of ${figure(prices)} prices sorted by price, and a search of them matching none`,
+        `${rounds(result.length, 'round')} of a SKU search through the store's SKUs, the last page of ${figure(prices)} prices sorted by price and by product, and a search of them matching none`,
         figures,
       ),
     );
-    for (const [search, page, count] of result) {
+    for (const [search, page, count, byProduct] of result) {
+      expect(byProduct!.status, byProduct!.text.slice(0, 300)).toBe(200);
+      expect(byProduct!.body).toHaveLength(100);
       expect(search!.status, search!.text.slice(0, 300)).toBe(200);
       expect(search!.body).toEqual([]);
       expect(page!.status, page!.text.slice(0, 300)).toBe(200);

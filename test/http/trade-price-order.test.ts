@@ -6,6 +6,7 @@ import { suiteServer } from '../support/suite-server.js';
 
 interface Row {
   id: number;
+  productId: number;
   sku: string;
   price: number;
   minQuantity: number;
@@ -15,6 +16,11 @@ interface Row {
 
 /** SKUs of mixed case, one with a letter outside A–Z in both cases: finding folds A–Z only. */
 const SKUS = ['bolt-10', 'BOLT-20', 'Bolt-3', 'NUT-1', 'Écrou-1', 'écrou-2', 'washer-Bolt'];
+/** Products of their own: a customer's prices of three products, sorted by product. */
+const OTHER_PRODUCTS = [
+  { title: 'anchors', sku: 'ANCHOR-1' },
+  { title: 'Zinc plates', sku: 'ZP-1' },
+];
 const DAY = (day: number) => `2027-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
 
 /** The order the API promises: the field (a missing start first, a missing end last), then id, the same way; text by code point. */
@@ -53,7 +59,7 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
   async function allPages(query: string): Promise<Row[]> {
     const found: Row[] = [];
     for (let offset = 0; offset < 100; offset += 3) {
-      const page = await list(`${query}&count=3&offset=${offset}&fields=id,sku,price,minQuantity,validFrom,validUntil`);
+      const page = await list(`${query}&count=3&offset=${offset}&fields=id,productId,sku,price,minQuantity,validFrom,validUntil`);
       expect(page.status, page.text).toBe(200);
       found.push(...(page.body as Row[]));
       if ((page.body as Row[]).length < 3) return found;
@@ -68,13 +74,22 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
     });
     expect(product.status, product.text).toBe(201);
     productId = (product.body as { id: number }).id;
+    const skus = [...SKUS];
+    const owners = new Map(SKUS.map((sku) => [sku, productId]));
+    for (const other of OTHER_PRODUCTS) {
+      const made = await suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body: { ...other, price: 1 } });
+      expect(made.status, made.text).toBe(201);
+      const id = (made.body as { id: number }).id;
+      owners.set(other.sku, id);
+      skus.push(other.sku);
+    }
     const customer = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `order-${engine}@example.com`, trade: true } });
     customerId = (customer.body as { id: number }).id;
     // Prices, breaks and windows that repeat, so every order has ties that id must break.
-    const items = Array.from({ length: 20 }, (_, index) => ({
+    const items = Array.from({ length: 24 }, (_, index) => ({
       customerId,
-      productId,
-      sku: SKUS[index % SKUS.length]!,
+      productId: owners.get(skus[index % skus.length]!)!,
+      sku: skus[index % skus.length]!,
       price: [5, 2.5, 7.25, 2.5][index % 4]!,
       minQuantity: [1, 10, 1, 50, 10][index % 5]!,
       ...(index % 3 === 0 ? {} : { validFrom: DAY(1 + (index % 4)) }),
@@ -82,7 +97,7 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
     }));
     const created = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: items });
     expect(created.status, created.text).toBe(201);
-    rows = (created.body as Row[]).map(({ id, sku, price, minQuantity, validFrom, validUntil }) => ({ id, sku, price, minQuantity, validFrom, validUntil }));
+    rows = (created.body as Row[]).map(({ id, productId: owner, sku, price, minQuantity, validFrom, validUntil }) => ({ id, productId: owner, sku, price, minQuantity, validFrom, validUntil }));
   });
 
   it.each(TRADE_PRICE_SORTS)('sort=%s answers every page in that order, ties by id the same way', async (sort) => {

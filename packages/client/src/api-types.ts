@@ -1518,8 +1518,8 @@ export type TradePriceListQuery = {
   skuContains?: string;
   /** Only records valid at this moment: validFrom ≤ validAt < validUntil; ISO 8601 with a time zone */
   validAt?: string;
-  /** The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. SKUs compare by their characters’ code points */
-  sort?: "id" | "-id" | "sku" | "-sku" | "price" | "-price" | "minQuantity" | "-minQuantity" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil";
+  /** The order of the records: a field, ascending, or `-` and the field, descending (`-id`: newest first); ties in id order, the same way. A missing validFrom (no start) comes first ascending, a missing validUntil (no end) last. `productId` keeps a product’s prices together, products in the order they were added. SKUs compare by their characters’ code points */
+  sort?: "id" | "-id" | "sku" | "-sku" | "productId" | "-productId" | "price" | "-price" | "minQuantity" | "-minQuantity" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil";
   /** Comma-separated related objects to add: customer, product */
   embed?: string;
 };

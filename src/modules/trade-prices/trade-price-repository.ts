@@ -13,7 +13,7 @@ export interface TradePriceFilter {
 
 /** The order of a list page: a field, ascending or descending; ties by id the same way. */
 export interface TradePriceOrder {
-  field: 'id' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil';
+  field: 'id' | 'sku' | 'productId' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil';
   descending: boolean;
 }
 

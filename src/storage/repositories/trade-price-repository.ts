@@ -61,7 +61,7 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     } else if (order.field === 'sku') {
       query = query.orderBy(byCodePoint(this.engine, 'sku'), direction);
     } else if (order.field !== 'id') {
-      query = query.orderBy(order.field === 'price' ? 'price' : 'min_quantity', direction);
+      query = query.orderBy(order.field === 'price' ? 'price' : order.field === 'productId' ? 'product_id' : 'min_quantity', direction);
     }
     const rows = await query.orderBy('id', direction).limit(page.count).offset(page.offset).execute();
     return rows.map(toTradePrice);
