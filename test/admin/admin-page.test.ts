@@ -173,7 +173,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
   it('adds and edits a customer, reorders its lists, sorts and searches its prices, and suggests SKUs as they are typed', async () => {
     const { page } = await open();
     await signIn(page, owner);
+    // The form opens in a panel beside the list, its first field focused.
+    await page.getByRole('button', { name: 'Add a customer' }).click();
     const create = form(page, 'Add a customer');
+    await expect.poll(() => create.getByLabel('Email').evaluate((field) => field === document.activeElement)).toBe(true);
     await create.getByLabel('Email').fill('linus@kernel.example');
     await create.getByLabel('First name').fill('Linus');
     await create.getByLabel('Last name').fill('Torvalds');
@@ -523,6 +526,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect.poll(policyOf).toBe('lowest');
 
+    await page.getByRole('button', { name: 'Add an entry' }).click();
     const add = form(page, 'Add an entry');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.2');

@@ -6,7 +6,7 @@ import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder, validityText } from '../dom.js';
-import { confirmAction } from '../dialog.js';
+import { confirmAction, formPanel } from '../dialog.js';
 import { Form } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
@@ -227,7 +227,7 @@ function pricesTable(context: ViewContext, customerId: number, alert: AlertBox, 
             caption: 'Trade prices of this customer',
             columns: [
               { label: 'SKU', sort: 'sku' },
-              { label: 'Product' },
+              { label: 'Product', sort: 'productId' },
               { label: 'Price', sort: 'price' },
               { label: 'From quantity', sort: 'minQuantity' },
               { label: 'Valid from', sort: 'validFrom' },
@@ -350,7 +350,6 @@ function rowButton(label: string, record: TradePrice, action: () => void): HTMLB
  */
 function priceForm(context: ViewContext, customerId: number, saved: (sku: string, ids: readonly number[]) => Promise<void>) {
   let editing: TradePrice | undefined;
-  const legend = h('h2', { id: 'price-form-heading' }, 'Add a price');
   const editNote = h('p', { class: 'notice', hidden: true });
   const cancel = h('button', { type: 'button', class: 'secondary' }, 'Close');
   const form = new Form({
@@ -395,27 +394,25 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
   const stopEditing = () => {
     if (editing !== undefined) for (const field of PRICE_FIELDS) form.setValue(field.name, field.value ?? '');
     editing = undefined;
-    legend.textContent = 'Add a price';
+    panel.heading.textContent = 'Add a price';
     form.submitButton.textContent = 'Add price';
     form.setReadOnly('sku', false);
     editNote.hidden = true;
     form.clearErrors();
   };
-  const panel = h('dialog', { class: 'panel', 'aria-labelledby': 'price-form-heading' }, legend, editNote, form.element);
   // Closed by Close, by Escape, or once saved: the next opening starts as "Add a price".
+  const panel = formPanel('Add a price', [editNote, form.element], stopEditing);
   cancel.addEventListener('click', () => panel.close());
-  panel.addEventListener('close', stopEditing);
   return {
-    element: panel,
+    element: panel.element,
     open() {
       stopEditing();
-      panel.showModal();
-      form.control('sku').focus();
+      panel.open(form.control('sku'));
     },
     edit(record: TradePrice) {
       stopEditing();
       editing = record;
-      legend.textContent = `Edit price #${record.id}`;
+      panel.heading.textContent = `Edit price #${record.id}`;
       replaceChildren(editNote, `Saving replaces price #${record.id} of ${record.sku}; the customer’s other prices stay as they are.`);
       editNote.hidden = false;
       cancel.hidden = false;
@@ -427,8 +424,7 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
       form.setValue('minQuantity', String(record.minQuantity));
       form.setValue('validFrom', momentToInput(record.validFrom));
       form.setValue('validUntil', momentToInput(record.validUntil));
-      panel.showModal();
-      form.control('price').focus();
+      panel.open(form.control('price'));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Customer, CustomerInput } from '../../contract/customers.js';
 import { collect } from '../collect.js';
 import { h, replaceChildren, table, uniqueId } from '../dom.js';
+import { formPanel } from '../dialog.js';
 import { type FieldSpec, Form } from '../forms.js';
 import { alertBox, section, type View } from '../view.js';
 
@@ -62,6 +63,8 @@ export const customersView: View = async (context) => {
   const search = h('input', { id: searchId, type: 'search', autocomplete: 'off', 'aria-describedby': `${searchId}-hint` });
   const summary = h('p', { class: 'summary', role: 'status' }, 'Loading customers…');
   const results = h('div', {});
+  /** Above the list: the button that adds a customer, for those who may. */
+  const toolbar = h('div', { class: 'toolbar' });
   context.main.append(
     h(
       'form',
@@ -71,6 +74,7 @@ export const customersView: View = async (context) => {
       search,
     ),
     alert,
+    toolbar,
     summary,
     results,
   );
@@ -107,10 +111,12 @@ export const customersView: View = async (context) => {
   };
   search.addEventListener('input', show);
   if (context.canChange) {
+    const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
     const create = new Form({
       label: 'Add a customer',
       submitLabel: 'Add customer',
       fields: customerFields(),
+      actions: [close],
       grid: true,
       onSubmit: async (form) => {
         let created: Customer;
@@ -119,11 +125,16 @@ export const customersView: View = async (context) => {
         } catch (error) {
           return form.showError(error);
         }
+        panel.close();
         context.announce(`Customer ${customerName(created)} added`);
         context.navigate(`#/customers/${created.id}`);
       },
     });
-    context.main.append(section('Add a customer', create.element));
+    // Opened by its button above the list, in a panel: the list stays where it is.
+    const panel = formPanel('Add a customer', [create.element], () => create.clearErrors());
+    close.addEventListener('click', () => panel.close());
+    toolbar.append(panel.opener);
+    context.main.append(panel.element);
   }
   try {
     customers = await collect(context.api.customers.iterate({ fields: 'id,email,firstName,lastName,companyName,trade' }));

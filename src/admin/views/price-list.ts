@@ -5,7 +5,7 @@ import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
-import { confirmAction } from '../dialog.js';
+import { confirmAction, formPanel } from '../dialog.js';
 import { Form, numberOrText } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
@@ -147,11 +147,13 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
       } }),
     );
   };
+  const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
   const add = new Form({
     label: 'Add an entry',
     submitLabel: 'Add entry',
     fields: [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS],
     aliases: PRICE_ALIASES,
+    actions: [close],
     grid: true,
     onSubmit: async (form) => {
       const sku = form.value('sku');
@@ -164,12 +166,16 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
         return form.showError(error, 0);
       }
       form.setValue('price', '');
+      panel.close();
       context.announce(`Entry for ${sku} added`);
       changed();
       await load();
     },
   });
   suggestSkus(context.api, add, context.signal);
+  // Beside the entries, in a panel: the table stays in view.
+  const panel = formPanel('Add an entry', [add.element], () => add.clearErrors());
+  close.addEventListener('click', () => panel.close());
   const download = actionButton(
     'Download entries (CSV)',
     async () => {
@@ -183,8 +189,8 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     element: h(
       'div',
       {},
-      section('Entries', body, h('p', {}, download)),
-      context.canChange && section('Add an entry', add.element),
+      section('Entries', context.canChange ? panel.opener : null, body, h('p', {}, download)),
+      context.canChange ? panel.element : null,
       context.canChange &&
         listImportSection(context, listId, async () => {
           changed();
