@@ -123,7 +123,7 @@ export async function scrollsSideways(page: Page): Promise<boolean> {
 }
 
 /** The accessible name of the focused element, as a person with a screen reader would hear it. */
-async function focusedName(page: Page): Promise<string> {
+export async function focusedName(page: Page): Promise<string> {
   return page.evaluate(`(() => {
     const element = document.activeElement;
     if (element === null) return '';

@@ -7,7 +7,7 @@ import { startTestServer, type Tenant, type TestServer } from '../support/test-s
 import { startReceiver } from '../support/webhook-receiver.js';
 import { startWorker } from '../support/webhook-fixture.js';
 import { asStaff } from '../support/staff.js';
-import { fieldError, form, heading, scrollsSideways, seriousViolations, signIn, type StaffLogin, staffMember, storedKeys, tabTo, watch, type WatchedPage } from './admin-browser.js';
+import { fieldError, focusedName, form, heading, scrollsSideways, seriousViolations, signIn, type StaffLogin, staffMember, storedKeys, tabTo, watch, type WatchedPage } from './admin-browser.js';
 
 /** `PRICEBOOK_SCREENSHOT=1` also saves the README's picture of the page. */
 const SCREENSHOT = process.env.PRICEBOOK_SCREENSHOT === '1' ? path.resolve(import.meta.dirname, '../../docs/admin.png') : undefined;
@@ -176,7 +176,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     // The form opens in a panel beside the list, its first field focused.
     await page.getByRole('button', { name: 'Add a customer' }).click();
     const create = form(page, 'Add a customer');
-    await expect.poll(() => create.getByLabel('Email').evaluate((field) => field === document.activeElement)).toBe(true);
+    await expect.poll(() => focusedName(page)).toBe('Email');
     await create.getByLabel('Email').fill('linus@kernel.example');
     await create.getByLabel('First name').fill('Linus');
     await create.getByLabel('Last name').fill('Torvalds');

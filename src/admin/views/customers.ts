@@ -3,7 +3,7 @@ import { collect } from '../collect.js';
 import { h, replaceChildren, table, uniqueId } from '../dom.js';
 import { formPanel } from '../dialog.js';
 import { type FieldSpec, Form } from '../forms.js';
-import { alertBox, section, type View } from '../view.js';
+import { alertBox, type View } from '../view.js';
 
 /** Matches shown at once; a longer list asks for a narrower search. */
 const SHOWN = 50;

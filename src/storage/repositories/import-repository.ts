@@ -244,19 +244,29 @@ export class KyselyImportRepository implements ImportRepository {
     }
   }
 
-  async deleteStaged(importId: number, limit: number): Promise<number> {
-    // The `limit`-th position bounds the delete: one short statement along the primary key.
-    const edge = await this.db.selectFrom('import_rows').select('position').where('import_id', '=', importId).orderBy('position').limit(1).offset(limit - 1).executeTakeFirst();
-    let deleting = this.db.deleteFrom('import_rows').where('import_id', '=', importId);
-    if (edge !== undefined) deleting = deleting.where('position', '<=', edge.position);
-    const result = await deleting.executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteStaged(importId: number, limit: number): Promise<number> {
+    return this.deleteFirst('import_rows', 'position', importId, limit);
   }
 
-  async deleteChunks(importId: number, limit: number): Promise<number> {
-    const edge = await this.db.selectFrom('import_file_chunks').select('seq').where('import_id', '=', importId).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
-    let deleting = this.db.deleteFrom('import_file_chunks').where('import_id', '=', importId);
-    if (edge !== undefined) deleting = deleting.where('seq', '<=', edge.seq);
+  deleteChunks(importId: number, limit: number): Promise<number> {
+    return this.deleteFirst('import_file_chunks', 'seq', importId, limit);
+  }
+
+  deleteChanges(importId: number, limit: number): Promise<number> {
+    return this.deleteFirst('import_changes', 'seq', importId, limit);
+  }
+
+  /**
+   * Deletes up to `limit` of an import's rows of a table keyed `(import_id, key)`: the
+   * `limit`-th key bounds the delete, one short statement along the primary key.
+   */
+  private async deleteFirst(table: 'import_rows' | 'import_file_chunks' | 'import_changes', key: 'position' | 'seq', importId: number, limit: number): Promise<number> {
+    // Typed as one of the three: each has `import_id` and its key, which is all this reads.
+    const same = table as 'import_changes';
+    const column = key as 'seq';
+    const edge = await this.db.selectFrom(same).select(column).where('import_id', '=', importId).orderBy(column).limit(1).offset(limit - 1).executeTakeFirst();
+    let deleting = this.db.deleteFrom(same).where('import_id', '=', importId);
+    if (edge !== undefined) deleting = deleting.where(column, '<=', edge.seq);
     const result = await deleting.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
@@ -283,14 +293,6 @@ export class KyselyImportRepository implements ImportRepository {
         )
         .execute();
     }
-  }
-
-  async deleteChanges(importId: number, limit: number): Promise<number> {
-    const edge = await this.db.selectFrom('import_changes').select('seq').where('import_id', '=', importId).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
-    let deleting = this.db.deleteFrom('import_changes').where('import_id', '=', importId);
-    if (edge !== undefined) deleting = deleting.where('seq', '<=', edge.seq);
-    const result = await deleting.executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 
   async changes(importId: number, page: Page): Promise<ImportChange[]> {
