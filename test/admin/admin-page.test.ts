@@ -527,7 +527,7 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await expect.poll(policyOf).toBe('lowest');
 
     await page.getByRole('button', { name: 'Add an entry' }).click();
-    const add = form(page, 'Add an entry');
+    const add = form(page, 'Add or edit an entry');
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.2');
     // Sold in pairs on this list: the entry's own quantity rule.
@@ -554,6 +554,19 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await entryField.press('Enter');
     await entries.getByText('£3.15', { exact: true }).waitFor();
     await entries.getByRole('cell', { name: '2+, ×2', exact: true }).waitFor();
+    // The imported entry edited whole in the panel (its break and quantity rule): a replace of its SKU.
+    await entries.getByRole('button', { name: new RegExp(`^Edit entry #\\d+ of ${catalog.skus.teeRedM}$`) }).click();
+    const editEntry = form(page, 'Add or edit an entry');
+    await page.getByRole('heading', { level: 2, name: /^Edit entry #\d+$/ }).waitFor();
+    expect(await editEntry.getByLabel('SKU', { exact: true }).inputValue()).toBe(catalog.skus.teeRedM);
+    expect(await editEntry.getByLabel('Price', { exact: true }).inputValue()).toBe('11.5');
+    await editEntry.getByLabel('From quantity').fill('6');
+    await editEntry.getByLabel('Case pack').fill('3');
+    await editEntry.getByRole('button', { name: 'Save (replace)' }).click();
+    await entries.getByRole('cell', { name: '3+, ×3', exact: true }).waitFor();
+    const stored = (await server.request('GET', `/v1/price-lists/${listId}/prices?sku=${catalog.skus.teeRedM}`, { token: tenant.token })).body as Array<Record<string, unknown>>;
+    expect(stored).toEqual([expect.objectContaining({ price: 11.5, minQuantity: 6, validFrom: null, validUntil: null, quantityRule: { minimum: 3, maximum: null, increment: 3 } })]);
+    expect(await entries.getByRole('row').count()).toBe(3);
 
     const assign = form(page, 'Assign a customer');
     await assign.getByLabel('Customer').fill(`regular-${catalog.skus.mug.slice(3)}@example.com`);

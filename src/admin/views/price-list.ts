@@ -1,10 +1,10 @@
-import type { PriceListPriceInput, PriceListUpdate } from '@pricebook/client/browser';
+import type { PriceListPrice, PriceListPriceInput, PriceListUpdate } from '@pricebook/client/browser';
 import type { Customer } from '../../contract/customers.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
 import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
+import { formatMoment, h, momentToInput, replaceChildren, table, validityText } from '../dom.js';
 import { confirmAction, formPanel } from '../dialog.js';
 import { Form, numberOrText } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
@@ -19,9 +19,10 @@ import { POLICY_HINT, POLICY_OPTIONS, roundingFields, roundingOf } from './price
 const PAGE = 20;
 
 /**
- * One price list: its name (and percentage), its entries (fixed lists: add, delete, download)
- * and its customers (assign by id or email, remove). Entries have no update in the API: an
- * entry is changed by deleting it and adding the new one.
+ * One price list: its name (and percentage), its entries (fixed lists: add, edit, delete,
+ * download, import) and its customers (assign by id or email, remove). Entries have no update
+ * in the API: an entry is changed by a replace of its SKU that names the SKU's other entries as
+ * they are.
  */
 export const priceListView: View = async (context, idText = '') => {
   const listId = Number(idText);
@@ -105,17 +106,8 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
                     name: `entry #${entry.id} (${entry.sku})`,
                     price: entry.price,
                     save: async (price) => {
-                      // A replace of the entry's SKU naming its other entries as they are, this one at the new price.
-                      const sameSku = await collect(context.api.priceLists.prices.iterate(listId, { sku: entry.sku }));
-                      let index = sameSku.findIndex((candidate) => candidate.id === entry.id);
-                      if (index === -1) index = sameSku.length;
-                      const prices: unknown[] = sameSku.map((candidate) => ({ ...priceInputOf(candidate), quantityRule: candidate.quantityRule }));
-                      prices[index] = { ...priceInputOf(entry), quantityRule: entry.quantityRule, price };
-                      try {
-                        await context.api.priceLists.prices.replace(listId, { scope: 'skus', prices: prices as PriceListPriceInput[], dryRun: false });
-                      } catch (error) {
-                        return problemOf(error, index);
-                      }
+                      const problem = await replaceEntry(context, listId, entry, { ...priceInputOf(entry), quantityRule: entry.quantityRule, price });
+                      if (problem !== undefined) return problemOf(problem.error, problem.index);
                       context.announce(`Entry for ${entry.sku} changed to ${typeof price === 'number' ? money(price) : String(price)}`);
                       changed();
                       await load();
@@ -127,7 +119,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
               quantityRuleLabel(entry.quantityRule),
-              context.canChange && h('div', { class: 'row-actions' }, actionButton(
+              context.canChange && h('div', { class: 'row-actions' }, h('button', { type: 'button', 'aria-label': `Edit entry #${entry.id} of ${entry.sku}`, onclick: () => edit(entry) }, 'Edit'), actionButton(
                 'Delete',
                 async () => {
                   if (!(await confirmAction({ title: `Delete entry #${entry.id}?`, details: [`${entry.sku} at ${money(entry.price)} from ${entry.minQuantity} unit${entry.minQuantity === 1 ? '' : 's'}, ${validityText(entry)}, is deleted from this list. The price history keeps it.`], confirmLabel: 'Delete entry' }))) return;
@@ -148,14 +140,28 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     );
   };
   const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
+  /** The entry the panel edits; undefined while it adds one. */
+  let editing: PriceListPrice | undefined;
+  const editNote = h('p', { class: 'notice', hidden: true });
   const add = new Form({
-    label: 'Add an entry',
+    label: 'Add or edit an entry',
     submitLabel: 'Add entry',
     fields: [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS],
     aliases: PRICE_ALIASES,
     actions: [close],
     grid: true,
     onSubmit: async (form) => {
+      if (editing !== undefined) {
+        const entry = editing;
+        // Sent as typed, the SKU kept; all three rule fields empty: the SKU's own rule.
+        const problem = await replaceEntry(context, listId, entry, { quantityRule: null, ...priceFromForm(form, entry.productId), ...quantityRuleFromForm(form) });
+        if (problem !== undefined) return form.showError(problem.error, problem.index);
+        panel.close();
+        context.announce(`Entry #${entry.id} for ${entry.sku} saved`);
+        changed();
+        await load();
+        return;
+      }
       const sku = form.value('sku');
       const product = sku === '' ? undefined : await productOfSku(context.api, sku);
       if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
@@ -173,9 +179,37 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     },
   });
   suggestSkus(context.api, add, context.signal);
-  // Beside the entries, in a panel: the table stays in view.
-  const panel = formPanel('Add an entry', [add.element], () => add.clearErrors());
+  // Beside the entries, in a panel: the table stays in view. Closed, it goes back to adding.
+  const stopEditing = () => {
+    if (editing !== undefined) for (const field of [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS]) add.setValue(field.name, field.value ?? '');
+    editing = undefined;
+    panel.heading.textContent = 'Add an entry';
+    add.submitButton.textContent = 'Add entry';
+    add.setReadOnly('sku', false);
+    editNote.hidden = true;
+    add.clearErrors();
+  };
+  const panel = formPanel('Add an entry', [editNote, add.element], stopEditing);
   close.addEventListener('click', () => panel.close());
+  const edit = (entry: PriceListPrice) => {
+    stopEditing();
+    editing = entry;
+    panel.heading.textContent = `Edit entry #${entry.id}`;
+    replaceChildren(editNote, `Saving replaces entry #${entry.id} of ${entry.sku}; the list’s other entries stay as they are.`);
+    editNote.hidden = false;
+    add.submitButton.textContent = 'Save (replace)';
+    add.setValue('sku', entry.sku);
+    add.setReadOnly('sku', true);
+    add.setValue('price', String(entry.price));
+    add.setValue('minQuantity', String(entry.minQuantity));
+    add.setValue('validFrom', momentToInput(entry.validFrom));
+    add.setValue('validUntil', momentToInput(entry.validUntil));
+    const rule = entry.quantityRule;
+    add.setValue('quantityRule.increment', rule === null ? '' : String(rule.increment));
+    add.setValue('quantityRule.minimum', rule === null ? '' : String(rule.minimum));
+    add.setValue('quantityRule.maximum', rule === null || rule.maximum === null ? '' : String(rule.maximum));
+    panel.open(add.control('price'));
+  };
   const download = actionButton(
     'Download entries (CSV)',
     async () => {
@@ -199,6 +233,25 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     ),
     reload: load,
   };
+}
+
+/**
+ * Changes one entry: a replace of its SKU (scope `skus`) that names the SKU's other entries as
+ * they are and this one as `changed`, so only it changes. The refusal and the index of the
+ * changed item in it, if the API refused.
+ */
+async function replaceEntry(context: ViewContext, listId: number, entry: PriceListPrice, changed: Record<string, unknown>): Promise<{ error: unknown; index: number } | undefined> {
+  const sameSku = await collect(context.api.priceLists.prices.iterate(listId, { sku: entry.sku }));
+  let index = sameSku.findIndex((candidate) => candidate.id === entry.id);
+  if (index === -1) index = sameSku.length;
+  const prices: unknown[] = sameSku.map((candidate) => ({ ...priceInputOf(candidate), quantityRule: candidate.quantityRule }));
+  prices[index] = changed;
+  try {
+    await context.api.priceLists.prices.replace(listId, { scope: 'skus', prices: prices as PriceListPriceInput[], dryRun: false });
+  } catch (error) {
+    return { error, index };
+  }
+  return undefined;
 }
 
 function customersSection(context: ViewContext, listId: number, alert: AlertBox) {
