@@ -12,7 +12,7 @@ import { fromFlag, toFlag } from './values.js';
 const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'file_name', 'actor_type', 'actor_id', 'actor_name', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
 /** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
 const STAGED_PER_INSERT = 3000;
-/** 13 bound parameters a change: 2000 stay under both engines' limits. */
+/** 12 bound parameters a change: 2000 (24 000 a statement) stay under both engines' limits. */
 const CHANGES_PER_INSERT = 2000;
 /** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
 const VISIBLE = ['queued', 'running', 'succeeded', 'failed'] as const;
@@ -263,10 +263,10 @@ export class KyselyImportRepository implements ImportRepository {
   private async deleteFirst(table: 'import_rows' | 'import_file_chunks' | 'import_changes', key: 'position' | 'seq', importId: number, limit: number): Promise<number> {
     // Typed as one of the three: each has `import_id` and its key, which is all this reads.
     const same = table as 'import_changes';
-    const column = key as 'seq';
-    const edge = await this.db.selectFrom(same).select(column).where('import_id', '=', importId).orderBy(column).limit(1).offset(limit - 1).executeTakeFirst();
+    const column = sql.ref<number>(key);
+    const edge = await this.db.selectFrom(same).select(column.as('edge')).where('import_id', '=', importId).orderBy(column).limit(1).offset(limit - 1).executeTakeFirst();
     let deleting = this.db.deleteFrom(same).where('import_id', '=', importId);
-    if (edge !== undefined) deleting = deleting.where(column, '<=', edge.seq);
+    if (edge !== undefined) deleting = deleting.where(column, '<=', edge.edge);
     const result = await deleting.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
