@@ -108,6 +108,8 @@ export type ImportEventData = Omit<Import, 'errors'>;
 
 /** Changes a dry run keeps, to be listed with `GET /v1/imports/{id}/changes`; `result` counts them all. */
 export const MAX_IMPORT_CHANGES = 10_000;
+/** A store's newest dry runs that keep their changes: a dry run's start drops those of older ones. */
+export const MAX_KEPT_DRY_RUNS = 20;
 
 export const IMPORT_CHANGE_KINDS = ['created', 'deleted', 'changed'] as const;
 export type ImportChangeKind = (typeof IMPORT_CHANGE_KINDS)[number];

@@ -110,6 +110,47 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
     expect(((await changes(run.id, '?offset=9999')).body as ImportChanges).rows.map((row) => row.after)).toEqual([100]);
   });
 
+  /** The changes an import keeps in storage. */
+  const kept = async (importId: number) =>
+    Number((await suite.server.services.database.db.selectFrom('import_changes').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', importId).executeTakeFirstOrThrow()).n);
+
+  it('keeps nothing of a dry run that failed, even when its problem is on its last row', async () => {
+    const catalog = await createCatalog(suite.server, suite.tenant);
+    // 2 500 good rows (three batches of them, their changes kept as they are counted), then one unknown SKU.
+    const rows = Array.from({ length: 2500 }, (_, index) => `${catalog.tradeCustomer},${catalog.skus.mug},${index + 1}`);
+    const run = await imported(['customer_id,sku,price', ...rows, `${catalog.tradeCustomer},NO-SUCH-SKU,1`].join('\n'), '?dryRun=true');
+    expect(run).toMatchObject({ status: 'failed', errorCount: 1 });
+    const deadline = Date.now() + 10_000;
+    while ((await kept(run.id)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await kept(run.id)).toBe(0);
+    expectError(await changes(run.id), 409, 17, /failed/);
+  });
+
+  it('keeps the changes of a store’s 20 newest dry runs: an older one’s are dropped, and asking for them says so', async () => {
+    const catalog = await createCatalog(suite.server, suite.other);
+    const csv = `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},5`;
+    const ids: number[] = [];
+    for (let index = 0; index < 21; index++) {
+      const response = await upload(csv, '?dryRun=true', suite.other);
+      expect(response.status, response.text).toBe(202);
+      const { id } = response.body as Import;
+      ids.push(id);
+      // One at a time: the store's queue holds 4.
+      for (let polls = 0; polls < 600; polls++) {
+        const current = (await suite.api.request('GET', `/v1/imports/${id}`, { token: suite.other.token })).body as Import;
+        if (current.status === 'succeeded') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    expect(await kept(ids[0]!)).toBe(0);
+    expectError(await changes(ids[0]!, '', suite.other.token), 409, 17, /no longer kept: a store's 20 newest dry runs keep theirs/);
+    for (const id of ids.slice(1)) expect(((await changes(id, '', suite.other.token)).body as ImportChanges).total, `import ${id}`).toBe(1);
+    // Another store's dry runs are not counted against it.
+    const mine = await imported(`customer_id,sku,price\n${(await createCatalog(suite.server, suite.tenant)).tradeCustomer},NO-SKU,1`, '?dryRun=true');
+    expect(mine.status).toBe('failed');
+    expect(((await changes(ids[1]!, '', suite.other.token)).body as ImportChanges).total).toBe(1);
+  });
+
   it('answers 409 (code 17) for a real run and a failed dry run, 404 for another store’s import, 403 without trade_prices:read, 400 for a bad page', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant);
     const real = await imported(`customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},5`, '');

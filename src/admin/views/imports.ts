@@ -161,7 +161,7 @@ async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLEl
           onPage: (next) => void showChanges(context, alert, target, importId, next).catch((error: unknown) => alert.show(error)),
         })
       : null,
-    shown.complete ? null : h('p', { class: 'notice' }, `The file would change more prices than a dry run lists: the first ${shown.total} are shown; the counts above are for all of them.`),
+    shown.complete ? null : h('p', { class: 'notice' }, `The file would change more prices than a dry run lists: the first ${shown.total} it found are shown; the dry run’s result above counts all of them.`),
   );
 }
 

@@ -34,8 +34,8 @@ export function deletedChanges(records: readonly TradePrice[]): ImportChange[] {
 }
 
 /**
- * A replace's diff of one customer's prices as changes: a record removed and a price
- * created for the same SKU, break and window are one price `changed` (old → new); the others
+ * A replace's diff of one customer's prices as changes: a record removed and a price created
+ * for the same product, SKU, break and window are one price `changed` (old → new); the others
  * are created or deleted as they are.
  */
 export function changesOfDiff(diff: PriceDiff): ImportChange[] {
@@ -54,11 +54,6 @@ export function changesOfDiff(diff: PriceDiff): ImportChange[] {
   return changes;
 }
 
-/** Changes of one customer by SKU, then break (a SKU's deleted record before its new price). */
-export function bySku(changes: ImportChange[]): ImportChange[] {
-  return changes.sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : a.minQuantity - b.minQuantity));
-}
-
 type Slot = Pick<ImportChange, 'customerId' | 'sku' | 'minQuantity' | 'validFrom' | 'validUntil'>;
 
 function slotOf(price: Slot): Slot {
@@ -66,6 +61,7 @@ function slotOf(price: Slot): Slot {
   return { customerId, sku, minQuantity, validFrom, validUntil };
 }
 
-function slotKey(price: Slot): string {
-  return JSON.stringify([price.sku, price.minQuantity, price.validFrom, price.validUntil]);
+/** A price's place: a record and a price of the file in the same place differ only in price. */
+function slotKey(price: Slot & { productId: number }): string {
+  return JSON.stringify([price.productId, price.sku, price.minQuantity, price.validFrom, price.validUntil]);
 }

@@ -97,7 +97,9 @@ export interface ImportRepository {
   recordChanges(claim: ClaimedImport, changes: readonly NumberedChange[]): Promise<void>;
   /** Deletes up to `limit` of the import's changes; how many it deleted. */
   deleteChanges(importId: number, limit: number): Promise<number>;
-  /** The import's changes in the order they were found, a page of them. */
+  /** Ids of the store's dry runs before `beforeId`, newest first, past the first `skip`; at most `limit`. */
+  olderDryRuns(storeId: number, beforeId: number, skip: number, limit: number): Promise<number[]>;
+  /** The import's changes by customer id, SKU (by code point), break, then the order found: a page of them. */
   changes(importId: number, page: Page): Promise<ImportChange[]>;
   /** How many changes of each kind the import keeps. */
   changeCounts(importId: number): Promise<Record<ImportChangeKind, number>>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Import, type ImportChange, type ImportChanges, type ImportError, type ImportEventData, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
+import { type Import, type ImportChange, type ImportChanges, type ImportError, MAX_KEPT_DRY_RUNS, type ImportEventData, type ImportResult, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { type Clock, isoTimestamp } from '../clock.js';
 import { found } from '../errors.js';
 import { eventOf } from '../events/events.js';
@@ -16,7 +16,7 @@ import { CsvRecordReader } from '../../csv/csv-record-reader.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, NumberedChange, StagedPrice, StoreImportQueue } from './import-repository.js';
-import { bySku, changesOfDiff, createdChanges, deletedChanges, DryRunChanges } from './dry-run-changes.js';
+import { changesOfDiff, createdChanges, deletedChanges, DryRunChanges } from './dry-run-changes.js';
 import { AppError } from '../errors.js';
 import { type ChangeSetOperation, MAX_OPERATIONS_PER_SET } from '../../contract/change-sets.js';
 
@@ -38,6 +38,11 @@ const LOOKUP_CHUNK = 1000;
 /** Staged rows and file slices deleted per statement once an import ends. */
 const CLEAN_ROWS = 5000;
 const CLEAN_CHUNKS = 8;
+/**
+ * Older dry runs a dry run's start looks at to drop their changes: the store's others past its
+ * newest were dropped by the dry runs before (or go with their imports).
+ */
+const OLDER_DRY_RUNS_CHECKED = 50;
 /** Times an import is taken up before it is failed. */
 const MAX_ATTEMPTS = 3;
 /** An upload not finished after this long lost its process: it is discarded. Requests last 30 s at most. */
@@ -155,7 +160,7 @@ export class ImportService {
 
   /** Gives an upload up (refused, replayed, or its client went away): nothing of it stays. */
   discardUpload(upload: ImportUpload): Promise<void> {
-    return upload.discard(isoTimestamp(this.clock), (importId) => this.cleanup(importId, soloPacer()));
+    return upload.discard(isoTimestamp(this.clock), (importId) => this.cleanup(importId, soloPacer(), false));
   }
 
   async get(storeId: number, id: number): Promise<Import> {
@@ -176,8 +181,12 @@ export class ImportService {
     }
     const repos = this.uow.repos;
     const [counts, rows] = await Promise.all([repos.imports.changeCounts(id), repos.imports.changes(id, page)]);
+    const total = counts.created + counts.changed + counts.deleted;
+    if (total === 0 && run.result.created + run.result.deleted > 0) {
+      throw new AppError('wrong_state', `Import ${id}'s changes are no longer kept: a store's ${MAX_KEPT_DRY_RUNS} newest dry runs keep theirs (and dry runs from before changes were kept have none); check the file again`);
+    }
     const complete = counts.created + counts.changed === run.result.created && counts.deleted + counts.changed === run.result.deleted;
-    return { importId: id, counts, complete, total: counts.created + counts.changed + counts.deleted, rows };
+    return { importId: id, counts, complete, total, rows };
   }
 
   list(storeId: number, page: Page): Promise<Import[]> {
@@ -210,6 +219,8 @@ export class ImportService {
    */
   async process(claim: ClaimedImport, shouldStop: () => boolean, pacer: ImportPacer = soloPacer()): Promise<ProcessOutcome> {
     let failure: unknown;
+    /** A dry run's changes stay only when it succeeded. */
+    let succeeded = false;
     try {
       if (claim.attempts > MAX_ATTEMPTS) {
         // Taken up again and again without ending: its process died each time; stop trying.
@@ -223,13 +234,16 @@ export class ImportService {
           return { ended: false };
         }
         if (checked.errorCount > 0) await this.finishFailed(claim, checked.errors, checked.errorCount);
-        else await this.apply(claim, checked.staged, pacer, changes);
+        else {
+          await this.apply(claim, checked.staged, pacer, changes);
+          succeeded = true;
+        }
       }
     } catch (error) {
       if (error instanceof LeaseLost) return { ended: true };
       if (error instanceof StaleCheck) {
         await this.finishFailed(claim, error.problems, error.problems.length);
-        await this.cleanup(claim.id, pacer);
+        await this.cleanup(claim.id, pacer, true);
         return { ended: true };
       }
       failure = error;
@@ -243,7 +257,7 @@ export class ImportService {
         return { ended: second instanceof LeaseLost, failure };
       }
     }
-    await this.cleanup(claim.id, pacer);
+    await this.cleanup(claim.id, pacer, !succeeded);
     return { ended: true, ...(failure !== undefined && { failure }) };
   }
 
@@ -292,19 +306,16 @@ export class ImportService {
       // `add` dry run needs no staged prices: it counts them.
       const staging = problems.count === 0 && !countOnly ? resolved.prices : [];
       counted += problems.count === 0 ? resolved.prices.length : 0;
-      // Its changes are its prices, kept as they are counted (the first ones).
-      let created = problems.count === 0 && countOnly ? changes.number(createdChanges(resolved.prices)) : [];
       for (let start = 0; start === 0 || start < staging.length; start += STAGE_PIECE) {
         const piece = staging.slice(start, start + STAGE_PIECE).map((price) => ({ ...price, position: ++position }));
-        const kept = created;
-        created = [];
         await this.uow.transaction(async (inTransaction) => {
           if (!(await inTransaction.imports.progress(claim, { leaseUntil: this.clock.now() + this.leaseMs, processed }))) throw new LeaseLost();
           if (piece.length > 0) await inTransaction.imports.stage(claim, piece);
-          if (kept.length > 0) await inTransaction.imports.recordChanges(claim, kept);
         });
         await pacer.pace();
       }
+      // An `add` dry run's changes are its prices, kept as they are counted (the first ones).
+      if (problems.count === 0 && countOnly) await this.keepChanges(claim, changes.number(createdChanges(resolved.prices)), pacer);
     };
 
     for (;;) {
@@ -349,10 +360,19 @@ export class ImportService {
     return { errors: problems.kept, errorCount: problems.count, staged: counted };
   }
 
-  /** Staged rows and kept changes of an earlier attempt, deleted in batches. */
+  /**
+   * Staged rows and kept changes of an earlier attempt, deleted in batches; for a dry run, also
+   * the changes of the store's older dry runs past its MAX_KEPT_DRY_RUNS newest (this one
+   * among them), so a store keeps at most that many dry runs' changes.
+   */
   private async clearStaged(claim: ClaimedImport, pacer: ImportPacer): Promise<void> {
-    while ((await this.uow.repos.imports.deleteStaged(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
-    while ((await this.uow.repos.imports.deleteChanges(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    const repos = this.uow.repos;
+    while ((await repos.imports.deleteStaged(claim.id, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    if (!claim.dryRun) return;
+    const older = await repos.imports.olderDryRuns(claim.storeId, claim.id, MAX_KEPT_DRY_RUNS - 1, OLDER_DRY_RUNS_CHECKED);
+    for (const importId of [claim.id, ...older]) {
+      while ((await repos.imports.deleteChanges(importId, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    }
   }
 
   /** The customers `refs` name, looked up a chunk at a time. */
@@ -492,13 +512,19 @@ export class ImportService {
     }
   }
 
-  /** Keeps a dry run's changes, in a transaction that makes sure the import is still this process's. */
-  private async keepChanges(claim: ClaimedImport, numbered: readonly NumberedChange[]): Promise<void> {
-    if (numbered.length === 0) return;
-    await this.uow.transaction(async (repos) => {
-      if (!(await repos.imports.renew(claim, this.clock.now() + this.leaseMs))) throw new LeaseLost();
-      await repos.imports.recordChanges(claim, numbered);
-    });
+  /**
+   * Keeps a dry run's changes, STAGE_PIECE at a time, each piece in a transaction that makes
+   * sure the import is still this process's, with the pacer's turn after it.
+   */
+  private async keepChanges(claim: ClaimedImport, numbered: readonly NumberedChange[], pacer: ImportPacer): Promise<void> {
+    for (let start = 0; start < numbered.length; start += STAGE_PIECE) {
+      const piece = numbered.slice(start, start + STAGE_PIECE);
+      await this.uow.transaction(async (repos) => {
+        if (!(await repos.imports.renew(claim, this.clock.now() + this.leaseMs))) throw new LeaseLost();
+        await repos.imports.recordChanges(claim, piece);
+      });
+      await pacer.pace();
+    }
   }
 
   /** Renews the claim's lease every third of its length, from outside any transaction, until cleared. */
@@ -585,11 +611,11 @@ export class ImportService {
         await pacer.pace();
         await writes?.apply(diff);
         const dropped = await this.removeRange(claim, customerId, { after, upTo, except: skus }, result, { writes, changes });
-        if (changes !== undefined) await this.keepChanges(claim, changes.number(bySku([...changesOfDiff(diff), ...dropped])));
+        if (changes !== undefined) await this.keepChanges(claim, changes.number([...changesOfDiff(diff), ...dropped]), pacer);
         after = upTo;
       }
       const dropped = await this.removeRange(claim, customerId, { after, upTo: null, except: [] }, result, { writes, changes });
-      if (changes !== undefined) await this.keepChanges(claim, changes.number(dropped));
+      if (changes !== undefined) await this.keepChanges(claim, changes.number(dropped), pacer);
     }
   }
 
@@ -615,10 +641,14 @@ export class ImportService {
     }
   }
 
-  /** Deletes an ended (or discarded) import's staged rows and file slices, in batches, then unmarks it. */
-  private async cleanup(importId: number, pacer: ImportPacer): Promise<void> {
+  /**
+   * Deletes an ended (or discarded) import's staged rows and file slices, in batches, then
+   * unmarks it; a dry run's changes too when it did not succeed (`dropChanges`).
+   */
+  private async cleanup(importId: number, pacer: ImportPacer, dropChanges: boolean): Promise<void> {
     const repos = this.uow.repos;
     while ((await repos.imports.deleteStaged(importId, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
+    if (dropChanges) while ((await repos.imports.deleteChanges(importId, CLEAN_ROWS)) >= CLEAN_ROWS) await pacer.pace();
     while ((await repos.imports.deleteChunks(importId, CLEAN_CHUNKS)) >= CLEAN_CHUNKS) await pacer.pace();
     await repos.imports.cleaned(importId);
   }

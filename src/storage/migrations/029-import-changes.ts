@@ -1,11 +1,13 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Engine } from '../engine.js';
 import { idType } from './schema-helpers.js';
 
 /**
  * What a dry run would change, row by row (`GET /v1/imports/{id}/changes`, docs/imports.md):
- * each price it would create, delete or change (old → new), in the order it found them, up to
- * `MAX_IMPORT_CHANGES` an import. Kept with the import, deleted before it is.
+ * each price it would create, delete or change (old → new), numbered in the order it found
+ * them, up to `MAX_IMPORT_CHANGES` an import. Listed by customer, SKU (code points, as every
+ * order of SKUs: `collate "C"` on PostgreSQL, SQLite's own) and break, along an index. Kept
+ * with the import, deleted before it is.
  */
 export function importChangesSchema(engine: Engine): Migration {
   const ref = idType(engine);
@@ -30,6 +32,8 @@ export function importChangesSchema(engine: Engine): Migration {
         .addColumn('trade_price_id', ref)
         .addPrimaryKeyConstraint('import_changes_pk', ['import_id', 'seq'])
         .execute();
+      const sku = engine.textIsCodePoints ? sql`sku` : sql`sku collate "C"`;
+      await sql`create index import_changes_order on import_changes (import_id, customer_id, ${sku}, min_quantity, seq)`.execute(db);
     },
   };
 }

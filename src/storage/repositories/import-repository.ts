@@ -6,7 +6,7 @@ import type { Page } from '../../modules/page.js';
 import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
 import type { Engine } from '../engine.js';
 import type { ImportChangesTable, ImportRowsTable, ImportsTable, Tables } from '../tables.js';
-import { fromFlag, toFlag } from './values.js';
+import { byCodePoint, fromFlag, toFlag } from './values.js';
 
 /** The columns answered: never the file. */
 const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'file_name', 'actor_type', 'actor_id', 'actor_name', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
@@ -295,8 +295,33 @@ export class KyselyImportRepository implements ImportRepository {
     }
   }
 
+  async olderDryRuns(storeId: number, beforeId: number, skip: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('imports')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('id', '<', beforeId)
+      .where('dry_run', '=', sql.lit(1))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(skip)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
   async changes(importId: number, page: Page): Promise<ImportChange[]> {
-    const rows = await this.db.selectFrom('import_changes').selectAll().where('import_id', '=', importId).orderBy('seq').limit(page.count).offset(page.offset).execute();
+    // Along the index of migration 029, which orders SKUs the same way.
+    const rows = await this.db
+      .selectFrom('import_changes')
+      .selectAll()
+      .where('import_id', '=', importId)
+      .orderBy('customer_id')
+      .orderBy(byCodePoint(this.engine, 'sku'))
+      .orderBy('min_quantity')
+      .orderBy('seq')
+      .limit(page.count)
+      .offset(page.offset)
+      .execute();
     return rows.map(toChange);
   }
 

@@ -12,8 +12,9 @@ export function listImportChanges(app: App, imports: ImportService): void {
         tags: ['imports'],
         summary: 'What a dry run would change: each price created, deleted or changed (old → new), paged',
         description:
-          'Only for a dry run that succeeded (409, code 17, for a real run, or one queued, running or failed). The first 10 000 changes are kept, in the order found ' +
-          '(a replace: by customer, then SKU); `complete` is false when the dry run would change more (its `result` counts them all). Kept as long as the import.',
+          'Only for a dry run that succeeded, among the store’s 20 newest (409, code 17, for a real run, one queued, running or failed, or an older dry run, whose changes were dropped). ' +
+          'The first 10 000 changes a dry run finds are kept, listed by customer id, SKU (by code point), break and the order found; `complete` is false when the dry run would change more ' +
+          '(its `result` counts them all). Kept as long as the import.',
         params: IdParams,
         querystring: ImportChangesQuery,
         response: { 200: ImportChanges, ...stateReadErrors },
