@@ -1,7 +1,7 @@
 import type { PricedSkuInput } from '../contract/priced-sku.js';
 import type { Product } from '../contract/products.js';
 import type { Pricebook } from '@pricebook/client/browser';
-import { h, momentFromInput, replaceChildren } from './dom.js';
+import { h, momentFromInput, momentToInput, replaceChildren } from './dom.js';
 import { type FieldSpec, type Form, numberOrText } from './forms.js';
 
 /** The fields of a price with its quantity break and validity window, named as the API names them. */
@@ -52,6 +52,17 @@ export function priceFromForm(form: Form, productId: number | undefined): Partia
     minQuantity: numberOrText(form.value('minQuantity')),
     validFrom: momentFromInput(form.value('validFrom')),
     validUntil: momentFromInput(form.value('validUntil')),
+  };
+}
+
+/** A record's price fields as the form's fields show them (to edit it). */
+export function priceValues(record: { sku: string; price: number; minQuantity: number; validFrom: string | null; validUntil: string | null }): Record<string, string> {
+  return {
+    sku: record.sku,
+    price: String(record.price),
+    minQuantity: String(record.minQuantity),
+    validFrom: momentToInput(record.validFrom),
+    validUntil: momentToInput(record.validUntil),
   };
 }
 

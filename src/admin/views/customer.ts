@@ -5,12 +5,13 @@ import type { ReplaceTradePricesRequest, ReplaceTradePricesResult, TradePrice, T
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, momentFromInput, momentToInput, replaceChildren, sortableTable, type TableOrder, validityText } from '../dom.js';
-import { confirmAction, formPanel } from '../dialog.js';
+import { formatMoment, h, momentFromInput, replaceChildren, sortableTable, type TableOrder, validityText } from '../dom.js';
+import { confirmAction } from '../dialog.js';
+import { pricePanel } from '../price-panel.js';
 import { Form } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, suggestSkus } from '../price-input.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, priceValues, productOfSku, suggestSkus } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerFields, customerFromForm, customerName } from './customers.js';
 import { effectivePricePanel } from './effective-price.js';
@@ -349,8 +350,6 @@ function rowButton(label: string, record: TradePrice, action: () => void): HTMLB
  * the edited one changes. The SKU of an edited price stays (delete and add to move it).
  */
 function priceForm(context: ViewContext, customerId: number, saved: (sku: string, ids: readonly number[]) => Promise<void>) {
-  let editing: TradePrice | undefined;
-  const editNote = h('p', { class: 'notice', hidden: true });
   const cancel = h('button', { type: 'button', class: 'secondary' }, 'Close');
   const form = new Form({
     label: 'Add or edit a price',
@@ -362,6 +361,7 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
     onSubmit: async (form) => {
       const sku = form.value('sku');
       let ids: readonly number[] = [];
+      const editing = editor.editing;
       if (editing === undefined) {
         const product = sku === '' ? undefined : await productOfSku(context.api, sku);
         if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
@@ -391,40 +391,19 @@ function priceForm(context: ViewContext, customerId: number, saved: (sku: string
     },
   });
   suggestSkus(context.api, form, context.signal);
-  const stopEditing = () => {
-    if (editing !== undefined) for (const field of PRICE_FIELDS) form.setValue(field.name, field.value ?? '');
-    editing = undefined;
-    panel.heading.textContent = 'Add a price';
-    form.submitButton.textContent = 'Add price';
-    form.setReadOnly('sku', false);
-    editNote.hidden = true;
-    form.clearErrors();
-  };
   // Closed by Close, by Escape, or once saved: the next opening starts as "Add a price".
-  const panel = formPanel('Add a price', [editNote, form.element], stopEditing);
+  const editor = pricePanel<TradePrice>(form, PRICE_FIELDS, { title: 'Add a price', submitLabel: 'Add price' });
+  const { panel } = editor;
   cancel.addEventListener('click', () => panel.close());
   return {
     element: panel.element,
-    open() {
-      stopEditing();
-      panel.open(form.control('sku'));
-    },
+    open: () => editor.add(),
     edit(record: TradePrice) {
-      stopEditing();
-      editing = record;
-      panel.heading.textContent = `Edit price #${record.id}`;
-      replaceChildren(editNote, `Saving replaces price #${record.id} of ${record.sku}; the customer’s other prices stay as they are.`);
-      editNote.hidden = false;
-      cancel.hidden = false;
-      form.submitButton.textContent = 'Save (replace)';
-      form.clearErrors();
-      form.setValue('sku', record.sku);
-      form.setReadOnly('sku', true);
-      form.setValue('price', String(record.price));
-      form.setValue('minQuantity', String(record.minQuantity));
-      form.setValue('validFrom', momentToInput(record.validFrom));
-      form.setValue('validUntil', momentToInput(record.validUntil));
-      panel.open(form.control('price'));
+      editor.edit(
+        record,
+        { title: `Edit price #${record.id}`, note: `Saving replaces price #${record.id} of ${record.sku}; the customer’s other prices stay as they are.` },
+        priceValues(record),
+      );
     },
   };
 }

@@ -4,12 +4,13 @@ import { priceListCsv } from '../../csv/price-list-csv.js';
 import { collect } from '../collect.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
-import { formatMoment, h, momentToInput, replaceChildren, table, validityText } from '../dom.js';
-import { confirmAction, formPanel } from '../dialog.js';
+import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
+import { confirmAction } from '../dialog.js';
+import { pricePanel } from '../price-panel.js';
 import { Form, numberOrText } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
+import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, priceValues, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
 import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
@@ -140,9 +141,6 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     );
   };
   const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
-  /** The entry the panel edits; undefined while it adds one. */
-  let editing: PriceListPrice | undefined;
-  const editNote = h('p', { class: 'notice', hidden: true });
   const add = new Form({
     label: 'Add or edit an entry',
     submitLabel: 'Add entry',
@@ -151,8 +149,8 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     actions: [close],
     grid: true,
     onSubmit: async (form) => {
-      if (editing !== undefined) {
-        const entry = editing;
+      const entry = entryPanel.editing;
+      if (entry !== undefined) {
         // Sent as typed, the SKU kept; all three rule fields empty: the SKU's own rule.
         const problem = await replaceEntry(context, listId, entry, { quantityRule: null, ...priceFromForm(form, entry.productId), ...quantityRuleFromForm(form) });
         if (problem !== undefined) return form.showError(problem.error, problem.index);
@@ -179,36 +177,22 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     },
   });
   suggestSkus(context.api, add, context.signal);
-  // Beside the entries, in a panel: the table stays in view. Closed, it goes back to adding.
-  const stopEditing = () => {
-    if (editing !== undefined) for (const field of [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS]) add.setValue(field.name, field.value ?? '');
-    editing = undefined;
-    panel.heading.textContent = 'Add an entry';
-    add.submitButton.textContent = 'Add entry';
-    add.setReadOnly('sku', false);
-    editNote.hidden = true;
-    add.clearErrors();
-  };
-  const panel = formPanel('Add an entry', [editNote, add.element], stopEditing);
+  // Beside the entries, in a panel: the table stays in view.
+  const entryPanel = pricePanel<PriceListPrice>(add, [...PRICE_FIELDS, ...QUANTITY_RULE_FIELDS], { title: 'Add an entry', submitLabel: 'Add entry' });
+  const { panel } = entryPanel;
   close.addEventListener('click', () => panel.close());
   const edit = (entry: PriceListPrice) => {
-    stopEditing();
-    editing = entry;
-    panel.heading.textContent = `Edit entry #${entry.id}`;
-    replaceChildren(editNote, `Saving replaces entry #${entry.id} of ${entry.sku}; the list’s other entries stay as they are.`);
-    editNote.hidden = false;
-    add.submitButton.textContent = 'Save (replace)';
-    add.setValue('sku', entry.sku);
-    add.setReadOnly('sku', true);
-    add.setValue('price', String(entry.price));
-    add.setValue('minQuantity', String(entry.minQuantity));
-    add.setValue('validFrom', momentToInput(entry.validFrom));
-    add.setValue('validUntil', momentToInput(entry.validUntil));
     const rule = entry.quantityRule;
-    add.setValue('quantityRule.increment', rule === null ? '' : String(rule.increment));
-    add.setValue('quantityRule.minimum', rule === null ? '' : String(rule.minimum));
-    add.setValue('quantityRule.maximum', rule === null || rule.maximum === null ? '' : String(rule.maximum));
-    panel.open(add.control('price'));
+    entryPanel.edit(
+      entry,
+      { title: `Edit entry #${entry.id}`, note: `Saving replaces entry #${entry.id} of ${entry.sku}; the list’s other entries stay as they are.` },
+      {
+        ...priceValues(entry),
+        'quantityRule.increment': rule === null ? '' : String(rule.increment),
+        'quantityRule.minimum': rule === null ? '' : String(rule.minimum),
+        'quantityRule.maximum': rule === null || rule.maximum === null ? '' : String(rule.maximum),
+      },
+    );
   };
   const download = actionButton(
     'Download entries (CSV)',
