@@ -210,9 +210,14 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByRole('button', { name: 'Move “Winter” up' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds).toEqual([listIds[1], listIds[0]]);
-    await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^Winter.*Summer/);
+    await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^⠿ Winter.*Summer/);
     // The focus stays on the moved list, now on its one way left to go.
     expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Move “Winter” down');
+    // With a pointer, dragged to its place: Summer back onto the first.
+    const lists = page.locator('.list-order li');
+    await lists.filter({ hasText: 'Summer' }).dragTo(lists.filter({ hasText: 'Winter' }));
+    await expect.poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds).toEqual(listIds);
+    await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^⠿ Summer.*Winter/);
 
     // Newest first, then by price up and down with the column's button.
     const table = page.getByRole('region', { name: 'Trade prices of this customer' });

@@ -92,8 +92,8 @@ export const customerView: View = async (context, idText = '') => {
     );
   /**
    * The customer's lists in order, each with "Move up" and "Move down" (a button: keyboard and
-   * pointer alike): a move is `PUT /v1/customers/{id}` with the new `priceListIds`, and the
-   * focus stays on the moved list's button.
+   * pointer alike), and dragged to its place with a pointer: a move is `PUT /v1/customers/{id}`
+   * with the new `priceListIds`, and the focus stays on the moved list's button.
    */
   const listOrder = (shown: Customer): HTMLElement => {
     const move = async (from: number, to: number, direction: string) => {
@@ -106,20 +106,48 @@ export const customerView: View = async (context, idText = '') => {
       const button = details.querySelector<HTMLButtonElement>(`[data-list="${moved!}"][data-move="${to === 0 || to === ids.length - 1 ? (direction === 'up' ? 'down' : 'up') : direction}"]`);
       button?.focus();
     };
-    return h(
-      'ol',
-      { class: 'list-order' },
-      ...shown.priceListIds.map((id, index) =>
-        h(
-          'li',
-          {},
-          h('a', { href: `#/price-lists/${id}` }, listNames.get(id) ?? `List ${id}`),
+    /** The list being dragged, by its place; undefined while none is. */
+    let dragged: number | undefined;
+    const dropTarget = (event: DragEvent): HTMLLIElement | null => (event.target instanceof Element ? event.target.closest('li') : null);
+    const items = shown.priceListIds.map((id, index) => {
+      const item = h(
+        'li',
+        { draggable: 'true', 'data-index': String(index), title: 'Drag to reorder, or use Move up and Move down' },
+        h('span', { class: 'grip', 'aria-hidden': 'true' }, '⠿ '),
+        h('a', { href: `#/price-lists/${id}`, draggable: 'false' }, listNames.get(id) ?? `List ${id}`),
           ' ',
           index === 0 ? null : actionButton('Move up', () => move(index, index - 1, 'up'), alert, { 'aria-label': `Move ${listName(id)} up`, 'data-list': String(id), 'data-move': 'up' }),
           index === shown.priceListIds.length - 1 ? null : actionButton('Move down', () => move(index, index + 1, 'down'), alert, { 'aria-label': `Move ${listName(id)} down`, 'data-list': String(id), 'data-move': 'down' }),
-        ),
-      ),
-    );
+      );
+      item.addEventListener('dragstart', (event) => {
+        dragged = index;
+        event.dataTransfer?.setData('text/plain', listNames.get(id) ?? String(id));
+        item.classList.add('dragging');
+      });
+      item.addEventListener('dragend', () => {
+        dragged = undefined;
+        for (const other of items) other.classList.remove('dragging', 'drop-here');
+      });
+      return item;
+    });
+    const list = h('ol', { class: 'list-order' }, ...items);
+    list.addEventListener('dragover', (event) => {
+      const target = dropTarget(event);
+      if (dragged === undefined || target === null) return;
+      // Here it may land: the browser drops only where dragover was cancelled.
+      event.preventDefault();
+      for (const other of items) other.classList.toggle('drop-here', other === target);
+    });
+    list.addEventListener('drop', (event) => {
+      const target = dropTarget(event);
+      const from = dragged;
+      if (from === undefined || target === null) return;
+      event.preventDefault();
+      const to = Number(target.dataset.index);
+      if (to === from) return;
+      move(from, to, to < from ? 'up' : 'down').catch((error: unknown) => alert.show(error));
+    });
+    return list;
   };
   let details = detailsOf(customer);
   const showDetails = (updated: Customer) => {
