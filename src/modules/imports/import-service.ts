@@ -15,7 +15,7 @@ import { CsvProblem } from '../../csv/csv-problem.js';
 import { CsvRecordReader } from '../../csv/csv-record-reader.js';
 import { type ImportPacer, ImportTurns, soloPacer } from './import-pacing.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, NumberedChange, StagedPrice, StoreImportQueue } from './import-repository.js';
+import type { ClaimedImport, ImportOptions, ImportOutcome, ImportUploader, StagedPrice, StoreImportQueue } from './import-repository.js';
 import { changesOfDiff, createdChanges, deletedChanges, DryRunChanges } from './dry-run-changes.js';
 import { AppError } from '../errors.js';
 import { type ChangeSetOperation, MAX_OPERATIONS_PER_SET } from '../../contract/change-sets.js';
@@ -315,7 +315,7 @@ export class ImportService {
         await pacer.pace();
       }
       // An `add` dry run's changes are its prices, kept as they are counted (the first ones).
-      if (problems.count === 0 && countOnly) await this.keepChanges(claim, changes.number(createdChanges(resolved.prices)), pacer);
+      if (problems.count === 0 && countOnly && changes.room > 0) await this.keepChanges(claim, changes, createdChanges(resolved.prices.slice(0, changes.room)), pacer);
     };
 
     for (;;) {
@@ -513,12 +513,13 @@ export class ImportService {
   }
 
   /**
-   * Keeps a dry run's changes, STAGE_PIECE at a time, each piece in a transaction that makes
-   * sure the import is still this process's, with the pacer's turn after it.
+   * Keeps a dry run's changes while it has room, STAGE_PIECE at a time (numbered as they are
+   * written), each piece in a transaction that makes sure the import is still this process's,
+   * with the pacer's turn after it.
    */
-  private async keepChanges(claim: ClaimedImport, numbered: readonly NumberedChange[], pacer: ImportPacer): Promise<void> {
-    for (let start = 0; start < numbered.length; start += STAGE_PIECE) {
-      const piece = numbered.slice(start, start + STAGE_PIECE);
+  private async keepChanges(claim: ClaimedImport, changes: DryRunChanges, found: readonly ImportChange[], pacer: ImportPacer): Promise<void> {
+    for (let start = 0; start < found.length && changes.room > 0; start += STAGE_PIECE) {
+      const piece = changes.number(found.slice(start, start + STAGE_PIECE));
       await this.uow.transaction(async (repos) => {
         if (!(await repos.imports.renew(claim, this.clock.now() + this.leaseMs))) throw new LeaseLost();
         await repos.imports.recordChanges(claim, piece);
@@ -611,11 +612,11 @@ export class ImportService {
         await pacer.pace();
         await writes?.apply(diff);
         const dropped = await this.removeRange(claim, customerId, { after, upTo, except: skus }, result, { writes, changes });
-        if (changes !== undefined) await this.keepChanges(claim, changes.number([...changesOfDiff(diff), ...dropped]), pacer);
+        if (changes !== undefined && changes.room > 0) await this.keepChanges(claim, changes, [...changesOfDiff(diff), ...dropped], pacer);
         after = upTo;
       }
       const dropped = await this.removeRange(claim, customerId, { after, upTo: null, except: [] }, result, { writes, changes });
-      if (changes !== undefined) await this.keepChanges(claim, changes.number(dropped), pacer);
+      if (changes !== undefined) await this.keepChanges(claim, changes, dropped, pacer);
     }
   }
 
