@@ -124,10 +124,10 @@ export const ImportChangesQuery = Type.Object(
 export type ImportChangesQuery = Static<typeof ImportChangesQuery>;
 
 /**
- * One trade price a dry run would change: `created` (a row of the file with no record like it),
- * `deleted` (a record of a customer in the file that the file does not have, replace mode) or
- * `changed` (replace mode: a record whose customer, SKU, break and window the file keeps at
- * another price; it would be deleted and the new price created).
+ * One trade price a dry run would change: `created` (add mode: every row; replace mode: a row
+ * no record is like), `deleted` (replace mode: a record of a customer in the file that the file
+ * does not keep) or `changed` (replace mode: a record whose product, SKU, break and window the
+ * file keeps at another price; it would be deleted and the new price created).
  */
 export const ImportChange = Type.Object(
   {

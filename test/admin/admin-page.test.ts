@@ -223,6 +223,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const table = page.getByRole('region', { name: 'Trade prices of this customer' });
     const priceColumn = async () => (await table.getByRole('row').allTextContents()).slice(1).map((row) => /£(\d+\.\d\d)/.exec(row)?.[1]);
     expect(await priceColumn()).toEqual(['3.00', '9.00', '1.00', '7.25', '2.50', '5.00']);
+    // By product: the tee's prices together (its product was added first), then the mug's, each in the order added.
+    await table.getByRole('button', { name: 'Product', exact: true }).click();
+    await expect.poll(priceColumn).toEqual(['5.00', '7.25', '9.00', '2.50', '1.00', '3.00']);
+    expect(await table.getByRole('columnheader', { name: 'Product', exact: true }).getAttribute('aria-sort')).toBe('ascending');
     await table.getByRole('button', { name: 'Price', exact: true }).click();
     await expect.poll(priceColumn).toEqual(['1.00', '2.50', '3.00', '5.00', '7.25', '9.00']);
     expect(await table.getByRole('columnheader', { name: 'Price', exact: true }).getAttribute('aria-sort')).toBe('ascending');

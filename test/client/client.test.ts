@@ -196,6 +196,10 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(ended).toMatchObject({ status: 'succeeded', processed: 2, result: { created: 2, deleted: 0, unchanged: 0 } });
     expect(seen.at(-1)).toBe('succeeded');
     expect(await client.tradePrices.count({ customerId: customer.id })).toBe(0);
+    // Which prices it would create, a page at a time, by SKU.
+    const changes = await client.imports.changes(queued.id, { count: 1, offset: 1 });
+    expect(changes).toMatchObject({ importId: queued.id, counts: { created: 2, changed: 0, deleted: 0 }, complete: true, total: 2 });
+    expect(changes.rows).toEqual([{ kind: 'created', customerId: customer.id, sku: 'import-P', minQuantity: 1, validFrom: null, validUntil: null, before: null, after: 4.5, tradePriceId: null }]);
 
     const real = await client.imports.wait((await client.imports.create(csv)).id, { intervalMs: 50 });
     expect(real.result).toEqual({ created: 2, deleted: 0, unchanged: 0 });

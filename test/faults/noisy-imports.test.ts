@@ -6,7 +6,7 @@ import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type HttpResponse, type Tenant, type TestServer } from '../support/test-server.js';
 import { besideNeighbour, describeNeighbour, expectGoodNeighbour } from './support/noisy-neighbour.js';
 import { figure, reportLine } from './support/report.js';
-import type { Import } from '../../src/contract/imports.js';
+import { type Import, MAX_IMPORT_CHANGES } from '../../src/contract/imports.js';
 
 /**
  * CSV imports at their documented maxima beside another store (issue 21, docs/imports.md
@@ -186,5 +186,21 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     expect(JSON.stringify(event?.data).length).toBeLessThan(1000);
     expect(result.wideEnd).toMatchObject({ status: 'succeeded', rows: WIDE_ROWS, result: { created: WIDE_ROWS * WIDE } });
     expectGoodNeighbour(figures);
+
+    // The matrix's dry run kept its first 10 000 changes (the most a dry run keeps): its last
+    // pages read again and again, each counting all of them, beside the other store.
+    const path = `/v1/imports/${result.wideEnd.id}/changes?offset=${MAX_IMPORT_CHANGES - 100}&count=100`;
+    const reads = await besideNeighbour(server, neighbour, async () => {
+      const pages: HttpResponse[] = [];
+      for (const started = Date.now(); pages.length < 400 && Date.now() - started < 2000; ) pages.push(await server.request('GET', path, { token: wide.token }));
+      return pages;
+    });
+    reportLine(describeNeighbour(`noisy-imports/${engine}: dry-run changes`, `${reads.result.length} reads of the last page of a dry run's ${MAX_IMPORT_CHANGES} changes`, reads.figures));
+    for (const page of reads.result) {
+      expect(page.status, page.text.slice(0, 300)).toBe(200);
+      expect(page.body).toMatchObject({ total: MAX_IMPORT_CHANGES, complete: false, counts: { created: MAX_IMPORT_CHANGES, changed: 0, deleted: 0 } });
+      expect((page.body as { rows: unknown[] }).rows).toHaveLength(100);
+    }
+    expectGoodNeighbour(reads.figures);
   }, 150_000);
 });
