@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'data/', 'coverage/'] },
@@ -18,4 +19,5 @@ export default tseslint.config(
     files: ['test/**', 'bench/**', 'packages/*/examples/**'],
     rules: { 'no-console': 'off' },
   },
+  ...layers,
 );

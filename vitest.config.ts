@@ -8,9 +8,33 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
  * waiting out 429s) run after all the others, one file at a time, so the load of the other
  * suites on two cores cannot push them past their limits.
  */
-const timed = ['test/multi-instance/**/*.test.ts', 'test/rate-limit/redis-rate-limiter.test.ts', 'test/rate-limit/redis-hung-http.test.ts', 'test/http/webhook-time-limits.test.ts', 'test/client/pacing.test.ts', 'test/admin/admin-page.test.ts', 'test/admin/admin-staff.test.ts', 'test/admin/admin-rate-limit.test.ts', 'test/admin/admin-change-sets.test.ts', 'test/admin/admin-layout.test.ts'];
+const timed = [
+  'test/multi-instance/**/*.test.ts',
+  'test/rate-limit/redis-rate-limiter.test.ts',
+  'test/rate-limit/redis-hung-http.test.ts',
+  'test/http/webhook-time-limits.test.ts',
+  'test/client/pacing.test.ts',
+  'test/admin/admin-page.test.ts',
+  'test/admin/admin-staff.test.ts',
+  'test/admin/admin-rate-limit.test.ts',
+  'test/admin/admin-change-sets.test.ts',
+  'test/admin/admin-approval.test.ts',
+  'test/admin/admin-layout.test.ts',
+  'test/admin/admin-money-cells.test.ts',
+  'test/admin/admin-outcomes.test.ts',
+];
 /** Suites that run the built CLI as processes (`npm run test:quick` leaves them out). */
-const processes = ['test/cli/cli.test.ts', 'test/cli/node-version-guard.test.ts', 'test/package/packed-install.test.ts', 'test/cli/serve-terminal.test.ts', 'test/docs/readme-walkthrough.test.ts', 'test/cli/prices-cli*.test.ts', 'test/cli/staff-cli.test.ts', 'test/cli/worker-process.test.ts', 'test/http/webhook-crash.test.ts'];
+const processes = [
+  'test/cli/cli.test.ts',
+  'test/cli/node-version-guard.test.ts',
+  'test/package/packed-install.test.ts',
+  'test/cli/serve-terminal.test.ts',
+  'test/docs/readme-walkthrough.test.ts',
+  'test/cli/prices-cli*.test.ts',
+  'test/cli/staff-cli.test.ts',
+  'test/cli/worker-process.test.ts',
+  'test/http/webhook-crash.test.ts',
+];
 /** `npm run bench -- --quick` as a test: a step of its own in CI, not part of `npm test`. */
 const bench = ['test/bench/**/*.test.ts'];
 /** `npm run test:quick`: SQLite only (PRICEBOOK_TEST_ENGINES), no processes, no timed suites. */
@@ -23,7 +47,7 @@ export default defineConfig({
     maxWorkers: 2,
     // One printed seed for every property test of the run (PRICEBOOK_PROPERTY_SEED replays it),
     // and dist/ rebuilt first when the sources are newer (the process suites run it).
-    globalSetup: ['test/support/property-setup.ts', 'test/support/fresh-build.ts'],
+    globalSetup: ['test/support/property-setup.ts', 'test/support/fresh-build.ts', 'test/support/template-databases.ts'],
     setupFiles: ['test/support/property-seed.ts'],
     sequence: { sequencer: SlowFirstSequencer },
     projects: [

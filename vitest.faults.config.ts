@@ -12,12 +12,21 @@ import { defineConfig } from 'vitest/config';
  * `.ci/run` runs the two groups as two runs (`-- --project untimed`, then `-- --project timed`)
  * with one seed, so work that asserts no time either can share the machine with the first.
  */
-const untimed = ['test/faults/crash.test.ts', 'test/faults/change-set-crash.test.ts', 'test/faults/fuzz.test.ts', 'test/faults/tenant-isolation.test.ts', 'test/faults/import-crash.test.ts', 'test/faults/purge-soak.test.ts', 'test/faults/history-crash.test.ts'];
+const untimed = [
+  'test/faults/crash.test.ts',
+  'test/faults/change-set-crash.test.ts',
+  'test/faults/fuzz.test.ts',
+  'test/faults/tenant-isolation.test.ts',
+  'test/faults/import-crash.test.ts',
+  'test/faults/purge-soak.test.ts',
+  'test/faults/history-crash.test.ts',
+];
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/fresh-build.ts', 'test/faults/support/report-setup.ts'],
-    testTimeout: 120_000,
+    globalSetup: ['test/support/fresh-build.ts', 'test/faults/support/report-setup.ts', 'test/support/template-databases.ts'],
+    // `npm run test:soak` runs the same files at full strength (test/faults/support/strength.ts).
+    testTimeout: process.env.PRICEBOOK_FAULT_SOAK === '1' ? 1_800_000 : 120_000,
     hookTimeout: 60_000,
     // The servers under test run in the worker, with the young-generation cap `npm start` gives
     // a server: V8's default sizing for this machine makes scavenges long enough to hold the loop.

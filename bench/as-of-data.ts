@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { fromPriceUnits } from '../src/modules/money.js';
+import { fromPriceUnits } from '../src/modules/shared/money.js';
 import type { HistoryRecord } from '../src/modules/history/history-entry.js';
 import type { Database } from '../src/storage/database.js';
 import { KyselyHistoryRepository } from '../src/storage/repositories/history-repository.js';
@@ -30,18 +30,31 @@ const ORIGIN = { actor: { type: 'key' as const, id: 0, name: 'bench' }, source: 
  */
 export async function seedAsOfHistory(database: Database, catalog: Catalog, recordedSkus: number): Promise<string> {
   const { db, engine } = database;
-  const first = await db.selectFrom('trade_prices').select(['created_at']).where('store_id', '=', catalog.storeId).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const first = await db
+    .selectFrom('trade_prices')
+    .select(['created_at'])
+    .where('store_id', '=', catalog.storeId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const seededAt = Date.parse(first.created_at);
   const moment = (offsetMs: number) => new Date(seededAt + offsetMs).toISOString();
   const append = (at: string, records: HistoryRecord[]) =>
     db.transaction().execute(async (trx) => {
       const history = new KyselyHistoryRepository(trx, engine);
       await history.lockChain(catalog.storeId);
-      for (let start = 0; start < records.length; start += ENTRIES_PER_TRANSACTION) await history.append(catalog.storeId, at, ORIGIN, records.slice(start, start + ENTRIES_PER_TRANSACTION));
+      for (let start = 0; start < records.length; start += ENTRIES_PER_TRANSACTION)
+        await history.append(catalog.storeId, at, ORIGIN, records.slice(start, start + ENTRIES_PER_TRANSACTION));
     });
 
   const customers = await db.selectFrom('customers').selectAll().where('store_id', '=', catalog.storeId).orderBy('id').execute();
-  const lists = await db.selectFrom('customer_price_lists').select(['customer_id', 'price_list_id']).where('store_id', '=', catalog.storeId).orderBy('customer_id').orderBy('position').execute();
+  const lists = await db
+    .selectFrom('customer_price_lists')
+    .select(['customer_id', 'price_list_id'])
+    .where('store_id', '=', catalog.storeId)
+    .orderBy('customer_id')
+    .orderBy('position')
+    .execute();
   const customerRecord = (row: (typeof customers)[number]) => ({
     id: Number(row.id),
     email: row.email,
@@ -91,16 +104,26 @@ export async function seedAsOfHistory(database: Database, catalog: Catalog, reco
     .insertInto('trade_prices')
     .values(
       catalog.customerIds.flatMap((customerId) =>
-        catalog.productIds.slice(0, DELETED_PER_CUSTOMER).map((productId, n) => ({ store_id: catalog.storeId, customer_id: customerId, product_id: productId, sku: `BENCH-${n}`, price: 12_345, created_at: doomedAt })),
+        catalog.productIds.slice(0, DELETED_PER_CUSTOMER).map((productId, n) => ({
+          store_id: catalog.storeId,
+          customer_id: customerId,
+          product_id: productId,
+          sku: `BENCH-${n}`,
+          price: 12_345,
+          created_at: doomedAt,
+        })),
       ),
     )
     .returningAll()
     .execute();
-  await append(doomedAt, doomed.map((row) => tradePriceRecord(row, null)));
+  await append(
+    doomedAt,
+    doomed.map((row) => tradePriceRecord(row, null)),
+  );
 
   // S: the seeded trade prices of the SKUs read, recorded in pages.
   const recorded = Array.from({ length: recordedSkus }, (_, n) => `BENCH-${n}`);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await db
       .selectFrom('trade_prices')
       .selectAll()
@@ -112,7 +135,10 @@ export async function seedAsOfHistory(database: Database, catalog: Catalog, reco
       .limit(PRICES_PER_READ)
       .execute();
     if (page.length === 0) break;
-    await append(first.created_at, page.map((row) => tradePriceRecord(row, null)));
+    await append(
+      first.created_at,
+      page.map((row) => tradePriceRecord(row, null)),
+    );
     after = Number(page.at(-1)!.id);
   }
 
@@ -121,10 +147,20 @@ export async function seedAsOfHistory(database: Database, catalog: Catalog, reco
   await db.transaction().execute(async (trx) => {
     await keepDeletedTradePrices(trx, engine, doomed, deletedAt);
     for (let start = 0; start < doomed.length; start += 1000) {
-      await trx.deleteFrom('trade_prices').where('id', 'in', doomed.slice(start, start + 1000).map((row) => row.id)).execute();
+      await trx
+        .deleteFrom('trade_prices')
+        .where(
+          'id',
+          'in',
+          doomed.slice(start, start + 1000).map((row) => row.id),
+        )
+        .execute();
     }
   });
-  await append(deletedAt, doomed.map((row) => tradePriceRecord(null, row)));
+  await append(
+    deletedAt,
+    doomed.map((row) => tradePriceRecord(null, row)),
+  );
   await append(
     moment(1000),
     products.map((row) => scalar('product', Number(row.id), productRecord(row, Number(row.price) - 1), productRecord(row, Number(row.price)), row.sku)),
@@ -179,7 +215,8 @@ function tradePriceRecord(row: PriceRow | null, gone: PriceRow | null): HistoryR
 export function asOfPaths(catalog: Catalog, at: string, skus: number): string[] {
   const paths: string[] = [];
   for (const customerId of catalog.customerIds) {
-    for (let n = 0; n < skus; n++) paths.push(`/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=BENCH-${n}&at=${encodeURIComponent(at)}`);
+    for (let n = 0; n < skus; n++)
+      paths.push(`/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=BENCH-${n}&at=${encodeURIComponent(at)}`);
   }
   return paths;
 }

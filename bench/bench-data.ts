@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { systemClock } from '../src/modules/clock.js';
-import { toPriceUnits } from '../src/modules/money.js';
+import type { TradePriceInput } from '../src/contract/trade-prices.js';
+import { systemClock } from '../src/modules/shared/clock.js';
+import { toPriceUnits } from '../src/modules/shared/money.js';
 import { CredentialService } from '../src/modules/stores/credential-service.js';
 import type { Database } from '../src/storage/database.js';
 import { KyselyUnitOfWork } from '../src/storage/kysely-unit-of-work.js';
@@ -26,12 +27,8 @@ export interface Catalog {
   productIds: number[];
 }
 
-export interface PriceItem {
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-}
+/** A bulk create's item, without a quantity break or a window. */
+export type PriceItem = Pick<TradePriceInput, 'customerId' | 'productId' | 'sku' | 'price'>;
 
 /** One store with a credential, its trade customers and products (with their SKUs). */
 export async function seedCatalog(database: Database): Promise<Catalog> {
@@ -59,7 +56,16 @@ export async function seedCatalog(database: Database): Promise<Catalog> {
       .execute();
     const products = await trx
       .insertInto('products')
-      .values(Array.from({ length: PRODUCT_COUNT }, (_, n) => ({ store_id: store.id, title: `Bench product ${n}`, sku: skuOf(n), price: 100_000 + n, active: 1, created_at: createdAt })))
+      .values(
+        Array.from({ length: PRODUCT_COUNT }, (_, n) => ({
+          store_id: store.id,
+          title: `Bench product ${n}`,
+          sku: skuOf(n),
+          price: 100_000 + n,
+          active: 1,
+          created_at: createdAt,
+        })),
+      )
       .returning('id')
       .execute();
     const productIds = products.map((row) => Number(row.id)).sort((a, b) => a - b);
@@ -180,7 +186,11 @@ export async function trimPrices(database: Database, storeId: number, keepUpToId
   await database.db.deleteFrom('idempotency_records').where('store_id', '=', storeId).execute();
   if (history !== undefined) {
     await database.db.deleteFrom('trade_prices_deleted').where('store_id', '=', storeId).where('id', '>', history.keptUpToId).execute();
-    await database.db.deleteFrom('price_history').where('store_id', '=', storeId).where('seq', '>', history.head?.seq ?? 0).execute();
+    await database.db
+      .deleteFrom('price_history')
+      .where('store_id', '=', storeId)
+      .where('seq', '>', history.head?.seq ?? 0)
+      .execute();
     if (history.head === undefined) await database.db.deleteFrom('price_history_heads').where('store_id', '=', storeId).execute();
     else await database.db.updateTable('price_history_heads').set(history.head).where('store_id', '=', storeId).execute();
   }
@@ -220,20 +230,22 @@ export async function seedQuote(database: Database, catalog: Catalog): Promise<s
       ])
       .returning('id')
       .execute();
-    const entries = Array.from({ length: half }, (_, n) => [
-      { minQuantity: 1, price: 500 + n },
-      { minQuantity: 10, price: 450 + n },
-    ].map(({ minQuantity, price }) => ({
-      store_id: catalog.storeId,
-      price_list_id: Number(fixed!.id),
-      product_id: catalog.productIds[n]!,
-      sku: skuOf(n),
-      price: toPriceUnits(price),
-      min_quantity: minQuantity,
-      valid_from: null,
-      valid_until: null,
-      created_at: createdAt,
-    }))).flat();
+    const entries = Array.from({ length: half }, (_, n) =>
+      [
+        { minQuantity: 1, price: 500 + n },
+        { minQuantity: 10, price: 450 + n },
+      ].map(({ minQuantity, price }) => ({
+        store_id: catalog.storeId,
+        price_list_id: Number(fixed!.id),
+        product_id: catalog.productIds[n]!,
+        sku: skuOf(n),
+        price: toPriceUnits(price),
+        min_quantity: minQuantity,
+        valid_from: null,
+        valid_until: null,
+        created_at: createdAt,
+      })),
+    ).flat();
     await trx.insertInto('price_list_prices').values(entries).execute();
     await trx
       .insertInto('customer_price_lists')
@@ -281,7 +293,12 @@ export function replaceBodies(catalog: Catalog, customerIds: readonly number[]):
     for (const customerId of customerIds) {
       const prices = Array.from({ length: BULK_ITEMS }, (_, k) => {
         const productIndex = k % PRODUCT_COUNT;
-        return { productId: catalog.productIds[productIndex]!, sku: skuOf(productIndex), price: (k * 100 + version + 1) / 100, minQuantity: 1 + Math.floor(k / PRODUCT_COUNT) };
+        return {
+          productId: catalog.productIds[productIndex]!,
+          sku: skuOf(productIndex),
+          price: (k * 100 + version + 1) / 100,
+          minQuantity: 1 + Math.floor(k / PRODUCT_COUNT),
+        };
       });
       bodies.push(JSON.stringify({ customerId, scope: 'customer', prices }));
     }

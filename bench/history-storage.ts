@@ -32,7 +32,9 @@ async function main(): Promise<void> {
         select m.tbl_name as "table", sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name
         where m.tbl_name in ('price_history', 'trade_prices', 'trade_prices_deleted', 'events') group by m.tbl_name`.execute(db);
       const history = await sql<{ name: string; bytes: number }>`
-        select d.name as name, sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name where m.tbl_name = 'price_history' group by d.name`.execute(db);
+        select d.name as name, sum(d.pgsize) as bytes from dbstat d join sqlite_master m on m.name = d.name where m.tbl_name = 'price_history' group by d.name`.execute(
+        db,
+      );
       const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db);
       const pageSize = await sql<{ page_size: number }>`pragma page_size`.execute(db);
       return {
@@ -56,7 +58,12 @@ async function main(): Promise<void> {
       await services.tradePrices.bulkCreate(
         store.id,
         CLI_ORIGIN,
-        Array.from({ length: BULK }, (_, index) => ({ customerId: customer.id, productId: product.id, sku: skus[(made + index) % skus.length]!, price: 1 + ((made + index) % 997) / 100 })),
+        Array.from({ length: BULK }, (_, index) => ({
+          customerId: customer.id,
+          productId: product.id,
+          sku: skus[(made + index) % skus.length]!,
+          price: 1 + ((made + index) % 997) / 100,
+        })),
       );
     }
     const created = await measure();

@@ -74,7 +74,8 @@ export function startScriptNodeFlags(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
   const words = (manifest.scripts?.start ?? '').split(/\s+/).filter((word) => word !== '');
   const cli = words.indexOf('dist/main/pricebook.js');
-  if (words[0] !== 'node' || cli < 1 || words[cli + 1] !== 'serve') throw new Error(`package.json's start script is not 'node [flags] dist/main/pricebook.js serve': '${words.join(' ')}'`);
+  if (words[0] !== 'node' || cli < 1 || words[cli + 1] !== 'serve')
+    throw new Error(`package.json's start script is not 'node [flags] dist/main/pricebook.js serve': '${words.join(' ')}'`);
   return words.slice(1, cli);
 }
 

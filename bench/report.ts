@@ -29,7 +29,9 @@ export function verdict(scenario: Scenario): string {
   if (min !== undefined && scenario.ratio < min) misses.push(`ratio ${scenario.ratio.toFixed(2)} < ${min.toFixed(2)}`);
   if (max !== undefined && scenario.ratio > max) misses.push(`ratio ${scenario.ratio.toFixed(2)} > ${max.toFixed(2)}`);
   if (p99Ms !== undefined && scenario.p99Ms !== undefined && scenario.p99Ms > p99Ms) misses.push(`p99 ${scenario.p99Ms} ms > ${p99Ms} ms`);
-  const wanted = [min !== undefined && `≥ ${min.toFixed(2)}`, max !== undefined && `≤ ${max.toFixed(2)}`, p99Ms !== undefined && `p99 ≤ ${p99Ms} ms`].filter(Boolean).join(', ');
+  const wanted = [min !== undefined && `≥ ${min.toFixed(2)}`, max !== undefined && `≤ ${max.toFixed(2)}`, p99Ms !== undefined && `p99 ≤ ${p99Ms} ms`]
+    .filter(Boolean)
+    .join(', ');
   if (wanted === '') return `no target (${scenario.ratio.toFixed(2)} of ${scenario.ratioOf ?? 'ceiling'})`;
   return misses.length === 0 ? `target met (${wanted})` : `target MISSED: ${misses.join(', ')}`;
 }

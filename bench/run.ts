@@ -101,7 +101,6 @@ interface GrowthTarget {
   asOfAt: string | undefined;
 }
 
-
 async function main(): Promise<void> {
   const tls = await writeTls();
   const engine = options.adminUrl === undefined ? 'sqlite' : 'postgres';
@@ -157,7 +156,16 @@ async function main(): Promise<void> {
   const bareSpecFile = path.join(workDir, 'bare.json');
   fs.writeFileSync(bareSpecFile, JSON.stringify({ certFile: tls.certFile, keyFile: tls.keyFile, oneBody, listBody, quoteBody, asOfBody }));
   const bare = await startBareServer(bareSpecFile);
-  const tallies = { one: new Tally(), bareOne: new Tally(), list: new Tally(), bareList: new Tally(), quote: new Tally(), bareQuote: new Tally(), asOf: new Tally(), bareAsOf: new Tally() };
+  const tallies = {
+    one: new Tally(),
+    bareOne: new Tally(),
+    list: new Tally(),
+    bareList: new Tally(),
+    quote: new Tally(),
+    bareQuote: new Tally(),
+    asOf: new Tally(),
+    bareAsOf: new Tally(),
+  };
   const quote = quoteSpec(largest);
   const replaceFiles = replaceBodies(sync.catalog, sync.replaceCustomers).map((body, index) => {
     const file = path.join(workDir, `replace-${index}.json`);
@@ -345,7 +353,12 @@ async function main(): Promise<void> {
   detail(
     `bulk create: ${BULK_CONNECTIONS} connections, ${BULK_ITEMS} items a request, every other request with an Idempotency-Key of its own; p99 ${first.bulk.p99Ms()} ms a request; ` +
       `ceilings inserted in-process (${BULK_CONNECTIONS} loops, one insert per transaction of ${BULK_ITEMS}): ` +
-      ceilings.map((ceiling) => `${formNames[ceiling.form]} ${rateOf(ceiling).toFixed(0)} records/s (bulk create ${(bulkRate(first) / rateOf(ceiling)).toFixed(2)} of it)`).join(', '),
+      ceilings
+        .map(
+          (ceiling) =>
+            `${formNames[ceiling.form]} ${rateOf(ceiling).toFixed(0)} records/s (bulk create ${(bulkRate(first) / rateOf(ceiling)).toFixed(2)} of it)`,
+        )
+        .join(', '),
   );
   detail(
     `read ceilings (bare Fastify HTTPS, same bodies, ${READ_CONNECTIONS} connections): get one ${tallies.bareOne.perSecond().toFixed(0)} req/s p99 ${tallies.bareOne.p99Ms()} ms, ` +
@@ -362,14 +375,23 @@ async function main(): Promise<void> {
       `bare server ${tallies.bareQuote.perSecond().toFixed(0)} req/s p99 ${tallies.bareQuote.p99Ms()} ms`,
   );
   detail(asOfDetail(largest, tallies.bareAsOf));
-  detail(`reads: ${describeWalk(reads.one)}; ${describeWalk(reads.list)}; server log level info (one line a request), node flags of npm start: ${startScriptNodeFlags().join(' ') || 'none'}`);
+  detail(
+    `reads: ${describeWalk(reads.one)}; ${describeWalk(reads.list)}; server log level info (one line a request), node flags of npm start: ${startScriptNodeFlags().join(' ') || 'none'}`,
+  );
   detail(
     `growth: ${targets.map((target) => `${bulkRate(target).toFixed(0)} records/s at ${target.seeded}`).join(', ')} stored; ` +
       `every slice starts from the seeded records (a slice adds up to ${Math.max(...targets.map((target) => target.created))})`,
   );
-  detail(`${profile.rounds} rounds; every slice ${(profile.seconds / profile.rounds).toFixed(1)} s; peak RSS by server: ${peakRss.map((bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`).join(', ')}`);
+  detail(
+    `${profile.rounds} rounds; every slice ${(profile.seconds / profile.rounds).toFixed(1)} s; peak RSS by server: ${peakRss.map((bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`).join(', ')}`,
+  );
   for (const scenario of scenarios) detail(`${scenario.name}: ${verdict(scenario)}`);
-  detail(`took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  detail(
+    `took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 /**
@@ -390,11 +412,27 @@ async function asOfOnly(tls: TlsFiles): Promise<void> {
   await opened.close();
   const server = await startServer(serverEnv(database), tls, options.serverNodeArgs);
   progress(`seeded ${seeded} trade prices and their history; server ${server.pid} up`);
-  const target: GrowthTarget = { seeded, database, catalog, ids, history, bodyFile: '', quoteFile: '', server, bulk: new Tally(), created: 0, replaceCustomers: [], asOfAt };
+  const target: GrowthTarget = {
+    seeded,
+    database,
+    catalog,
+    ids,
+    history,
+    bodyFile: '',
+    quoteFile: '',
+    server,
+    bulk: new Tally(),
+    created: 0,
+    replaceCustomers: [],
+    asOfAt,
+  };
   const spec = asOfSpec(target);
   const body = await sample(server, pathAt(spec.paths, 0), catalog.token);
   const bareSpecFile = path.join(workDir, 'bare.json');
-  fs.writeFileSync(bareSpecFile, JSON.stringify({ certFile: tls.certFile, keyFile: tls.keyFile, oneBody: '{}', listBody: '[]', quoteBody: '{}', asOfBody: body }));
+  fs.writeFileSync(
+    bareSpecFile,
+    JSON.stringify({ certFile: tls.certFile, keyFile: tls.keyFile, oneBody: '{}', listBody: '[]', quoteBody: '{}', asOfBody: body }),
+  );
   const bare = await startBareServer(bareSpecFile);
   const ours = new Tally();
   const ceiling = new Tally();
@@ -423,9 +461,16 @@ async function asOfOnly(tls: TlsFiles): Promise<void> {
   const scenario = asOfScenario(ours, ceiling);
   process.stdout.write(`${scenarioLine(scenario)}\n`);
   detail(asOfDetail(target, ceiling));
-  detail(`${profile.rounds} rounds; every slice ${(profile.seconds / profile.rounds).toFixed(1)} s; server peak RSS ${rss === undefined ? '?' : `${(rss / 2 ** 20).toFixed(0)} MB`}`);
+  detail(
+    `${profile.rounds} rounds; every slice ${(profile.seconds / profile.rounds).toFixed(1)} s; server peak RSS ${rss === undefined ? '?' : `${(rss / 2 ** 20).toFixed(0)} MB`}`,
+  );
   detail(`${scenario.name}: ${verdict(scenario)}`);
-  detail(`took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  detail(
+    `took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 /** Each customer's effective price of each of the first SKUs at the seeded past moment, in an order that jumps across them. */
@@ -487,13 +532,27 @@ function bulkSpec(target: GrowthTarget, seconds: number): LoadSpec {
  */
 function readSpecs(target: GrowthTarget): { one: LoadSpec; list: LoadSpec } {
   const { ids, catalog } = target;
-  const base = { url: target.server.baseUrl, method: 'GET' as const, headers: { authorization: `Bearer ${catalog.token}` }, connections: READ_CONNECTIONS, warmupSeconds: 0, seconds: 0 };
+  const base = {
+    url: target.server.baseUrl,
+    method: 'GET' as const,
+    headers: { authorization: `Bearer ${catalog.token}` },
+    connections: READ_CONNECTIONS,
+    warmupSeconds: 0,
+    seconds: 0,
+  };
   const prefix = '/v1/trade-customer-product-prices';
   return {
     one: { ...base, paths: { kind: 'ids', prefix: `${prefix}/`, min: ids.min, max: ids.max, start: 0 } },
     list: {
       ...base,
-      paths: { kind: 'pages', prefix, customerIds: catalog.customerIds, pages: Math.max(1, Math.floor(target.seeded / CUSTOMER_COUNT / PAGE_SIZE)), pageSize: PAGE_SIZE, start: 0 },
+      paths: {
+        kind: 'pages',
+        prefix,
+        customerIds: catalog.customerIds,
+        pages: Math.max(1, Math.floor(target.seeded / CUSTOMER_COUNT / PAGE_SIZE)),
+        pageSize: PAGE_SIZE,
+        start: 0,
+      },
     },
   };
 }
@@ -569,7 +628,8 @@ function describeWalk(spec: LoadSpec): string {
   const walk = spec.paths;
   if (walk.kind === 'paths') return `${walk.paths.length} paths, ${walk.start} requests sent in all`;
   if (walk.kind === 'ids') return `get one walks ids ${walk.min}–${walk.max} (${walk.max - walk.min + 1}), ${walk.start} requests sent in all`;
-  if (walk.kind === 'pages') return `list walks ${walk.customerIds.length} customers × ${walk.pages} pages of ${walk.pageSize} (${walk.customerIds.length * walk.pages}), ${walk.start} requests sent in all`;
+  if (walk.kind === 'pages')
+    return `list walks ${walk.customerIds.length} customers × ${walk.pages} pages of ${walk.pageSize} (${walk.customerIds.length * walk.pages}), ${walk.start} requests sent in all`;
   return walk.path;
 }
 

@@ -136,7 +136,11 @@ async function captureSql(driver: Driver, workload: Workload): Promise<Record<ke
     credential: await last(() => new KyselyApiKeyRepository(db, hotReads).findByKey(workload.key)),
     get: await last(() => prices.find(workload.catalog.storeId, workload.ids.min)),
     list: await last(() => prices.list(workload.catalog.storeId, { customerId: workload.catalog.customerIds[0]! }, { count: PAGE, offset: 0 })),
-    insert: await last(() => db.transaction().execute((trx) => new KyselyTradePriceRepository(trx, SQLITE, hotReads).insertMany(workload.catalog.storeId, items, new Date().toISOString()))),
+    insert: await last(() =>
+      db
+        .transaction()
+        .execute((trx) => new KyselyTradePriceRepository(trx, SQLITE, hotReads).insertMany(workload.catalog.storeId, items, new Date().toISOString())),
+    ),
   };
   // Not destroyed: that would close the driver's connections, which the rounds go on using.
   return sqlOf;
@@ -228,7 +232,8 @@ async function main(): Promise<void> {
   const cleanEvents = drivers[0]!.writer.prepare('delete from events where store_id = ?');
 
   // Warm-up: a short slice of everything on both drivers.
-  for (const level of levels) for (const operations of level.operations) for (const name of names) await slice(operations[name], Math.ceil(level.counts[name] / 10), 0);
+  for (const level of levels)
+    for (const operations of level.operations) for (const name of names) await slice(operations[name], Math.ceil(level.counts[name] / 10), 0);
   trim.run([catalog.storeId, ids.max]);
 
   for (let round = 0; round < ROUNDS; round++) {
@@ -255,7 +260,10 @@ async function main(): Promise<void> {
   );
   for (const [l, level] of levels.entries()) {
     for (const [o, name] of names.entries()) {
-      const [better, node] = drivers.map((_, d) => ({ wall: median(results[l]![o]![d]!.map((r) => r.wallUs)), cpu: median(results[l]![o]![d]!.map((r) => r.cpuUs)) }));
+      const [better, node] = drivers.map((_, d) => ({
+        wall: median(results[l]![o]![d]!.map((r) => r.wallUs)),
+        cpu: median(results[l]![o]![d]!.map((r) => r.cpuUs)),
+      }));
       process.stdout.write(
         `${level.name} ${name}: better-sqlite3 ${format(better!.wall)} / ${format(better!.cpu)} µs, node:sqlite ${format(node!.wall)} / ${format(node!.cpu)} µs ` +
           `(node:sqlite ${(node!.wall / better!.wall).toFixed(2)}× the wall time)\n`,
@@ -266,7 +274,12 @@ async function main(): Promise<void> {
     driver.reader.close();
     driver.writer.close();
   }
-  process.stdout.write(`# took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `# took ${((Date.now() - startedAt) / 1000).toFixed(0)} s, load average now ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}\n`,
+  );
 }
 
 function format(us: number): string {

@@ -1,14 +1,16 @@
 // The admin page (src/admin) for the browser: its TypeScript compiled into dist/admin, then its
 // static files (HTML, CSS) copied beside it. Run by `npm run build` after the server's build.
-// The page imports the contract's types (never its code). The only code it loads from outside
-// src/admin is in src/text/, src/csv/ and the client package (@pricebook/client/browser, from
-// packages/client/src/: src/admin/tsconfig.json maps the name there): modules the server and the
-// CLI use too (the CSV cell rules, the CSV writer and the files it writes, the typed client),
-// compiled into dist/admin/text/, dist/admin/csv/ and dist/admin/client/, the page's imports of
-// them pointed there. Only the files the page imports are compiled, and those must use no Node
-// API and no other package (src/csv/'s reader and the client's HTTPS transport do: the page never
-// imports them). An import of any other code, or of another package, fails the build: the
-// browser could not load it.
+// The page imports the contract's types, and of its code only the error codes and the event
+// topics (src/contract/error-codes.ts and event-topics.ts, which import nothing). The only code
+// it loads from outside src/admin is those files, src/text/, src/csv/ and the client package
+// (@pricebook/client/browser, from packages/client/src/: src/admin/tsconfig.json maps the name
+// there): modules the server and the CLI use too (the error codes and topics, the CSV cell
+// rules, the CSV writer and the files it writes, the typed client), compiled into
+// dist/admin/contract/, dist/admin/text/, dist/admin/csv/ and dist/admin/client/, the page's
+// imports of them pointed there. Only the files the page imports are compiled, and those must
+// use no Node API and no other package (src/csv/'s reader and the client's HTTPS transport do:
+// the page never imports them). An import of any other code, or of another package, fails the
+// build: the browser could not load it.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -23,6 +25,11 @@ const shared = [
   [path.join(root, 'src', 'csv'), path.join(target, 'csv')],
   [path.join(root, 'packages', 'client', 'src'), path.join(target, 'client')],
 ];
+/** Single files outside those folders that the page may load (the rest of src/contract/ imports TypeBox). */
+const sharedFiles = ['error-codes', 'event-topics'].map((name) => [
+  path.join(root, 'src', 'contract', `${name}.ts`),
+  path.join(target, 'contract', `${name}.js`),
+]);
 /** The packages the page may import, by name: the source file each name stands for. */
 const PACKAGES = new Map([['@pricebook/client/browser', path.join(root, 'packages', 'client', 'src', 'browser.ts')]]);
 const STATIC = ['.html', '.css', '.svg', '.png'];
@@ -48,7 +55,9 @@ const emitted = program.emit(
 );
 if (emitted.diagnostics.length > 0) fail(emitted.diagnostics);
 if (unloadable.length > 0) {
-  process.stderr.write(`admin page: imports code the browser cannot load (only src/admin, src/text, src/csv and @pricebook/client/browser are served, no other package):\n${unloadable.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(
+    `admin page: imports code the browser cannot load (only src/admin, src/contract/error-codes.ts and event-topics.ts, src/text, src/csv and @pricebook/client/browser are served, no other package):\n${unloadable.map((line) => `  ${line}\n`).join('')}`,
+  );
   process.exit(1);
 }
 
@@ -65,6 +74,8 @@ process.stdout.write(`admin page: ${scripts.size} scripts and its static files i
 /** Where the compiled `file` (a .ts source) is served from, or undefined when it is not. */
 function servedPath(file) {
   const resolved = path.resolve(file);
+  const single = sharedFiles.find(([source]) => source === resolved);
+  if (single !== undefined) return single[1];
   const within = (directory) => resolved.startsWith(directory + path.sep);
   const base = within(source) ? [source, target] : shared.find(([directory]) => within(directory));
   if (base === undefined || !resolved.endsWith('.ts') || resolved.endsWith('.d.ts')) return undefined;
@@ -95,10 +106,23 @@ function pointImportsAtServedFiles(context) {
     };
     const statements = sourceFile.statements.map((statement) => {
       if (ts.isImportDeclaration(statement)) {
-        return factory.updateImportDeclaration(statement, statement.modifiers, statement.importClause, pointed(statement.moduleSpecifier), statement.attributes);
+        return factory.updateImportDeclaration(
+          statement,
+          statement.modifiers,
+          statement.importClause,
+          pointed(statement.moduleSpecifier),
+          statement.attributes,
+        );
       }
       if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined) {
-        return factory.updateExportDeclaration(statement, statement.modifiers, statement.isTypeOnly, statement.exportClause, pointed(statement.moduleSpecifier), statement.attributes);
+        return factory.updateExportDeclaration(
+          statement,
+          statement.modifiers,
+          statement.isTypeOnly,
+          statement.exportClause,
+          pointed(statement.moduleSpecifier),
+          statement.attributes,
+        );
       }
       return statement;
     });

@@ -90,7 +90,12 @@ export function sortableTable(options: {
       { scope: 'col', 'aria-sort': current ? (order.descending ? 'descending' : 'ascending') : null },
       h(
         'button',
-        { type: 'button', class: 'sort', onclick: () => options.onSort(next), title: `Sort by ${column.label.toLowerCase()}, ${next.descending ? 'descending' : 'ascending'}` },
+        {
+          type: 'button',
+          class: 'sort',
+          onclick: () => options.onSort(next),
+          title: `Sort by ${column.label.toLowerCase()}, ${next.descending ? 'descending' : 'ascending'}`,
+        },
         column.label,
         h('span', { class: 'sort-mark', 'aria-hidden': 'true' }, current ? (order.descending ? ' ▼' : ' ▲') : ''),
       ),
@@ -131,7 +136,13 @@ export function withLocalMoments(text: string): string {
 /** A price's window in words: "valid always", "valid from 2027-01-01 00:00", "valid from … until …". */
 export function validityText(record: { validFrom: string | null; validUntil: string | null }): string {
   if (record.validFrom === null && record.validUntil === null) return 'valid always';
-  return ['valid', record.validFrom === null ? null : `from ${formatMoment(record.validFrom)}`, record.validUntil === null ? null : `until ${formatMoment(record.validUntil)}`].filter((part) => part !== null).join(' ');
+  return [
+    'valid',
+    record.validFrom === null ? null : `from ${formatMoment(record.validFrom)}`,
+    record.validUntil === null ? null : `until ${formatMoment(record.validUntil)}`,
+  ]
+    .filter((part) => part !== null)
+    .join(' ');
 }
 
 /** A `datetime-local` input's value (the browser's time zone) as ISO 8601 UTC; undefined when empty. */
@@ -145,6 +156,9 @@ export function momentFromInput(value: string): string | undefined {
 export function momentToInput(value: string | null): string {
   if (value === null) return '';
   const date = new Date(value);
-  const seconds = date.getSeconds() === 0 && date.getMilliseconds() === 0 ? '' : `:${String(date.getSeconds()).padStart(2, '0')}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  const seconds =
+    date.getSeconds() === 0 && date.getMilliseconds() === 0
+      ? ''
+      : `:${String(date.getSeconds()).padStart(2, '0')}.${String(date.getMilliseconds()).padStart(3, '0')}`;
   return `${formatMoment(value).replace(' ', 'T')}${seconds}`;
 }

@@ -1,4 +1,5 @@
 import { type FieldProblem, PricebookError } from '@pricebook/client/browser';
+import { ERROR_CODES } from '../contract/error-codes.js';
 import { h, replaceChildren, uniqueId } from './dom.js';
 import { errorMessage } from './error-message.js';
 
@@ -33,8 +34,6 @@ export interface FormOptions {
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
-/** The API's code for a malformed query parameter (400). */
-const INVALID_QUERY = 9;
 const QUERY_PARAMETER = /^Invalid query parameter '([^']+)'/;
 
 interface Field {
@@ -119,7 +118,7 @@ export class Form {
         first ??= field.control;
       }
       if (general.length > 0 && first === undefined) general.unshift(error.message);
-    } else if (error instanceof PricebookError && error.code === INVALID_QUERY && this.fields.has(QUERY_PARAMETER.exec(error.message)?.[1] ?? '')) {
+    } else if (error instanceof PricebookError && error.code === ERROR_CODES.invalid_query && this.fields.has(QUERY_PARAMETER.exec(error.message)?.[1] ?? '')) {
       // A 400 on a query parameter names it in its message: `Invalid query parameter 'quantity': …`.
       const field = this.field(QUERY_PARAMETER.exec(error.message)?.[1] ?? '');
       this.markInvalid(field, error.message.replace(QUERY_PARAMETER, '').replace(/^:\s*/, ''));
@@ -128,7 +127,11 @@ export class Form {
       general.push(errorMessage(error));
     }
     if (general.length > 0) {
-      replaceChildren(this.summary, h('p', {}, general[0] ?? ''), general.length > 1 ? h('ul', {}, ...general.slice(1).map((line) => h('li', {}, line))) : null);
+      replaceChildren(
+        this.summary,
+        h('p', {}, general[0] ?? ''),
+        general.length > 1 ? h('ul', {}, ...general.slice(1).map((line) => h('li', {}, line))) : null,
+      );
     }
     first?.focus();
   }
@@ -167,7 +170,11 @@ export class Form {
     if (problem.field === null) return undefined;
     if (index !== undefined && problem.index !== undefined && problem.index !== index) return undefined;
     // `prices[3].validUntil` → `validUntil`; `priceListIds[0]` → `priceListIds`.
-    const name = problem.field.replace(/\[\d+\]/g, '').split('.').at(-1) ?? problem.field;
+    const name =
+      problem.field
+        .replace(/\[\d+\]/g, '')
+        .split('.')
+        .at(-1) ?? problem.field;
     return this.fields.get(name) ?? this.fields.get(this.options.aliases?.[name] ?? '');
   }
 
@@ -182,23 +189,34 @@ export class Form {
     const hintId = spec.hint === undefined ? undefined : `${id}-hint`;
     const control: Control =
       spec.type === 'select'
-        ? h('select', { id, name: spec.name }, ...(spec.options ?? []).map((option) => h('option', { value: option.value, selected: option.value === spec.value }, option.label)))
+        ? h(
+            'select',
+            { id, name: spec.name },
+            ...(spec.options ?? []).map((option) => h('option', { value: option.value, selected: option.value === spec.value }, option.label)),
+          )
         : spec.type === 'textarea'
           ? h('textarea', { id, name: spec.name, rows: 6, spellcheck: 'false', autocomplete: 'off' }, spec.value ?? '')
           : h('input', {
-            id,
-            name: spec.name,
-            type: spec.type ?? 'text',
-            value: spec.value,
-            inputmode: spec.inputmode,
-            autocomplete: spec.autocomplete ?? 'off',
-            accept: spec.accept,
-            readonly: spec.readonly,
-          });
+              id,
+              name: spec.name,
+              type: spec.type ?? 'text',
+              value: spec.value,
+              inputmode: spec.inputmode,
+              autocomplete: spec.autocomplete ?? 'off',
+              accept: spec.accept,
+              readonly: spec.readonly,
+            });
     if (hintId !== undefined) control.setAttribute('aria-describedby', hintId);
     const error = h('p', { class: 'field-error', id: `${id}-error`, hidden: true });
     this.fields.set(spec.name, { spec, control, hintId, error });
-    return h('div', { class: 'field' }, h('label', { for: id }, spec.label), hintId === undefined ? null : h('p', { class: 'hint', id: hintId }, spec.hint ?? ''), control, error);
+    return h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, spec.label),
+      hintId === undefined ? null : h('p', { class: 'hint', id: hintId }, spec.hint ?? ''),
+      control,
+      error,
+    );
   }
 }
 
@@ -209,7 +227,9 @@ function setDescribedBy(control: Control, hintId: string | undefined, errorId: s
 }
 
 function describeProblem(problem: FieldProblem): string {
-  const where = [problem.index === undefined ? undefined : `item ${problem.index + 1}`, problem.field ?? undefined].filter((part) => part !== undefined).join(', ');
+  const where = [problem.index === undefined ? undefined : `item ${problem.index + 1}`, problem.field ?? undefined]
+    .filter((part) => part !== undefined)
+    .join(', ');
   return where === '' ? problem.message : `${where}: ${problem.message}`;
 }
 

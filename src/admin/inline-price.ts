@@ -19,7 +19,14 @@ export function problemOf(error: unknown, index: number): string {
 export function inlinePriceCell(options: { name: string; price: number; save: (price: unknown) => Promise<string | undefined> }): HTMLElement {
   const cell = h('div', { class: 'inline-price' });
   const show = () => {
-    replaceChildren(cell, h('button', { type: 'button', class: 'link-like', 'aria-label': `Change the price of ${options.name}, now ${money(options.price)}`, onclick: edit }, money(options.price)));
+    replaceChildren(
+      cell,
+      h(
+        'button',
+        { type: 'button', class: 'link-like', 'aria-label': `Change the price of ${options.name}, now ${money(options.price)}`, onclick: edit },
+        money(options.price),
+      ),
+    );
   };
   const edit = () => {
     const input = h('input', { type: 'text', inputmode: 'decimal', value: String(options.price), 'aria-label': `New price of ${options.name}`, size: 8 });

@@ -4,7 +4,8 @@ import { h, replaceChildren } from './dom.js';
 import { errorMessage } from './error-message.js';
 import { isAbort } from './forms.js';
 import { currency, setCurrency } from './money.js';
-import { canChange, FORMER_TOKEN_KEY, setSignedInMember, signedInMember } from './session.js';
+import { approvalRequired, canChange, canChangePrices, FORMER_TOKEN_KEY, setApprovalRequired, setSignedInMember, signedInMember } from './session.js';
+import { type OutcomeKind, toast as toastBox } from './toast.js';
 import type { View, ViewContext } from './view.js';
 import { changePasswordView } from './views/change-password.js';
 import { customerView } from './views/customer.js';
@@ -59,8 +60,7 @@ const nav = element('nav');
 const who = element('signed-in-as');
 const wait = element('wait');
 const announcer = element('announcer');
-const toast = element('toast');
-const toastText = element('toast-text');
+const toast = toastBox(element('toast'), element('toast-text'), element('toast-close'));
 let current: AbortController | undefined;
 /** Where to go once signed in (the page asked for before signing in). */
 let afterSignIn = HOME;
@@ -83,18 +83,17 @@ function signOut(message?: string): void {
   if (message !== undefined && location.hash !== SIGN_IN && location.hash !== PASSWORD && location.hash !== '') afterSignIn = location.hash;
   setSignedInMember(undefined);
   setCurrency(undefined);
+  setApprovalRequired(false);
   sessionAsked = true;
   signInMessage = message;
   if (location.hash === SIGN_IN) void render();
   else location.hash = SIGN_IN;
 }
 
-/** The outcome of an action: on screen until dismissed or replaced, and to screen readers; `quiet`: to screen readers alone (the page itself shows it). */
-function announce(message: string, quiet = false): void {
+/** The outcome of an action: to screen readers, and on screen (`toast.ts`) unless `quiet` (the page itself shows it). */
+function announce(message: string, kind: OutcomeKind = 'success'): void {
   replaceChildren(announcer, message);
-  if (quiet) return;
-  replaceChildren(toastText, message);
-  toast.hidden = false;
+  if (kind !== 'quiet') toast.show(message, kind === 'failure');
 }
 
 /** The member of the session the browser's cookie names, asked once per page load; undefined when signed out. */
@@ -112,6 +111,7 @@ async function sessionMember(signal: AbortSignal): Promise<StaffMember | undefin
 
 async function render(): Promise<void> {
   current?.abort();
+  toast.viewChanged();
   const controller = new AbortController();
   current = controller;
   const hash = location.hash === '' ? HOME : location.hash;
@@ -141,13 +141,15 @@ async function render(): Promise<void> {
     return;
   }
   const fullySignedIn = member !== undefined && !member.mustChangePassword;
-  // The store's currency, once a sign-in: every price the page shows is in it.
+  // The store's currency, once a sign-in: every price the page shows is in it. And whether the
+  // store requires approval: then prices change through change sets only.
   if (fullySignedIn && currency() === undefined) {
     const store = await adminClient({ signal: controller.signal, onRateLimitWait: showRateLimitWait, onUnauthenticated: () => signOut(SESSION_ENDED) })
       .store.get()
       .catch(() => undefined);
     if (controller.signal.aborted) return;
     setCurrency(store?.currency);
+    setApprovalRequired(store?.requireApproval === true);
   }
   nav.hidden = member === undefined;
   for (const link of nav.querySelectorAll<HTMLElement>('ul')) link.hidden = !fullySignedIn;
@@ -171,6 +173,8 @@ async function render(): Promise<void> {
     },
     member,
     canChange: canChange(member),
+    canChangePrices: canChangePrices(member),
+    approvalRequired: approvalRequired(),
     signedIn: (signedIn) => {
       setSignedInMember(signedIn);
       sessionAsked = true;
@@ -188,6 +192,8 @@ async function render(): Promise<void> {
     },
     announce,
     navigate: (target) => {
+      // Where the action leads: its outcome shows there.
+      if (location.hash !== target) toast.carryToNextView();
       location.hash = target;
     },
     signOut,
@@ -221,10 +227,6 @@ const setMenuOpen = (open: boolean) => {
 menuToggle.addEventListener('click', () => setMenuOpen(!nav.classList.contains('open')));
 window.addEventListener('hashchange', () => setMenuOpen(false));
 
-element('toast-close').addEventListener('click', () => {
-  toast.hidden = true;
-});
-
 const signOutButton = element('sign-out');
 signOutButton.addEventListener('click', () => {
   if ((signOutButton as HTMLButtonElement).disabled) return;
@@ -234,6 +236,7 @@ signOutButton.addEventListener('click', () => {
     .session.delete()
     .then(
       () => {
+        toast.carryToNextView();
         signOut();
         announce('Signed out');
       },

@@ -15,7 +15,12 @@ export const PRICE_FIELDS: readonly FieldSpec[] = [
 
 /** A list entry's own quantity rule, named as the API names it (errors land at `quantityRule.minimum` and so on). */
 export const QUANTITY_RULE_FIELDS: readonly FieldSpec[] = [
-  { name: 'quantityRule.increment', label: 'Case pack', inputmode: 'numeric', hint: 'Lines this entry prices order multiples of this. All three empty: the SKU’s rule.' },
+  {
+    name: 'quantityRule.increment',
+    label: 'Case pack',
+    inputmode: 'numeric',
+    hint: 'Lines this entry prices order multiples of this. All three empty: the SKU’s rule.',
+  },
   { name: 'quantityRule.minimum', label: 'Fewest units', inputmode: 'numeric', hint: 'Empty: the case pack.' },
   { name: 'quantityRule.maximum', label: 'Most units', inputmode: 'numeric', hint: 'Empty: no most.' },
 ];
@@ -56,7 +61,13 @@ export function priceFromForm(form: Form, productId: number | undefined): Partia
 }
 
 /** A record's price fields as the form's fields show them (to edit it). */
-export function priceValues(record: { sku: string; price: number; minQuantity: number; validFrom: string | null; validUntil: string | null }): Record<string, string> {
+export function priceValues(record: {
+  sku: string;
+  price: number;
+  minQuantity: number;
+  validFrom: string | null;
+  validUntil: string | null;
+}): Record<string, string> {
   return {
     sku: record.sku,
     price: String(record.price),
@@ -106,7 +117,10 @@ export function suggestSkus(api: Pricebook, form: Form, signal: AbortSignal): vo
         .search({ contains: text, count: 20 })
         .then((found) => {
           if (signal.aborted || control.value.trim() !== text) return;
-          replaceChildren(list, ...found.map((item) => h('option', { value: item.sku, label: `${item.title}${item.variationId === null ? '' : ' (variation)'}` })));
+          replaceChildren(
+            list,
+            ...found.map((item) => h('option', { value: item.sku, label: `${item.title}${item.variationId === null ? '' : ' (variation)'}` })),
+          );
         })
         // Suggestions are a help: without them the field works as before.
         .catch(() => undefined);

@@ -21,5 +21,25 @@ export function canChange(signedIn: StaffMember | undefined = member): boolean {
   return signedIn !== undefined && signedIn.role !== 'viewer';
 }
 
+/**
+ * Whether the member's store requires approval of price changes (`GET /v1/store`'s
+ * `requireApproval`, asked once a sign-in with the currency): there, staff change prices only
+ * through change sets, and the API refuses their direct writes (code 18).
+ */
+let storeRequiresApproval = false;
+
+export function setApprovalRequired(required: boolean): void {
+  storeRequiresApproval = required;
+}
+
+export function approvalRequired(): boolean {
+  return storeRequiresApproval;
+}
+
+/** Whether the page offers direct changes of prices: an editor's role, on a store that does not require approval. */
+export function canChangePrices(signedIn: StaffMember | undefined = member): boolean {
+  return canChange(signedIn) && !storeRequiresApproval;
+}
+
 /** The key an earlier version of the page kept an API token under in sessionStorage: removed on load. */
 export const FORMER_TOKEN_KEY = 'pricebook.token';

@@ -6,18 +6,18 @@ import Fastify, { LogController, type FastifyServerFactory } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CONFIG_VARIABLES, type Config } from '../config/config.js';
-import { AppError } from '../modules/errors.js';
-import { keepReadingBehindLargeAnswers } from '../http/answer-buffer.js';
-import { type App } from '../http/app-types.js';
-import { registerBodyParsers } from '../http/body-parsers.js';
-import { bodyValidatorCompiler, createBodyAjv } from '../http/body-validator.js';
-import { clientErrorAnswerer, registerEarlyAnswerTracking, trackHandshakes } from '../http/client-errors.js';
-import { type ConnectionLimits, FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/connection-slots.js';
-import { registerErrorHandler } from '../http/error-handler.js';
-import { MAX_BODY_BYTES } from '../http/json-body-parser.js';
-import { registerOpenApi } from '../http/openapi.js';
-import { registerAdminPage } from '../http/admin-assets.js';
-import { registerWelcomePage } from '../http/welcome-page.js';
+import { AppError } from '../modules/shared/errors.js';
+import { keepReadingBehindLargeAnswers } from '../http/server/answer-buffer.js';
+import { type App } from '../http/plugins/app-types.js';
+import { registerBodyParsers } from '../http/plugins/body-parsers.js';
+import { bodyValidatorCompiler, createBodyAjv } from '../http/plugins/body-validator.js';
+import { clientErrorAnswerer, registerEarlyAnswerTracking, trackHandshakes } from '../http/server/client-errors.js';
+import { type ConnectionLimits, FIRST_REQUEST_TIMEOUT_MS, limitConnections } from '../http/server/connection-slots.js';
+import { registerErrorHandler } from '../http/plugins/error-handler.js';
+import { MAX_BODY_BYTES } from '../http/plugins/json-body-parser.js';
+import { registerOpenApi } from '../http/plugins/openapi.js';
+import { registerAdminPage } from '../http/plugins/admin-assets.js';
+import { registerWelcomePage } from '../http/plugins/welcome-page.js';
 import { registerVersionCheck } from '../http/plugins/api-version.js';
 import { registerAuthentication } from '../http/plugins/authenticate.js';
 import { registerNotFound } from '../http/plugins/not-found.js';
@@ -25,10 +25,11 @@ import { INVALID_PROTOCOL_MESSAGE, isTrusted, registerProtocolCheck, trustedProx
 import { registerRateLimit } from '../http/plugins/rate-limit.js';
 import { registerParamsAndProjection } from '../http/plugins/params-and-projection.js';
 import { registerRouteGuard } from '../http/plugins/route-guard.js';
-import { registerRequestLog } from '../http/request-log.js';
+import { registerApprovalGuard } from '../http/plugins/approval-guard.js';
+import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerRequestMetrics } from '../http/plugins/request-metrics.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
-import { rerouteUnreadableUrl } from '../http/unreadable-url.js';
+import { rerouteUnreadableUrl } from '../http/plugins/unreadable-url.js';
 import { registerCustomerRoutes } from '../http/routes/customers/index.js';
 import { registerCategoryRoutes } from '../http/routes/categories/index.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
@@ -46,9 +47,8 @@ import { registerOrderRoutes } from '../http/routes/orders/index.js';
 import { registerWebhookRoutes } from '../http/routes/webhooks/index.js';
 import { registerEventRoutes } from '../http/routes/events/index.js';
 import { registerSessionRoutes } from '../http/routes/session/index.js';
-import { SignInThrottle } from '../http/sign-in-throttle.js';
 import { registerPriceHistoryRoutes } from '../http/routes/price-history/index.js';
-import { registerIdempotentCreate } from '../http/idempotent-create.js';
+import { registerIdempotentCreate } from '../http/plugins/idempotent-create.js';
 import { health } from '../http/routes/system/health.js';
 import type { Services } from './services.js';
 import type { TlsPair } from './tls.js';
@@ -88,7 +88,11 @@ export const serverTimeouts = {
  */
 export async function buildApp(config: Config, services: Services, options: AppOptions): Promise<App> {
   const proxies = trustedProxies(config.trustProxy);
-  const { firstRequestTimeout = FIRST_REQUEST_TIMEOUT_MS, ...timeouts } = { ...serverTimeouts, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...options.timeouts };
+  const { firstRequestTimeout = FIRST_REQUEST_TIMEOUT_MS, ...timeouts } = {
+    ...serverTimeouts,
+    handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS,
+    ...options.timeouts,
+  };
   const serverFactory: FastifyServerFactory = (handler) => {
     const server = https.createServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler);
     trackHandshakes(server);
@@ -98,8 +102,14 @@ export async function buildApp(config: Config, services: Services, options: AppO
   };
   const app = Fastify({
     serverFactory,
-    logger: options.logger === false ? false : { ...loggerOptions(config, options.logger), redact: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token', '*.password', '*.currentPassword', '*.newPassword'] },
-    // Our own single line per request (http/request-log.ts) replaces Fastify's two.
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...loggerOptions(config, options.logger),
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token', '*.password', '*.currentPassword', '*.newPassword'],
+          },
+    // Our own single line per request (http/plugins/request-log.ts) replaces Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -131,6 +141,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerNotFound(app);
   registerRouteGuard(app);
   registerParamsAndProjection(app);
+  registerApprovalGuard(app, services.credentials);
   registerIdempotentCreate(app, services.idempotency);
   await registerOpenApi(app);
 
@@ -152,7 +163,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
   registerOrderRoutes(app, services.orders);
   registerWebhookRoutes(app, services.webhooks);
   registerEventRoutes(app, services.events);
-  registerSessionRoutes(app, services.staffSessions, services.staff, new SignInThrottle(services.signInFailures, services.authFailures));
+  registerSessionRoutes(app, services.staffSessions, services.staff);
   registerPriceHistoryRoutes(app, services.history);
   registerStoreRoutes(app, services.credentials);
   await app.ready();
@@ -182,6 +193,8 @@ function loggerOptions(config: Config, logger: AppOptions['logger']): { level: s
 export function createPlainHttpServer(app: App, config: Config, firstRequestTimeout = FIRST_REQUEST_TIMEOUT_MS): http.Server {
   const server = http.createServer(serverTimeouts, (request, response) => app.routing(request, response));
   server.on('clientError', clientErrorAnswerer(serverTimeouts, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE)));
-  limitConnections(server, connectionLimits(config, trustedProxies(config.trustProxy), firstRequestTimeout), (details, message) => app.log.warn(details, message));
+  limitConnections(server, connectionLimits(config, trustedProxies(config.trustProxy), firstRequestTimeout), (details, message) =>
+    app.log.warn(details, message),
+  );
   return server;
 }

@@ -27,12 +27,7 @@ export function buildMaintenanceLoop(services: Services, log: MaintenanceLog, op
     // held the event loop for 53–55 ms on a slower 2-core machine (the bound is 50).
     tasks.push({ name: 'price history', batchSize: HISTORY_CUT_BATCH, purge: (now, limit) => retention.purge(now, limit) });
   }
-  return new MaintenanceLoop(
-    tasks,
-    services.clock,
-    log,
-    options,
-  );
+  return new MaintenanceLoop(tasks, services.clock, log, options);
 }
 
 /** The scheduled change sets' loop (docs/change-sets.md, "Scheduling"): run wherever the maintenance loop runs. */

@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { registerEventLoopMetrics } from '../metrics/event-loop-metrics.js';
 import { HttpMetrics } from '../metrics/http-metrics.js';
-import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../http/metrics-listener.js';
+import { type MetricsListener, type MetricsListenerOptions, startMetricsListener } from '../http/server/metrics-listener.js';
 import { createMetricsRegistry } from '../metrics/metrics-registry.js';
 import { registerStorageMetrics } from '../metrics/storage-metrics.js';
 import { registerImportQueueMetrics } from '../metrics/import-queue-metrics.js';

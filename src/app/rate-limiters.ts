@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import type { Clock } from '../modules/clock.js';
+import type { Clock } from '../modules/shared/clock.js';
 import { FallbackRateLimiter } from '../rate-limit/fallback-rate-limiter.js';
 import { MemoryRateLimiter } from '../rate-limit/memory-rate-limiter.js';
 import type { RedisConnectionOptions } from '../rate-limit/redis-connection.js';
@@ -38,7 +38,10 @@ export async function buildRateLimiters(config: Config, clock: Clock, redisOptio
     };
   }
   // Loaded only when used: the Redis client costs a process without Redis some 6 MB of memory.
-  const [{ RedisConnection }, { RedisRateLimiter }] = await Promise.all([import('../rate-limit/redis-connection.js'), import('../rate-limit/redis-rate-limiter.js')]);
+  const [{ RedisConnection }, { RedisRateLimiter }] = await Promise.all([
+    import('../rate-limit/redis-connection.js'),
+    import('../rate-limit/redis-rate-limiter.js'),
+  ]);
   const connection = await RedisConnection.open(config.redisUrl, redisOptions);
   const gate = <T>(command: () => Promise<T>) => connection.attempt(command);
   const shared = (options: LeakyBucketOptions, namespace: string) =>

@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from '../config/config.js';
-import { type Clock, systemClock } from '../modules/clock.js';
+import { type Clock, systemClock } from '../modules/shared/clock.js';
 import { CustomerService } from '../modules/customers/customer-service.js';
 import { CategoryService } from '../modules/catalog/category-service.js';
 import { ProductService } from '../modules/catalog/product-service.js';
@@ -10,14 +11,17 @@ import { OrderService } from '../modules/orders/order-service.js';
 import { CredentialService } from '../modules/stores/credential-service.js';
 import { StaffSessionService } from '../modules/staff/session-service.js';
 import { StaffService } from '../modules/staff/staff-service.js';
+import { DeviceCookies } from '../modules/staff/device-cookies.js';
+import { GuardedPasswordCheck } from '../modules/staff/guarded-password-check.js';
 import { PricingService } from '../modules/pricing/pricing-service.js';
 import { PriceListService } from '../modules/price-lists/price-list-service.js';
 import { CustomerGroupService } from '../modules/customer-groups/customer-group-service.js';
 import { ChangeSetService } from '../modules/change-sets/change-set-service.js';
 import { ImportService } from '../modules/imports/import-service.js';
 import { TradePriceService } from '../modules/trade-prices/trade-price-service.js';
-import type { UnitOfWork } from '../modules/unit-of-work.js';
+import type { UnitOfWork } from '../modules/shared/unit-of-work.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { SignInThrottle } from '../rate-limit/sign-in-throttle.js';
 import type { RateLimiterStatus } from '../rate-limit/rate-limiter-status.js';
 import { type Database, openDatabase } from '../storage/database.js';
 import { KyselyUnitOfWork } from '../storage/kysely-unit-of-work.js';
@@ -108,6 +112,13 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
   // Redis when REDIS_URL is set (with a per-instance fallback while it is down), else memory.
   const limiters = await buildRateLimiters(config, clock);
   const { rateLimiter, authFailures, signInFailures } = limiters;
+  // Every check of a staff password reserves its attempt in these buckets first, and runs on
+  // all processors but one at most (one at least), so the event loop keeps one.
+  const passwords = new GuardedPasswordCheck(
+    new SignInThrottle(signInFailures, authFailures),
+    new DeviceCookies(uow, clock),
+    Math.max(1, availableParallelism() - 1),
+  );
   const pricing = new PricingService(uow, clock);
   const customers = new CustomerService(uow, clock);
   const tradePrices = new TradePriceService(uow, clock);
@@ -124,8 +135,14 @@ export async function buildServices(config: Config, options: ServiceOptions = {}
     signInFailures,
     rateLimiterStatus: limiters.status,
     credentials: new CredentialService(uow, clock),
-    staff: new StaffService(uow, clock, config.passwordCost),
-    staffSessions: new StaffSessionService(uow, clock, { idleMs: config.sessionIdleSeconds * 1000, absoluteMs: config.sessionLifetimeSeconds * 1000 }, config.passwordCost),
+    staff: new StaffService(uow, clock, passwords, config.passwordCost),
+    staffSessions: new StaffSessionService(
+      uow,
+      clock,
+      { idleMs: config.sessionIdleSeconds * 1000, absoluteMs: config.sessionLifetimeSeconds * 1000 },
+      passwords,
+      config.passwordCost,
+    ),
     customers,
     customerGroups: new CustomerGroupService(uow, clock),
     products: new ProductService(uow, clock),

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import pinoPretty from 'pino-pretty';
 import type { DestinationStream } from 'pino';
 
-/** Fields of the request log line (http/request-log.ts) that its readable form puts in the message. */
+/** Fields of the request log line (http/plugins/request-log.ts) that its readable form puts in the message. */
 const REQUEST_FIELDS = ['method', 'path', 'status', 'ms', 'storeId', 'keyId', 'staffId', 'ip'] as const;
 
 /**
@@ -20,7 +20,11 @@ export function readableLogStream(out: NodeJS.WritableStream): DestinationStream
     messageFormat: (log, messageKey) => {
       const message = String(log[messageKey] ?? '');
       if (message !== 'request' || typeof log.method !== 'string') return message;
-      const who = [log.storeId === undefined ? '' : ` store ${String(log.storeId)}`, log.keyId === undefined ? '' : ` key ${String(log.keyId)}`, log.staffId === undefined ? '' : ` staff ${String(log.staffId)}`].join('');
+      const who = [
+        log.storeId === undefined ? '' : ` store ${String(log.storeId)}`,
+        log.keyId === undefined ? '' : ` key ${String(log.keyId)}`,
+        log.staffId === undefined ? '' : ` staff ${String(log.staffId)}`,
+      ].join('');
       return `${log.method} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${who} from ${String(log.ip)}`;
     },
   });

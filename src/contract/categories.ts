@@ -3,13 +3,16 @@ import { EmbedQuery, FieldsQuery, Id, NoControlCharacters, Nullable, PageQuery, 
 
 export const CATEGORY_EMBEDS = ['parents'] as const;
 
-export const CategoryInput = StrictObject({
-  title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
-  parentId: Type.Optional(Nullable({ ...Id, description: 'null (the default): a root category' })),
-});
+export const CategoryInput = StrictObject(
+  {
+    title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
+    parentId: Type.Optional(Nullable({ ...Id, description: 'null (the default): a root category' })),
+  },
+  { title: 'CategoryInput' },
+);
 export type CategoryInput = Static<typeof CategoryInput>;
 
-export const CategoryUpdate = PartialStrictObject(CategoryInput);
+export const CategoryUpdate = PartialStrictObject(CategoryInput, { title: 'CategoryUpdate' });
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
 const CategoryProperties = {
@@ -28,10 +31,10 @@ export const Category = Type.Object(
     ...CategoryProperties,
     parents: Type.Optional(Type.Array(ParentCategory, { description: 'With embed=parents: the ancestors, root first' })),
   },
-  { $id: 'Category', additionalProperties: false },
+  { title: 'Category', $id: 'Category', additionalProperties: false },
 );
 export type Category = Static<typeof Category>;
 
-export const CategoryListQuery = Type.Object({ ...PageQuery, embed: EmbedQuery(CATEGORY_EMBEDS) }, { additionalProperties: false });
+export const CategoryListQuery = Type.Object({ ...PageQuery, embed: EmbedQuery(CATEGORY_EMBEDS) }, { title: 'CategoryListQuery', additionalProperties: false });
 
-export const CategoryGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuery(CATEGORY_EMBEDS) }, { additionalProperties: false });
+export const CategoryGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuery(CATEGORY_EMBEDS) }, { title: 'CategoryGetQuery', additionalProperties: false });

@@ -1,5 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Annotated, Id, MomentQuery, NoControlCharacters, Nullable, PageQuery, Price, PriceRuleInput, StrictObject, Timestamp } from './common.js';
+import {
+  Annotated,
+  Id,
+  MomentQuery,
+  NoControlCharacters,
+  Nullable,
+  PageOnlyQuery,
+  PageQuery,
+  Price,
+  PriceRuleInput,
+  StrictObject,
+  Timestamp,
+} from './common.js';
 import { FieldProblemSchema } from './errors.js';
 import { MAX_PRICE_LISTS_PER_CUSTOMER, Percentage, PriceListPriceInput } from './price-lists.js';
 import { ReplaceTradePricesRequest, Sku } from './trade-prices.js';
@@ -8,6 +20,12 @@ import { ReplaceTradePricesRequest, Sku } from './trade-prices.js';
 export const MAX_OPERATIONS_PER_REQUEST = 1000;
 /** Operations one change set holds. */
 export const MAX_OPERATIONS_PER_SET = 10_000;
+/**
+ * Prices one change set holds, counted by `operationPrices` (docs/change-sets.md, "Limits"):
+ * its apply, its preview and an add's check are bounded by it, and on SQLite so is how long
+ * other stores' writes wait for one of them.
+ */
+export const MAX_PRICES_PER_SET = 10_000;
 /** Pairs of a customer and a SKU whose prices one preview works out (docs/change-sets.md, "Limits"). */
 export const MAX_PREVIEW_PAIRS = 10_000;
 
@@ -18,6 +36,7 @@ export type ChangeSetState = (typeof CHANGE_SET_STATES)[number];
 const customerId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store' });
 const priceListId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A price list of this store' });
 const recordId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const priceListIds = (description: string) => Type.Array(Id, { maxItems: MAX_PRICE_LISTS_PER_CUSTOMER, uniqueItems: true, description });
 
 /** Each operation as a change set holds it: an object with its `type` (docs/change-sets.md, "Operations"). */
 export const OPERATION_SCHEMAS = {
@@ -34,21 +53,60 @@ export const OPERATION_SCHEMAS = {
     scope: ReplaceTradePricesRequest.properties.scope,
   }),
   'price_list_entry.create': StrictObject({ type: Type.Literal('price_list_entry.create'), priceListId, ...PriceListPriceInput.properties }),
-  'price_list_entry.delete': StrictObject({ type: Type.Literal('price_list_entry.delete'), priceListId, id: Annotated(recordId, { description: 'An entry of that list' }) }),
-  'price_list_entry.restore': StrictObject({ type: Type.Literal('price_list_entry.restore'), priceListId, id: Annotated(recordId, { description: 'A deleted entry of that list: it comes back as it was, with its id' }) }),
+  'price_list_entry.delete': StrictObject({
+    type: Type.Literal('price_list_entry.delete'),
+    priceListId,
+    id: Annotated(recordId, { description: 'An entry of that list' }),
+  }),
+  'price_list_entry.restore': StrictObject({
+    type: Type.Literal('price_list_entry.restore'),
+    priceListId,
+    id: Annotated(recordId, { description: 'A deleted entry of that list: it comes back as it was, with its id' }),
+  }),
   'customer.set_price_lists': StrictObject({
     type: Type.Literal('customer.set_price_lists'),
     customerId,
-    priceListIds: Type.Array(Id, { maxItems: MAX_PRICE_LISTS_PER_CUSTOMER, uniqueItems: true, description: 'The customer’s lists, in the order they apply' }),
+    priceListIds: priceListIds('The customer’s lists, in the order they apply'),
+    expectedPriceListIds: Type.Optional(
+      priceListIds(
+        'Only if the customer’s lists are these when the operation runs (else a problem, nothing changed): a revert sets what its set left, so a later change is not overwritten',
+      ),
+    ),
   }),
-  'price_list.set_percentage': StrictObject({ type: Type.Literal('price_list.set_percentage'), priceListId, percentage: Percentage }),
+  'price_list.set_percentage': StrictObject({
+    type: Type.Literal('price_list.set_percentage'),
+    priceListId,
+    percentage: Percentage,
+    expectedPercentage: Type.Optional(
+      Annotated(Percentage, {
+        description: 'Only if the list’s percentage is this when the operation runs (else a problem, nothing changed): a revert sets what its set left',
+      }),
+    ),
+  }),
 } as const;
 
 export type OperationType = keyof typeof OPERATION_SCHEMAS;
 export const OPERATION_TYPES = Object.keys(OPERATION_SCHEMAS) as OperationType[];
 
 export type ChangeSetOperation = { [T in OperationType]: Static<(typeof OPERATION_SCHEMAS)[T]> }[OperationType];
+/**
+ * Every operation's schema as one, for the OpenAPI document's components: the body of an add
+ * is checked item by item against its type's schema instead (with each problem's `index`).
+ */
+export const ChangeSetOperationSchema = Type.Union(Object.values(OPERATION_SCHEMAS), {
+  title: 'ChangeSetOperation',
+  description: 'One operation of a change set: its `type` and that type’s fields (docs/change-sets.md).',
+});
 export type OperationOf<T extends OperationType> = Static<(typeof OPERATION_SCHEMAS)[T]>;
+
+/**
+ * How many prices an operation counts towards `MAX_PRICES_PER_SET`: a replace its `prices` (at
+ * least 1), every other operation 1 (a creation, deletion or restore names one price; a change of
+ * a customer's lists or of a percentage is one change, whatever it reprices).
+ */
+export function operationPrices(operation: ChangeSetOperation): number {
+  return operation.type === 'trade_prices.replace' ? Math.max(1, operation.prices.length) : 1;
+}
 
 /** The body of `POST /v1/change-sets/{id}/operations`: each item is checked against its type's schema (with its `index`). */
 export const AddOperationsRequest = Type.Array(
@@ -56,13 +114,20 @@ export const AddOperationsRequest = Type.Array(
     { type: Type.String({ description: `One of: ${OPERATION_TYPES.join(', ')}` }) },
     { additionalProperties: true, description: 'An operation: its `type` and that type’s fields (docs/change-sets.md)' },
   ),
-  { minItems: 1, maxItems: MAX_OPERATIONS_PER_REQUEST, description: `1–${MAX_OPERATIONS_PER_REQUEST} operations, added after those the set holds; all or none` },
+  {
+    minItems: 1,
+    maxItems: MAX_OPERATIONS_PER_REQUEST,
+    description: `1–${MAX_OPERATIONS_PER_REQUEST} operations, added after those the set holds; all or none`,
+  },
 );
 
-export const ChangeSetInput = StrictObject({
-  name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
-  note: Type.Optional(Nullable(Type.String({ maxLength: 4000, description: 'Why: free text' }))),
-});
+export const ChangeSetInput = StrictObject(
+  {
+    name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 4000, description: 'Why: free text' }))),
+  },
+  { title: 'ChangeSetInput' },
+);
 export type ChangeSetInput = Static<typeof ChangeSetInput>;
 
 const ActorSchema = Type.Object(
@@ -93,7 +158,7 @@ export const ChangeSet = Type.Object(
     id: Id,
     name: Type.String(),
     note: Nullable(Type.String()),
-    state: Type.Unsafe<ChangeSetState>({ type: 'string', enum: [...CHANGE_SET_STATES], description: 'docs/change-sets.md, "States"' }),
+    state: Type.Unsafe<ChangeSetState>({ type: 'string', enum: [...CHANGE_SET_STATES], title: 'ChangeSetState', description: 'docs/change-sets.md, "States"' }),
     revision: Type.Integer({ minimum: 1, description: 'Goes up with every change of the operations: an approval holds for one revision' }),
     counts: ChangeSetCounts,
     createdBy: ActorSchema,
@@ -108,32 +173,45 @@ export const ChangeSet = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { $id: 'ChangeSet', additionalProperties: false },
+  { title: 'ChangeSet', $id: 'ChangeSet', additionalProperties: false },
 );
 export type ChangeSet = Static<typeof ChangeSet>;
 
 export const ChangeSetListQuery = Type.Object(
-  { ...PageQuery, state: Type.Optional(Type.Unsafe<ChangeSetState>({ type: 'string', enum: [...CHANGE_SET_STATES], description: 'Only sets in this state' })) },
-  { additionalProperties: false },
+  {
+    ...PageQuery,
+    state: Type.Optional(
+      Type.Unsafe<ChangeSetState>({ type: 'string', enum: [...CHANGE_SET_STATES], title: 'ChangeSetState', description: 'Only sets in this state' }),
+    ),
+  },
+  { title: 'ChangeSetListQuery', additionalProperties: false },
 );
 export type ChangeSetListQuery = Static<typeof ChangeSetListQuery>;
 
-export const OperationListQuery = Type.Object(PageQuery, { additionalProperties: false });
+export const OperationListQuery = PageOnlyQuery;
 
 /** An operation as listed: its place in the set and the operation as added. */
-export const ListedOperation = Type.Object({ index: Type.Integer({ minimum: 0 }), operation: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });
+export const ListedOperation = Type.Object(
+  { index: Type.Integer({ minimum: 0 }), operation: Type.Object({}, { additionalProperties: true }) },
+  { title: 'ListedOperation', additionalProperties: false },
+);
 export type ListedOperation = Static<typeof ListedOperation>;
 
-export const ApplyRequest = StrictObject({ at: Type.Optional(Annotated(Timestamp, { description: 'Schedule the set for this moment (in the future); left out: apply now' })) });
+export const ApplyRequest = StrictObject(
+  { at: Type.Optional(Annotated(Timestamp, { description: 'Schedule the set for this moment (in the future); left out: apply now' })) },
+  { title: 'ChangeSetApply' },
+);
 export type ApplyRequest = Static<typeof ApplyRequest>;
 
 export const PreviewQuery = Type.Object(
   {
     ...PageQuery,
     at: MomentQuery('Price the book at this moment; default the scheduled moment, or now'),
-    format: Type.Optional(Type.Unsafe<'json' | 'csv'>({ type: 'string', enum: ['json', 'csv'], default: 'json', description: '`csv`: every row as a CSV file (no paging)' })),
+    format: Type.Optional(
+      Type.Unsafe<'json' | 'csv'>({ type: 'string', enum: ['json', 'csv'], default: 'json', description: '`csv`: every row as a CSV file (no paging)' }),
+    ),
   },
-  { additionalProperties: false },
+  { title: 'ChangeSetPreviewQuery', additionalProperties: false },
 );
 export type PreviewQuery = Static<typeof PreviewQuery>;
 
@@ -156,7 +234,7 @@ export const PreviewRow = Type.Object(
     before: Nullable(Type.Number({ description: 'The effective price before the set (null: the SKU or customer had none)' })),
     after: Nullable(Type.Number({ description: 'The effective price after it' })),
   },
-  { additionalProperties: false },
+  { title: 'ChangeSetPreviewRow', additionalProperties: false },
 );
 export type PreviewRow = Static<typeof PreviewRow>;
 
@@ -174,12 +252,14 @@ export const ChangeSetPreview = Type.Object(
       },
       { additionalProperties: false },
     ),
-    pricesComplete: Type.Boolean({ description: `false when the set touches more than ${MAX_PREVIEW_PAIRS} customer and SKU pairs: only the first are priced` }),
+    pricesComplete: Type.Boolean({
+      description: `false when the set touches more than ${MAX_PREVIEW_PAIRS} customer and SKU pairs: only the first are priced`,
+    }),
     problems: Type.Array(ChangeSetProblem, { description: 'What would make the apply fail now; empty when it would succeed' }),
     total: Type.Integer({ minimum: 0, description: 'Rows in all; `rows` is the page asked for' }),
     rows: Type.Array(PreviewRow),
   },
-  { additionalProperties: false },
+  { title: 'ChangeSetPreview', additionalProperties: false },
 );
 export type ChangeSetPreview = Static<typeof ChangeSetPreview>;
 

@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type TSchema, type Static, type TProperties, type TObject, type TString } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type Static, type TNumber, type TProperties, type TObject, type TString } from '@sinclair/typebox';
 
 /**
  * `schema` with other annotations (a description, a default): the same JSON as `{ ...schema,
@@ -29,11 +29,35 @@ export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
  */
 export const Price = Type.Number({ minimum: 0, exclusiveMaximum: 1_000_000_000, 'x-decimal-places': 4, examples: [7.25] });
 
+/**
+ * `Price` as text (a CSV cell): digits, then a point and at most its decimal places, below its
+ * maximum, no sign, exponent or grouping. Derived from the schema, so a file and a JSON body
+ * take the same prices; `rule` says it in a message.
+ */
+export const PRICE_TEXT = decimalText(Price);
+
+function decimalText(schema: TNumber): { pattern: RegExp; rule: string } {
+  const places: unknown = schema['x-decimal-places'];
+  const below = schema.exclusiveMaximum ?? NaN;
+  const digits = Math.log10(below);
+  if (schema.minimum !== 0 || !Number.isInteger(digits) || digits < 1 || typeof places !== 'number' || !Number.isInteger(places)) {
+    throw new Error('a decimal as text needs minimum 0, a power of ten as exclusiveMaximum and whole x-decimal-places');
+  }
+  return {
+    pattern: new RegExp(`^(0|[1-9]\\d{0,${digits - 1}})(\\.\\d{1,${places}})?$`),
+    rule: `digits with at most ${places} decimals after a point, below ${below}`,
+  };
+}
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
 
-/** `type: [T, "null"]` rather than anyOf, so validation errors stay one per field. */
+/**
+ * `type: [T, "null"]` rather than anyOf, so validation errors stay one per field; a union (no
+ * `type` of its own) gets `null` as one more member.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
-  const { type } = schema as { type?: unknown };
+  const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown[] };
+  if (type === undefined && Array.isArray(anyOf)) return Type.Unsafe<Static<T> | null>({ ...schema, anyOf: [...anyOf, { type: 'null' }] });
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
 }
 
@@ -51,21 +75,26 @@ export const FieldsQuery = {
   fields: PageQuery.fields,
 };
 
+/** The query of a list that has only `count`, `offset` and `fields`. */
+export const PageOnlyQuery = Type.Object(PageQuery, { title: 'PageOptions', additionalProperties: false });
+/** The query of a single-object GET that has only `fields`. */
+export const FieldsOnlyQuery = Type.Object(FieldsQuery, { title: 'FieldsOptions', additionalProperties: false });
+
 export function EmbedQuery(names: readonly string[]) {
   return Type.Optional(Type.String({ description: `Comma-separated related objects to add: ${names.join(', ')}` }));
 }
 
 /** `{"count": N}` of the `/count` endpoints. */
-export const CountResponse = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export const CountResponse = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { title: 'CountResult', additionalProperties: false });
 
 /** A request body object: unknown fields are errors, never dropped. */
-export function StrictObject<T extends TProperties>(properties: T, options: { $id?: string; description?: string } = {}): TObject<T> {
+export function StrictObject<T extends TProperties>(properties: T, options: { $id?: string; title?: string; description?: string } = {}): TObject<T> {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
 /** Every property optional, for PUT (partial update); at least one must be sent. */
-export function PartialStrictObject<T extends TProperties>(object: TObject<T>) {
-  return Type.Partial(object, { additionalProperties: false, minProperties: 1 });
+export function PartialStrictObject<T extends TProperties>(object: TObject<T>, options: { title?: string } = {}) {
+  return Type.Partial(object, { ...options, additionalProperties: false, minProperties: 1 });
 }
 
 /** Units of one SKU in one order or quote line. */

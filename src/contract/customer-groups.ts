@@ -14,14 +14,17 @@ const PriceListIds = Type.Array(Id, {
 const GROUP_POLICY_RULE =
   "`first` (the default): the group's lists take their turns after the customer's own, each by its own policy. `lowest`: every list of the group is a lowest-price list for its customers (it stands aside from the walk and is paid where it is lower), whatever its own policy, as Shopify's lowest price across a company's catalogs. See docs/pricing.md, \"Customer groups\"";
 
-export const CustomerGroupInput = StrictObject({
-  name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
-  priceListIds: Type.Optional(PriceListIds),
-  policy: Type.Optional(Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], default: 'first', description: GROUP_POLICY_RULE })),
-});
+export const CustomerGroupInput = StrictObject(
+  {
+    name: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
+    priceListIds: Type.Optional(PriceListIds),
+    policy: Type.Optional(Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], default: 'first', description: GROUP_POLICY_RULE })),
+  },
+  { title: 'CustomerGroupInput' },
+);
 export type CustomerGroupInput = Static<typeof CustomerGroupInput>;
 
-export const CustomerGroupUpdate = PartialStrictObject(CustomerGroupInput);
+export const CustomerGroupUpdate = PartialStrictObject(CustomerGroupInput, { title: 'CustomerGroupUpdate' });
 export type CustomerGroupUpdate = Static<typeof CustomerGroupUpdate>;
 
 export const CustomerGroup = Type.Object(
@@ -32,7 +35,7 @@ export const CustomerGroup = Type.Object(
     policy: Type.Unsafe<PriceListPolicy>({ type: 'string', enum: [...PRICE_LIST_POLICIES], description: GROUP_POLICY_RULE }),
     createdAt: Timestamp,
   },
-  { $id: 'CustomerGroup', additionalProperties: false },
+  { title: 'CustomerGroup', $id: 'CustomerGroup', additionalProperties: false },
 );
 export type CustomerGroup = Static<typeof CustomerGroup>;
 
@@ -41,10 +44,13 @@ export const CustomerGroupListQuery = Type.Object(
     ...PageQuery,
     priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only groups that have this price list' })),
   },
-  { additionalProperties: false },
+  { title: 'CustomerGroupListQuery', additionalProperties: false },
 );
 export type CustomerGroupListQuery = Static<typeof CustomerGroupListQuery>;
 
-export const CustomerGroupCountQuery = Type.Object({ priceListId: CustomerGroupListQuery.properties.priceListId }, { additionalProperties: false });
+export const CustomerGroupCountQuery = Type.Object(
+  { priceListId: CustomerGroupListQuery.properties.priceListId },
+  { title: 'CustomerGroupCountQuery', additionalProperties: false },
+);
 
-export const CustomerGroupGetQuery = Type.Object({ ...FieldsQuery }, { additionalProperties: false });
+export const CustomerGroupGetQuery = Type.Object({ ...FieldsQuery }, { title: 'CustomerGroupGetQuery', additionalProperties: false });

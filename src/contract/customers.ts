@@ -4,27 +4,31 @@ import { MAX_PRICE_LISTS_PER_CUSTOMER } from './price-lists.js';
 
 const Name = NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 }));
 
-export const CustomerInput = StrictObject({
-  email: NoControlCharacters(Type.String({ format: 'email', maxLength: 254 })),
-  firstName: Type.Optional(Nullable(Name)),
-  lastName: Type.Optional(Nullable(Name)),
-  companyName: Type.Optional(Nullable(Name)),
-  trade: Type.Optional(Type.Boolean({ default: false, description: 'Trade customers get their trade prices' })),
-  active: Type.Optional(Type.Boolean({ default: true })),
-  priceListIds: Type.Optional(
-    Type.Array(Id, {
-      maxItems: MAX_PRICE_LISTS_PER_CUSTOMER,
-      uniqueItems: true,
-      description: `The customer's price lists, first first: the first that prices a SKU wins (a \`lowest\` list instead is paid where it is lower). At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
-    }),
-  ),
-  customerGroupId: Type.Optional(
-    Nullable({
-      ...Id,
-      description: "The customer's group (at most one): its price lists apply after the customer's own. Null: none. Setting it also needs the scope trade_prices:write",
-    }),
-  ),
-});
+export const CustomerInput = StrictObject(
+  {
+    email: NoControlCharacters(Type.String({ format: 'email', maxLength: 254 })),
+    firstName: Type.Optional(Nullable(Name)),
+    lastName: Type.Optional(Nullable(Name)),
+    companyName: Type.Optional(Nullable(Name)),
+    trade: Type.Optional(Type.Boolean({ default: false, description: 'Trade customers get their trade prices' })),
+    active: Type.Optional(Type.Boolean({ default: true })),
+    priceListIds: Type.Optional(
+      Type.Array(Id, {
+        maxItems: MAX_PRICE_LISTS_PER_CUSTOMER,
+        uniqueItems: true,
+        description: `The customer's price lists, first first: the first that prices a SKU wins (a \`lowest\` list instead is paid where it is lower). At most ${MAX_PRICE_LISTS_PER_CUSTOMER}, each once; setting them also needs the scope trade_prices:write`,
+      }),
+    ),
+    customerGroupId: Type.Optional(
+      Nullable({
+        ...Id,
+        description:
+          "The customer's group (at most one): its price lists apply after the customer's own. Null: none. Setting it also needs the scope trade_prices:write",
+      }),
+    ),
+  },
+  { title: 'CustomerInput' },
+);
 export type CustomerInput = Static<typeof CustomerInput>;
 
 /** A customer's fields that decide what it pays: setting one needs `trade_prices:write` besides the customer's own scope. */
@@ -39,7 +43,7 @@ export const BulkCustomerRequest = Type.Array(CustomerInput, {
   description: `1–${MAX_BULK_CUSTOMERS} customers, each as \`POST /v1/customers\` takes it; all are created or none`,
 });
 
-export const CustomerUpdate = PartialStrictObject(CustomerInput);
+export const CustomerUpdate = PartialStrictObject(CustomerInput, { title: 'CustomerUpdate' });
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
 export const Customer = Type.Object(
@@ -55,7 +59,7 @@ export const Customer = Type.Object(
     customerGroupId: Nullable({ ...Id, description: "The customer's group, whose price lists apply after the customer's own; null: none" }),
     createdAt: Timestamp,
   },
-  { $id: 'Customer', additionalProperties: false },
+  { title: 'Customer', $id: 'Customer', additionalProperties: false },
 );
 export type Customer = Static<typeof Customer>;
 
@@ -67,13 +71,16 @@ export const CustomerListQuery = Type.Object(
     priceListId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers that have this price list (their own, not through a group)' })),
     customerGroupId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only customers of this group' })),
   },
-  { additionalProperties: false },
+  { title: 'CustomerListQuery', additionalProperties: false },
 );
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const CustomerCountQuery = Type.Object(
-  { email: CustomerListQuery.properties.email, trade: CustomerListQuery.properties.trade, priceListId: CustomerListQuery.properties.priceListId,
+  {
+    email: CustomerListQuery.properties.email,
+    trade: CustomerListQuery.properties.trade,
+    priceListId: CustomerListQuery.properties.priceListId,
     customerGroupId: CustomerListQuery.properties.customerGroupId,
   },
-  { additionalProperties: false },
+  { title: 'CustomerCountQuery', additionalProperties: false },
 );

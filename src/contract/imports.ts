@@ -28,23 +28,30 @@ export const ImportQuery = Type.Object(
     mode: Type.Optional(
       Type.Union([Type.Literal('add'), Type.Literal('replace')], {
         default: 'add',
-        description: '`add`: create every row as a trade price. `replace`: every customer in the file gets exactly its rows (unchanged ones keep their records)',
+        description:
+          '`add`: create every row as a trade price. `replace`: every customer in the file gets exactly its rows (unchanged ones keep their records)',
       }),
     ),
     dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Check the file and count what would change; change nothing' })),
     fileName: Type.Optional(
       // A query is not the body: no control characters by pattern (the body's own keyword is its validator's).
-      Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\x00-\\x1F\\x7F-\\x9F]+$', description: 'The file’s name, kept with the import to tell it apart (`prices-2027.csv`): 1–255 characters, no control characters' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[^\\x00-\\x1F\\x7F-\\x9F]+$',
+        description: 'The file’s name, kept with the import to tell it apart (`prices-2027.csv`): 1–255 characters, no control characters',
+      }),
     ),
     changeSet: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: Number.MAX_SAFE_INTEGER,
-        description: 'An open change set of the store: the rows become its operations (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` a customer) instead of changing the book (docs/change-sets.md)',
+        description:
+          'An open change set of the store: the rows become its operations (`add`: a `trade_price.create` a row; `replace`: a `trade_prices.replace` a customer) instead of changing the book (docs/change-sets.md)',
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'ImportQuery', additionalProperties: false },
 );
 export type ImportQuery = Static<typeof ImportQuery>;
 
@@ -52,10 +59,15 @@ export type ImportQuery = Static<typeof ImportQuery>;
 export const ImportError = Type.Object(
   {
     row: Type.Integer({ minimum: 1, description: 'Line of the file, the header being 1' }),
-    field: Nullable(Type.String({ maxLength: MAX_IMPORT_ERROR_FIELD, description: 'The column, as the header names it (a name too long for any column is cut short); null for the row as a whole' })),
+    field: Nullable(
+      Type.String({
+        maxLength: MAX_IMPORT_ERROR_FIELD,
+        description: 'The column, as the header names it (a name too long for any column is cut short); null for the row as a whole',
+      }),
+    ),
     message: Type.String({ maxLength: MAX_IMPORT_ERROR_MESSAGE, description: 'What is wrong; a value it quotes is cut to a short prefix' }),
   },
-  { additionalProperties: false },
+  { title: 'ImportError', additionalProperties: false },
 );
 export type ImportError = Static<typeof ImportError>;
 
@@ -65,15 +77,20 @@ export const ImportResult = Type.Object(
     deleted: Type.Integer({ minimum: 0, description: 'Trade prices deleted (replace mode)' }),
     unchanged: Type.Integer({ minimum: 0, description: 'Rows that matched a record already there (replace mode): it keeps its id' }),
   },
-  { additionalProperties: false },
+  { title: 'ImportResult', additionalProperties: false },
 );
 export type ImportResult = Static<typeof ImportResult>;
 
 export const Import = Type.Object(
   {
     id: Id,
-    status: Type.Unsafe<ImportStatus>({ type: 'string', enum: [...IMPORT_STATUSES], description: 'queued → running → succeeded or failed' }),
-    mode: Type.Unsafe<ImportMode>({ type: 'string', enum: [...IMPORT_MODES] }),
+    status: Type.Unsafe<ImportStatus>({
+      type: 'string',
+      enum: [...IMPORT_STATUSES],
+      title: 'ImportStatus',
+      description: 'queued → running → succeeded or failed',
+    }),
+    mode: Type.Unsafe<ImportMode>({ type: 'string', enum: [...IMPORT_MODES], title: 'ImportMode' }),
     dryRun: Type.Boolean(),
     changeSetId: Nullable({ ...Id, description: 'The change set the rows went into as operations; null when they change the book' }),
     fileName: Nullable(Type.String({ description: 'The file’s name as the uploader gave it (`fileName=`); null when none was' })),
@@ -88,15 +105,20 @@ export const Import = Type.Object(
       ),
     ),
     format: Nullable(Type.Union([Type.Literal('long'), Type.Literal('matrix')], { description: 'Read from the header; null until it is' })),
-    rows: Nullable(Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' })),
+    rows: Nullable(
+      Type.Integer({ minimum: 0, description: 'Data rows in the file (one per price in the long format, one per SKU in the matrix); null until counted' }),
+    ),
     processed: Type.Integer({ minimum: 0, description: 'Rows checked so far' }),
-    errors: Type.Array(ImportError, { maxItems: MAX_IMPORT_ERRORS, description: `The first ${MAX_IMPORT_ERRORS} problems found, in the order of the file; a file with any changes nothing` }),
+    errors: Type.Array(ImportError, {
+      maxItems: MAX_IMPORT_ERRORS,
+      description: `The first ${MAX_IMPORT_ERRORS} problems found, in the order of the file; a file with any changes nothing`,
+    }),
     errorCount: Type.Integer({ minimum: 0, description: 'All problems found, also those beyond the list' }),
     result: Nullable({ ...ImportResult, description: 'What changed (or would, in a dry run), once succeeded' }),
     createdAt: Timestamp,
     finishedAt: Nullable(Timestamp),
   },
-  { $id: 'Import', additionalProperties: false },
+  { title: 'Import', $id: 'Import', additionalProperties: false },
 );
 export type Import = Static<typeof Import>;
 
@@ -119,7 +141,7 @@ export const ImportChangesQuery = Type.Object(
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Changes to return, 1–100' })),
     offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Changes to skip' })),
   },
-  { additionalProperties: false },
+  { title: 'ImportChangesQuery', additionalProperties: false },
 );
 export type ImportChangesQuery = Static<typeof ImportChangesQuery>;
 
@@ -131,7 +153,7 @@ export type ImportChangesQuery = Static<typeof ImportChangesQuery>;
  */
 export const ImportChange = Type.Object(
   {
-    kind: Type.Unsafe<ImportChangeKind>({ type: 'string', enum: [...IMPORT_CHANGE_KINDS] }),
+    kind: Type.Unsafe<ImportChangeKind>({ type: 'string', enum: [...IMPORT_CHANGE_KINDS], title: 'ImportChangeKind' }),
     customerId: Id,
     sku: Type.String(),
     minQuantity: Type.Integer({ minimum: 1, description: 'The quantity break: from this many units' }),
@@ -141,7 +163,7 @@ export const ImportChange = Type.Object(
     after: Nullable(Type.Number({ description: 'The price the file sets; null for a price deleted' })),
     tradePriceId: Nullable({ ...Id, description: 'The record deleted or changed; null for a price created' }),
   },
-  { $id: 'ImportChange', additionalProperties: false },
+  { title: 'ImportChange', $id: 'ImportChange', additionalProperties: false },
 );
 export type ImportChange = Static<typeof ImportChange>;
 
@@ -156,10 +178,12 @@ export const ImportChanges = Type.Object(
       },
       { additionalProperties: false, description: 'The changes kept, by kind' },
     ),
-    complete: Type.Boolean({ description: `false when the dry run would change more than ${MAX_IMPORT_CHANGES} prices: only the first are kept (\`result\` counts them all)` }),
+    complete: Type.Boolean({
+      description: `false when the dry run would change more than ${MAX_IMPORT_CHANGES} prices: only the first are kept (\`result\` counts them all)`,
+    }),
     total: Type.Integer({ minimum: 0, description: 'Changes kept in all; `rows` is the page asked for' }),
     rows: Type.Array(ImportChange),
   },
-  { $id: 'ImportChanges', additionalProperties: false },
+  { title: 'ImportChanges', $id: 'ImportChanges', additionalProperties: false },
 );
 export type ImportChanges = Static<typeof ImportChanges>;

@@ -18,13 +18,17 @@ export const OrderLineInput = StrictObject({
 });
 export type OrderLineInput = Static<typeof OrderLineInput>;
 
-export const OrderInput = StrictObject({
-  customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'An active customer of this store' }),
-  lines: Type.Array(OrderLineInput, { minItems: 1, maxItems: MAX_ORDER_LINES, description: `1–${MAX_ORDER_LINES} lines, each SKU at most once` }),
-});
+export const OrderInput = StrictObject(
+  {
+    customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'An active customer of this store' }),
+    lines: Type.Array(OrderLineInput, { minItems: 1, maxItems: MAX_ORDER_LINES, description: `1–${MAX_ORDER_LINES} lines, each SKU at most once` }),
+  },
+  { title: 'OrderInput' },
+);
 export type OrderInput = Static<typeof OrderInput>;
 
-const Amount = (description: string) => Type.Number({ minimum: 0, exclusiveMaximum: MAX_ORDER_AMOUNT, description: `${description}; exact, at most 4 decimals` });
+const Amount = (description: string) =>
+  Type.Number({ minimum: 0, exclusiveMaximum: MAX_ORDER_AMOUNT, description: `${description}; exact, at most 4 decimals` });
 
 export const OrderLine = Type.Object(
   {
@@ -44,7 +48,7 @@ export const OrderLine = Type.Object(
     priceListId: Nullable({ ...Id, description: 'The price list applied, if any' }),
     priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
   },
-  { additionalProperties: false },
+  { title: 'OrderLine', additionalProperties: false },
 );
 export type OrderLine = Static<typeof OrderLine>;
 
@@ -58,7 +62,7 @@ export const Order = Type.Object(
     total: Amount('Sum of the line totals'),
     createdAt: Timestamp,
   },
-  { $id: 'Order', additionalProperties: false },
+  { title: 'Order', $id: 'Order', additionalProperties: false },
 );
 export type Order = Static<typeof Order>;
 
@@ -66,6 +70,6 @@ const Filters = {
   customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this customer’s orders' })),
 };
 
-export const OrderListQuery = Type.Object({ ...PageQuery, ...Filters }, { additionalProperties: false });
-export const OrderCountQuery = Type.Object(Filters, { additionalProperties: false });
-export const OrderGetQuery = Type.Object(FieldsQuery, { additionalProperties: false });
+export const OrderListQuery = Type.Object({ ...PageQuery, ...Filters }, { title: 'OrderListQuery', additionalProperties: false });
+export const OrderCountQuery = Type.Object(Filters, { title: 'OrderCountQuery', additionalProperties: false });
+export const OrderGetQuery = Type.Object(FieldsQuery, { title: 'OrderGetQuery', additionalProperties: false });

@@ -13,7 +13,7 @@ export const PricedSkuInput = Type.Object(
     price: Price,
     ...PriceRuleInput,
   },
-  { additionalProperties: false },
+  { title: 'PricedSkuInput', additionalProperties: false },
 );
 export type PricedSkuInput = Static<typeof PricedSkuInput>;
 

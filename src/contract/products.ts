@@ -3,15 +3,23 @@ import { Annotated, Id, NoControlCharacters, Nullable, PageQuery, PartialStrictO
 import { QuantityRule, QuantityRuleInput } from './quantity-rules.js';
 import { ProductVariation, Sku, VariationInput } from './variations.js';
 
-export const ProductInput = StrictObject({
-  title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
-  sku: Type.Optional(Nullable({ ...Sku, description: 'The product’s own SKU; products with variations may have none' })),
-  price: Price,
-  active: Type.Optional(Type.Boolean({ default: true })),
-  quantityRule: Type.Optional(Nullable({ ...QuantityRuleInput, description: 'How many units a line may order of its SKUs (a variation may have its own); null or left out on create: no rule' })),
-  categoryIds: Type.Optional(Type.Array(Id, { default: [], uniqueItems: true, maxItems: 100, description: 'Categories of this store' })),
-  variations: Type.Optional(Type.Array(VariationInput, { default: [], maxItems: 1000, description: 'On update: replaces the list, matched by sku' })),
-});
+export const ProductInput = StrictObject(
+  {
+    title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
+    sku: Type.Optional(Nullable({ ...Sku, description: 'The product’s own SKU; products with variations may have none' })),
+    price: Price,
+    active: Type.Optional(Type.Boolean({ default: true })),
+    quantityRule: Type.Optional(
+      Nullable({
+        ...QuantityRuleInput,
+        description: 'How many units a line may order of its SKUs (a variation may have its own); null or left out on create: no rule',
+      }),
+    ),
+    categoryIds: Type.Optional(Type.Array(Id, { default: [], uniqueItems: true, maxItems: 100, description: 'Categories of this store' })),
+    variations: Type.Optional(Type.Array(VariationInput, { default: [], maxItems: 1000, description: 'On update: replaces the list, matched by sku' })),
+  },
+  { title: 'ProductInput' },
+);
 export type ProductInput = Static<typeof ProductInput>;
 
 /** Products in one bulk create, and variations in all of them together. */
@@ -24,7 +32,7 @@ export const BulkProductRequest = Type.Array(ProductInput, {
   description: `1–${MAX_BULK_PRODUCTS} products, each as \`POST /v1/products\` takes it (up to 1000 variations each, ${MAX_BULK_VARIATIONS} in all); all are created or none`,
 });
 
-export const ProductUpdate = PartialStrictObject(ProductInput);
+export const ProductUpdate = PartialStrictObject(ProductInput, { title: 'ProductUpdate' });
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
 export const Product = Type.Object(
@@ -39,7 +47,7 @@ export const Product = Type.Object(
     variations: Type.Array(ProductVariation, { description: 'Ascending by id' }),
     createdAt: Timestamp,
   },
-  { $id: 'Product', additionalProperties: false },
+  { title: 'Product', $id: 'Product', additionalProperties: false },
 );
 export type Product = Static<typeof Product>;
 
@@ -48,7 +56,7 @@ const ProductFilterQuery = {
   categoryId: Type.Optional(Annotated(Id, { description: 'Products linked to this category (not to its subcategories)' })),
 };
 
-export const ProductListQuery = Type.Object({ ...PageQuery, ...ProductFilterQuery }, { additionalProperties: false });
+export const ProductListQuery = Type.Object({ ...PageQuery, ...ProductFilterQuery }, { title: 'ProductListQuery', additionalProperties: false });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
-export const ProductCountQuery = Type.Object(ProductFilterQuery, { additionalProperties: false });
+export const ProductCountQuery = Type.Object(ProductFilterQuery, { title: 'ProductCountQuery', additionalProperties: false });

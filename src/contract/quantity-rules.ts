@@ -14,7 +14,7 @@ export const QuantityRuleInput = StrictObject(
     maximum: Type.Optional(Nullable(Units('The most units a line may order; null or left out: no most'))),
     increment: Type.Optional(Units('A line orders a multiple of this (a case pack); default 1', { default: 1 })),
   },
-  { description: 'Null removes the rule' },
+  { title: 'QuantityRuleInput', description: 'Null removes the rule' },
 );
 export type QuantityRuleInput = Static<typeof QuantityRuleInput>;
 
@@ -24,6 +24,6 @@ export const QuantityRule = Type.Object(
     maximum: Nullable(Units('The most units a line may order; null: no most')),
     increment: Units('A line orders a multiple of this'),
   },
-  { additionalProperties: false, description: 'How many units a line may order' },
+  { title: 'QuantityRule', additionalProperties: false, description: 'How many units a line may order' },
 );
 export type QuantityRule = Static<typeof QuantityRule>;

@@ -9,14 +9,18 @@ export const MAX_QUOTE_LINES = 1000;
 
 export const QuoteLineInput = StrictObject({ sku: Sku, quantity: Quantity });
 
-export const QuoteInput = StrictObject({
-  customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store' }),
-  at: Type.Optional(Annotated(Timestamp, { description: 'The moment to price at; default now' })),
-  lines: Type.Array(QuoteLineInput, { minItems: 1, maxItems: MAX_QUOTE_LINES, description: `1–${MAX_QUOTE_LINES} lines; a SKU may come more than once` }),
-});
+export const QuoteInput = StrictObject(
+  {
+    customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store' }),
+    at: Type.Optional(Annotated(Timestamp, { description: 'The moment to price at; default now' })),
+    lines: Type.Array(QuoteLineInput, { minItems: 1, maxItems: MAX_QUOTE_LINES, description: `1–${MAX_QUOTE_LINES} lines; a SKU may come more than once` }),
+  },
+  { title: 'QuoteInput' },
+);
 export type QuoteInput = Static<typeof QuoteInput>;
 
-const Amount = (description: string) => Type.Number({ minimum: 0, exclusiveMaximum: MAX_ORDER_AMOUNT, description: `${description}; exact, at most 4 decimals` });
+const Amount = (description: string) =>
+  Type.Number({ minimum: 0, exclusiveMaximum: MAX_ORDER_AMOUNT, description: `${description}; exact, at most 4 decimals` });
 
 export const QuoteLine = Type.Object(
   {
@@ -30,6 +34,7 @@ export const QuoteLine = Type.Object(
   },
   { additionalProperties: false },
 );
+export type QuoteLine = Static<typeof QuoteLine>;
 
 export const Quote = Type.Object(
   {
@@ -39,6 +44,6 @@ export const Quote = Type.Object(
     lines: Type.Array(QuoteLine, { description: 'In request order' }),
     total: Amount('Sum of the line totals'),
   },
-  { $id: 'Quote', additionalProperties: false },
+  { title: 'Quote', $id: 'Quote', additionalProperties: false },
 );
 export type Quote = Static<typeof Quote>;

@@ -13,9 +13,13 @@ export const StoreResource = Type.Object(
       enum: [...ROUNDING_MODES],
       description: "How the prices the server computes (a percentage list's) round to the currency's minor unit, unless a list rounds its own way",
     }),
+    requireApproval: Type.Boolean({
+      description:
+        'Whether price changes need an approval by someone who did not write them: then they are made in change sets, and a direct write of prices is refused (403, code 18) without `trade_prices:direct` (docs/change-sets.md, "Approval"). Set by `pricebook stores set-approval`',
+    }),
     createdAt: Timestamp,
   },
-  { $id: 'Store', additionalProperties: false },
+  { title: 'Store', $id: 'Store', additionalProperties: false },
 );
 export type StoreResource = Static<typeof StoreResource>;
 

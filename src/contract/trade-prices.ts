@@ -1,5 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Annotated, EmbedQuery, Id, MomentQuery, NoControlCharacters, Nullable, Price, PageQuery, PriceRuleFields, PriceRuleInput, Quantity, FieldsQuery, Timestamp } from './common.js';
+import {
+  Annotated,
+  EmbedQuery,
+  Id,
+  MomentQuery,
+  NoControlCharacters,
+  Nullable,
+  Price,
+  PageQuery,
+  PriceRuleFields,
+  PriceRuleInput,
+  Quantity,
+  FieldsQuery,
+  Timestamp,
+} from './common.js';
 import { Customer } from './customers.js';
 import { QuantityRule } from './quantity-rules.js';
 import { PlannedPricedRecord, PricedSkuInput } from './priced-sku.js';
@@ -22,7 +36,7 @@ export const TradePriceInput = Type.Object(
     price: Price,
     ...PriceRuleInput,
   },
-  { additionalProperties: false },
+  { title: 'TradePriceInput', additionalProperties: false },
 );
 export type TradePriceInput = Static<typeof TradePriceInput>;
 
@@ -42,7 +56,7 @@ export const TradePrice = Type.Object(
     ...PriceRuleFields,
     createdAt: Timestamp,
   },
-  { $id: 'TradeCustomerProductPrice', additionalProperties: false },
+  { title: 'TradePrice', $id: 'TradeCustomerProductPrice', additionalProperties: false },
 );
 export type TradePrice = Static<typeof TradePrice>;
 
@@ -59,8 +73,15 @@ export const MAX_REPLACE_ITEMS = 10_000;
 
 export const ReplaceTradePricesRequest = Type.Object(
   {
-    customerId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A customer of this store (a trade customer, unless `prices` is empty)' }),
-    prices: Type.Array(PricedSkuInput, { maxItems: MAX_REPLACE_ITEMS, description: `0–${MAX_REPLACE_ITEMS} prices, as a bulk create's items without customerId` }),
+    customerId: Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'A customer of this store (a trade customer, unless `prices` is empty)',
+    }),
+    prices: Type.Array(PricedSkuInput, {
+      maxItems: MAX_REPLACE_ITEMS,
+      description: `0–${MAX_REPLACE_ITEMS} prices, as a bulk create's items without customerId`,
+    }),
     scope: Type.Unsafe<'customer' | 'skus'>({
       type: 'string',
       enum: ['customer', 'skus'],
@@ -68,7 +89,7 @@ export const ReplaceTradePricesRequest = Type.Object(
     }),
     dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Answer what would change, and change nothing' })),
   },
-  { additionalProperties: false },
+  { title: 'ReplaceTradePricesRequest', additionalProperties: false },
 );
 export type ReplaceTradePricesRequest = Static<typeof ReplaceTradePricesRequest>;
 
@@ -81,17 +102,16 @@ export const ReplaceTradePricesResult = Type.Object(
     deleted: Type.Array(TradePrice, { description: 'By id' }),
     unchanged: Type.Integer({ minimum: 0, description: 'Prices equal in every field to a record already there: it stays, with its id, and no event' }),
   },
-  { $id: 'ReplaceTradePricesResult', additionalProperties: false },
+  { title: 'ReplaceTradePricesResult', $id: 'ReplaceTradePricesResult', additionalProperties: false },
 );
 export type ReplaceTradePricesResult = Static<typeof ReplaceTradePricesResult>;
 
 export const TRADE_PRICE_EMBEDS = ['customer', 'product'] as const;
 
 /** A record with `embed=customer,product`; the product is the catalog's product object. */
-export const TradePriceWithEmbeds = Type.Composite([
-  TradePrice,
-  Type.Object({ customer: Type.Optional(Customer), product: Type.Optional(Product) }),
-]);
+export const TradePriceWithEmbeds = Type.Composite([TradePrice, Type.Object({ customer: Type.Optional(Customer), product: Type.Optional(Product) })], {
+  title: 'TradePriceWithEmbeds',
+});
 
 const Filters = {
   customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this customer’s prices' })),
@@ -108,7 +128,22 @@ const Filters = {
 };
 
 /** Orders of a list page: a field, ascending, or `-` and the field, descending; ties in id order, the same way. */
-export const TRADE_PRICE_SORTS = ['id', '-id', 'sku', '-sku', 'productId', '-productId', 'price', '-price', 'minQuantity', '-minQuantity', 'validFrom', '-validFrom', 'validUntil', '-validUntil'] as const;
+export const TRADE_PRICE_SORTS = [
+  'id',
+  '-id',
+  'sku',
+  '-sku',
+  'productId',
+  '-productId',
+  'price',
+  '-price',
+  'minQuantity',
+  '-minQuantity',
+  'validFrom',
+  '-validFrom',
+  'validUntil',
+  '-validUntil',
+] as const;
 export type TradePriceSort = (typeof TRADE_PRICE_SORTS)[number];
 
 export const TradePriceListQuery = Type.Object(
@@ -126,13 +161,16 @@ export const TradePriceListQuery = Type.Object(
     ),
     embed: EmbedQuery(TRADE_PRICE_EMBEDS),
   },
-  { additionalProperties: false },
+  { title: 'TradePriceListQuery', additionalProperties: false },
 );
 export type TradePriceListQuery = Static<typeof TradePriceListQuery>;
 
-export const TradePriceCountQuery = Type.Object(Filters, { additionalProperties: false });
+export const TradePriceCountQuery = Type.Object(Filters, { title: 'TradePriceCountQuery', additionalProperties: false });
 
-export const TradePriceGetQuery = Type.Object({ ...FieldsQuery, embed: EmbedQuery(TRADE_PRICE_EMBEDS) }, { additionalProperties: false });
+export const TradePriceGetQuery = Type.Object(
+  { ...FieldsQuery, embed: EmbedQuery(TRADE_PRICE_EMBEDS) },
+  { title: 'TradePriceGetQuery', additionalProperties: false },
+);
 
 /** Candidates in one effective-price answer, at most (`candidatesCount`'s maximum and default). */
 export const MAX_CANDIDATES = 100;
@@ -143,11 +181,25 @@ export const EffectivePriceQuery = Type.Object(
     sku: SkuText,
     quantity: Type.Optional(Annotated(Quantity, { default: 1, description: 'Units in the line being priced; default 1' })),
     at: MomentQuery('The moment to price at; default now'),
-    candidatesOffset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Candidates to skip, in the order the rule looks at them; default 0' })),
-    candidatesCount: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CANDIDATES, default: MAX_CANDIDATES, description: `Candidates to return, 1–${MAX_CANDIDATES}; default ${MAX_CANDIDATES}` })),
+    candidatesOffset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        default: 0,
+        description: 'Candidates to skip, in the order the rule looks at them; default 0',
+      }),
+    ),
+    candidatesCount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_CANDIDATES,
+        default: MAX_CANDIDATES,
+        description: `Candidates to return, 1–${MAX_CANDIDATES}; default ${MAX_CANDIDATES}`,
+      }),
+    ),
     ...FieldsQuery,
   },
-  { additionalProperties: false },
+  { title: 'EffectivePriceQuery', additionalProperties: false },
 );
 
 export const PRICE_SOURCES = ['trade', 'price_list', 'variation', 'product'] as const;
@@ -173,16 +225,24 @@ export const PriceCandidate = Type.Object(
     tradePriceId: Nullable(Id),
     priceListId: Nullable({ ...Id, description: 'The list (null for a trade price)' }),
     priceListPriceId: Nullable({ ...Id, description: 'The list entry (null for a trade price or a percentage list)' }),
-    customerGroupId: Type.Optional(Annotated(Id, { description: "Only on a list's candidate when the customer has the list through its group: that group (the group's lists come after the customer's own)" })),
+    customerGroupId: Type.Optional(
+      Annotated(Id, {
+        description:
+          "Only on a list's candidate when the customer has the list through its group: that group (the group's lists come after the customer's own)",
+      }),
+    ),
     price: Type.Number({ description: 'What it would charge for one unit' }),
     unroundedPrice: Type.Optional(
-      Type.Number({ description: "A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges" }),
+      Type.Number({
+        description:
+          "A percentage list's only: its price before rounding to the store's currency or the list's own increment (to 4 decimals); `price` is what it charges",
+      }),
     ),
     ...PriceRuleFields,
     applies: Type.Boolean(),
     reason: Nullable(Type.String({ description: 'Why it does not apply; null for the one that does' })),
   },
-  { additionalProperties: false },
+  { title: 'PriceCandidate', additionalProperties: false },
 );
 export type PriceCandidate = Static<typeof PriceCandidate>;
 
@@ -199,19 +259,28 @@ export const EffectivePrice = Type.Object(
     tradePriceId: Type.Union([Id, Type.Null()], { description: 'The trade price applied, if any' }),
     priceListId: Nullable({ ...Id, description: 'The price list applied, if any' }),
     priceListPriceId: Nullable({ ...Id, description: 'The entry of a fixed price list applied, if any' }),
-    validUntil: Nullable({ ...Timestamp, description: 'When the applied trade price or list entry stops applying; null: it does not end, or the price is not one' }),
-    nextChangeAt: Nullable({ ...Timestamp, description: 'The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand' }),
+    validUntil: Nullable({
+      ...Timestamp,
+      description: 'When the applied trade price or list entry stops applying; null: it does not end, or the price is not one',
+    }),
+    nextChangeAt: Nullable({
+      ...Timestamp,
+      description: 'The earliest moment after `at` when this answer changes at this quantity; null: never, as things stand',
+    }),
     quantityRule: Nullable({
       ...QuantityRule,
-      description: "How many units a line of this SKU may order in a quote or an order (the variation's own rule, else the product's); null: any. This answer prices any quantity",
+      description:
+        "How many units a line of this SKU may order in a quote or an order (the variation's own rule, else the product's); null: any. This answer prices any quantity",
     }),
-    shadowedTradePriceIds: Type.Array(Id, { description: 'Other trade prices of this customer for this SKU, newest first; they do not apply. All of them, never paged' }),
+    shadowedTradePriceIds: Type.Array(Id, {
+      description: 'Other trade prices of this customer for this SKU, newest first; they do not apply. All of them, never paged',
+    }),
     candidateCount: Type.Integer({ minimum: 0, description: 'How many candidates there are in all: `candidates` is the page of them from `candidatesOffset`' }),
     candidates: Type.Array(PriceCandidate, {
       maxItems: MAX_CANDIDATES,
       description: `The trade prices, list entries and percentage lists considered, in the order the rule looks at them: \`candidatesCount\` (default and at most ${MAX_CANDIDATES}) of them from \`candidatesOffset\``,
     }),
   },
-  { $id: 'EffectivePrice', additionalProperties: false },
+  { title: 'EffectivePrice', $id: 'EffectivePrice', additionalProperties: false },
 );
 export type EffectivePrice = Static<typeof EffectivePrice>;

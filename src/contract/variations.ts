@@ -8,15 +8,20 @@ export const Sku = NoControlCharacters(Type.String({ minLength: 1, maxLength: 25
 /** Units in stock; null when stock is not tracked. Capped at the storage column's range. */
 export const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 
-export const VariationInput = StrictObject({
-  sku: Sku,
-  price: Type.Optional(Nullable({ ...Price, description: 'null: the product price applies (omitted on create: null)' })),
-  stock: Type.Optional(Nullable({ ...Stock, description: 'null: stock is not tracked (omitted on create: null)' })),
-  quantityRule: Type.Optional(Nullable({ ...QuantityRuleInput, description: "How many units a line may order; null: the product's rule applies (omitted on create: null)" })),
-});
+export const VariationInput = StrictObject(
+  {
+    sku: Sku,
+    price: Type.Optional(Nullable({ ...Price, description: 'null: the product price applies (omitted on create: null)' })),
+    stock: Type.Optional(Nullable({ ...Stock, description: 'null: stock is not tracked (omitted on create: null)' })),
+    quantityRule: Type.Optional(
+      Nullable({ ...QuantityRuleInput, description: "How many units a line may order; null: the product's rule applies (omitted on create: null)" }),
+    ),
+  },
+  { title: 'VariationInput' },
+);
 export type VariationInput = Static<typeof VariationInput>;
 
-export const VariationUpdate = PartialStrictObject(VariationInput);
+export const VariationUpdate = PartialStrictObject(VariationInput, { title: 'VariationUpdate' });
 export type VariationUpdate = Static<typeof VariationUpdate>;
 
 const VariationProperties = {
@@ -42,11 +47,11 @@ export const Variation = Type.Object(
     quantityRule: VariationProperties.quantityRule,
     createdAt: Timestamp,
   },
-  { $id: 'Variation', additionalProperties: false },
+  { title: 'Variation', $id: 'Variation', additionalProperties: false },
 );
 export type Variation = Static<typeof Variation>;
 
 /** `variationId` ends in `Id`, so a malformed one is a 404 like `id`. */
 export const VariationParams = Type.Object({ id: Id, variationId: Id }, { additionalProperties: false });
 
-export const VariationListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const VariationListQuery = Type.Object({ ...PageQuery }, { title: 'VariationListQuery', additionalProperties: false });

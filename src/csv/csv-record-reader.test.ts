@@ -53,7 +53,12 @@ describe('reading a stored file slice by slice', () => {
   it('refuses a row wider than the widest legal matrix before it is built, naming its line', async () => {
     const wide = Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, () => '1').join(',');
     const reader = new CsvRecordReader(storedFile(`sku,1\nA,1\n${wide}\n`).read);
-    await expect(all(reader)).rejects.toEqual(new CsvProblem(3, `has more than ${MAX_IMPORT_COLUMNS} fields: a file has at most ${MAX_IMPORT_COLUMNS} columns (a matrix at most ${MAX_IMPORT_COLUMNS - 1} customers); split it`));
+    await expect(all(reader)).rejects.toEqual(
+      new CsvProblem(
+        3,
+        `has more than ${MAX_IMPORT_COLUMNS} fields: a file has at most ${MAX_IMPORT_COLUMNS} columns (a matrix at most ${MAX_IMPORT_COLUMNS - 1} customers); split it`,
+      ),
+    );
     // Commas inside quotes are no fields.
     const quoted = `"${wide}"`;
     expect(await all(new CsvRecordReader(storedFile(`sku\n${quoted}\n`).read))).toEqual([['sku'], [wide]]);
@@ -66,7 +71,13 @@ describe('reading a stored file slice by slice', () => {
   });
 
   it('says where a file stops being CSV', async () => {
-    await expect(all(new CsvRecordReader(storedFile('a,b\n1,2\n3,"x\n').read))).rejects.toMatchObject({ line: 3, message: expect.stringMatching(/^is not valid CSV: Quote Not Closed/) });
-    await expect(all(new CsvRecordReader(storedFile('a,b\n1,"2"x\n').read))).rejects.toMatchObject({ line: 2, message: expect.stringMatching(/^is not valid CSV: Invalid Closing Quote/) });
+    await expect(all(new CsvRecordReader(storedFile('a,b\n1,2\n3,"x\n').read))).rejects.toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/^is not valid CSV: Quote Not Closed/),
+    });
+    await expect(all(new CsvRecordReader(storedFile('a,b\n1,"2"x\n').read))).rejects.toMatchObject({
+      line: 2,
+      message: expect.stringMatching(/^is not valid CSV: Invalid Closing Quote/),
+    });
   });
 });

@@ -43,7 +43,9 @@ describe('writing CSV', () => {
   it('writes the long format and a price list, header first', () => {
     const price = { customerId: 3, sku: '=X', price: 12.5, minQuantity: 10, validFrom: '2026-01-01T00:00:00.000Z', validUntil: null };
     expect(tradePricesCsv([price])).toBe("customer_id,sku,price,min_quantity,valid_from,valid_until\n3,'=X,12.5,10,2026-01-01T00:00:00.000Z,\n");
-    expect(priceListCsv([price])).toBe("sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment\n'=X,12.5,10,2026-01-01T00:00:00.000Z,,,,\n");
+    expect(priceListCsv([price])).toBe(
+      "sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment\n'=X,12.5,10,2026-01-01T00:00:00.000Z,,,,\n",
+    );
     expect(priceListCsv([{ ...price, quantityRule: { minimum: 24, maximum: null, increment: 12 } }])).toBe(
       "sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment\n'=X,12.5,10,2026-01-01T00:00:00.000Z,,24,,12\n",
     );

@@ -7,9 +7,19 @@ import { priceText } from './price-text.js';
  * of the long format (trade-prices-csv.ts) without the customer, then the entry's own quantity
  * rule (three empty cells: none). `POST /v1/price-lists/{id}/prices/import` takes it back.
  */
-export const PRICE_LIST_COLUMNS = ['sku', 'price', 'min_quantity', 'valid_from', 'valid_until', 'quantity_minimum', 'quantity_maximum', 'quantity_increment'] as const;
+export const PRICE_LIST_COLUMNS = [
+  'sku',
+  'price',
+  'min_quantity',
+  'valid_from',
+  'valid_until',
+  'quantity_minimum',
+  'quantity_maximum',
+  'quantity_increment',
+] as const;
 
-export type PriceListCsvEntry = Pick<PriceListPrice, 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'> & Partial<Pick<PriceListPrice, 'quantityRule'>>;
+export type PriceListCsvEntry = Pick<PriceListPrice, 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'> &
+  Partial<Pick<PriceListPrice, 'quantityRule'>>;
 
 /** A price list's entries as a file: the header, then a row per entry in the order given. */
 export function priceListCsv(entries: readonly PriceListCsvEntry[]): string {

@@ -29,9 +29,13 @@ export class RowGuard {
           this.rowLine = this.line;
         }
       } else if (byte === 0x2c && !this.inQuotes && ++this.fields > MAX_IMPORT_COLUMNS) {
-        throw new CsvProblem(this.rowLine, `has more than ${MAX_IMPORT_COLUMNS} fields: a file has at most ${MAX_IMPORT_COLUMNS} columns (a matrix at most ${MAX_IMPORT_COLUMNS - 1} customers); split it`);
+        throw new CsvProblem(
+          this.rowLine,
+          `has more than ${MAX_IMPORT_COLUMNS} fields: a file has at most ${MAX_IMPORT_COLUMNS} columns (a matrix at most ${MAX_IMPORT_COLUMNS - 1} customers); split it`,
+        );
       }
-      if (this.bytes > MAX_IMPORT_ROW_BYTES) throw new CsvProblem(this.rowLine, `is longer than ${MAX_IMPORT_ROW_BYTES / 2 ** 20} MiB: no row of a valid file is`);
+      if (this.bytes > MAX_IMPORT_ROW_BYTES)
+        throw new CsvProblem(this.rowLine, `is longer than ${MAX_IMPORT_ROW_BYTES / 2 ** 20} MiB: no row of a valid file is`);
     }
   }
 }

@@ -23,11 +23,21 @@ function isSupportedNode(version: string): boolean {
 
 /** The one line printed on an unsupported Node. */
 function unsupportedNodeMessage(version: string): string {
-  return 'pricebook: Node.js v' + version + ' is not supported: it needs Node.js ' + SUPPORTED_NODE + ' (with nvm: `nvm install` in the pricebook folder installs the version in .nvmrc; or see https://nodejs.org/en/download)\n';
+  return (
+    'pricebook: Node.js v' +
+    version +
+    ' is not supported: it needs Node.js ' +
+    SUPPORTED_NODE +
+    ' (with nvm: `nvm install` in the pricebook folder installs the version in .nvmrc; or see https://nodejs.org/en/download)\n'
+  );
 }
 
 if (!isSupportedNode(process.versions.node)) {
   process.stderr.write(unsupportedNodeMessage(process.versions.node));
   process.exit(1);
 }
+// V8's compiled code of the modules kept on disk (the system's temporary directory) for the
+// next start: a command starts about a sixth sooner. Where it cannot be written, nothing changes.
+const nodeModule = await import('node:module');
+if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();
 await import('./cli.js');

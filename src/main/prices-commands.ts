@@ -56,7 +56,9 @@ export function registerPricesCommands(program: Command): void {
   withRemoteOptions(
     prices
       .command('import')
-      .description('check a CSV file (UTF-8, comma-separated), upload it as an import and follow it; prints created/deleted/unchanged; writes FILE.rejected.csv and exits 1 when rows were rejected')
+      .description(
+        'check a CSV file (UTF-8, comma-separated), upload it as an import and follow it; prints created/deleted/unchanged; writes FILE.rejected.csv and exits 1 when rows were rejected',
+      )
       .argument('<file>', 'CSV file, long (customer_id,sku,price[,min_quantity,valid_from,valid_until]) or matrix (sku,<customer id or e-mail>,…)')
       .option('--replace', 'each customer in the file gets exactly its rows (default: add every row)')
       .option('--dry-run', 'check the file and count what would change; change nothing')
@@ -68,14 +70,27 @@ export function registerPricesCommands(program: Command): void {
   withRemoteOptions(
     prices
       .command('export')
-      .description('write the trade prices as CSV to stdout (what import --replace takes back unchanged); a matrix leaves out what a cell cannot hold, lists it on stderr and exits 1')
-      .option('--customer <ids>', 'only these customers\' prices: an id, a comma-separated list, or the flag repeated; each must be a trade customer of the store', collectCustomerIds)
-      .addOption(new Option('--format <format>', 'long: one price a row; matrix: one SKU a row, one customer a column').choices(['long', 'matrix']).default('long')),
+      .description(
+        'write the trade prices as CSV to stdout (what import --replace takes back unchanged); a matrix leaves out what a cell cannot hold, lists it on stderr and exits 1',
+      )
+      .option(
+        '--customer <ids>',
+        "only these customers' prices: an id, a comma-separated list, or the flag repeated; each must be a trade customer of the store",
+        collectCustomerIds,
+      )
+      .addOption(
+        new Option('--format <format>', 'long: one price a row; matrix: one SKU a row, one customer a column').choices(['long', 'matrix']).default('long'),
+      ),
   ).action(async (options: RemoteOptions & { customer?: number[]; format: ExportFormat }) => {
     const customerIds = options.customer;
     await withClient(options, (client) =>
       // On a terminal the CSV is for reading: control characters in cells are written out, never sent raw.
-      exportPrices(client, { format: options.format, escapeControls: process.stdout.isTTY === true, ...(customerIds !== undefined && { customerIds }) }, process.stdout, process.stderr).catch((error: unknown) => {
+      exportPrices(
+        client,
+        { format: options.format, escapeControls: process.stdout.isTTY === true, ...(customerIds !== undefined && { customerIds }) },
+        process.stdout,
+        process.stderr,
+      ).catch((error: unknown) => {
         if (!isClosedPipe(error)) throw error;
       }),
     );
@@ -87,5 +102,7 @@ export function registerPricesCommands(program: Command): void {
       .description('what `import --replace FILE` would change, per customer, as tables; changes nothing; exits 1 when the file has problems')
       .argument('<file>', 'CSV file, long or matrix')
       .option('--delimiter <char>', DELIMITER_HELP, parseDelimiter),
-  ).action((file: string, options: RemoteOptions & { delimiter?: DelimiterName }) => withClient(options, (client) => diffPriceFile(client, file, output, options.delimiter)));
+  ).action((file: string, options: RemoteOptions & { delimiter?: DelimiterName }) =>
+    withClient(options, (client) => diffPriceFile(client, file, output, options.delimiter)),
+  );
 }

@@ -57,7 +57,8 @@ export async function serve(config: Config, out: NodeJS.WritableStream = process
   const httpPort = plain === undefined ? undefined : (plain.address() as AddressInfo).port;
   app.log.info({ port, httpPort, host: config.host }, 'listening');
   const metricsListener = metrics === undefined ? undefined : await listenForScrapes(config, metrics, app.log);
-  if (metricsListener !== undefined) app.log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
+  if (metricsListener !== undefined)
+    app.log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
   const worker = config.webhookWorker ? buildDeliveryWorker(config, services, app.log, deliveryObserver(metrics)) : undefined;
   worker?.start();
   const maintenance = config.maintenance ? buildMaintenanceLoop(services, app.log) : undefined;

@@ -30,7 +30,8 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
   scheduler?.start();
   log.info({ database: services.database.description, retryScheduleSeconds: config.webhookRetryScheduleSeconds }, 'webhook delivery worker started');
   const metricsListener = metrics === undefined ? undefined : await listenForScrapes(config, metrics, log);
-  if (metricsListener !== undefined) log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
+  if (metricsListener !== undefined)
+    log.info({ host: metricsListener.host, port: metricsListener.port, token: config.metricsToken !== undefined }, 'metrics listening');
   let stopping: Promise<void> | undefined;
   return {
     metrics: metricsListener && { host: metricsListener.host, port: metricsListener.port },

@@ -40,7 +40,7 @@ export function registerImportQueueMetrics(registry: Registry, queues: () => Pro
   });
   new Gauge({
     name: 'pricebook_import_queue_bytes',
-    help: 'Bytes of the files of a store\'s queued and running CSV imports (what its cap PRICEBOOK_IMPORT_MAX_QUEUED_MIB limits); only stores with one',
+    help: "Bytes of the files of a store's queued and running CSV imports (what its cap PRICEBOOK_IMPORT_MAX_QUEUED_MIB limits); only stores with one",
     labelNames: ['store_id'],
     registers: [registry],
     async collect() {

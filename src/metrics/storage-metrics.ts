@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { Clock } from '../modules/clock.js';
+import type { Clock } from '../modules/shared/clock.js';
 import type { ConnectionUse } from '../storage/connection-use.js';
 import { OUTBOX_COUNT_CAP, type OutboxSnapshot, type OutboxStats } from '../webhooks/outbox-stats.js';
 
@@ -17,7 +17,13 @@ const SNAPSHOT_REUSE_MS = 1000;
  * time limit, `pricebook_metrics_database_up` is 0 and the outbox gauges read NaN, so alert
  * rules comparing them stay quiet and the one on `database_up` speaks.
  */
-export function registerStorageMetrics(registry: Registry, connectionUse: () => ConnectionUse, outbox: OutboxStats, clock: Clock, options: StorageMetricsOptions = {}): void {
+export function registerStorageMetrics(
+  registry: Registry,
+  connectionUse: () => ConnectionUse,
+  outbox: OutboxStats,
+  clock: Clock,
+  options: StorageMetricsOptions = {},
+): void {
   const timeoutMs = options.timeoutMs ?? 2000;
   let reading: { at: number; snapshot: Promise<OutboxSnapshot | undefined> } | undefined;
   // A reading still running (a hung database) is never joined by another: scrapes cannot pile up queries.

@@ -26,6 +26,16 @@ export class FallbackRateLimiter implements RateLimiter {
     return answer === undefined ? this.local.peek(key) : answer.value;
   }
 
+  /**
+   * To the store that answers now. A place taken on one side of an outage's edge and given back
+   * on the other stays taken until it leaks (conservative), or frees one place too many (one
+   * per edge a reservation straddles).
+   */
+  async giveBack(key: string): Promise<void> {
+    const answer = await this.gate(() => this.shared.giveBack(key));
+    if (answer === undefined) await this.local.giveBack(key);
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([this.shared.close(), this.local.close()]);
   }

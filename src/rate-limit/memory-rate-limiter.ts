@@ -1,5 +1,5 @@
-import type { Clock } from '../modules/clock.js';
-import { decide, leakPerMillisecond, type LeakyBucketOptions, type RateDecision, type RateLimiter } from './rate-limiter.js';
+import type { Clock } from '../modules/shared/clock.js';
+import { decide, leakPerMillisecond, levelAfterGiveBack, type LeakyBucketOptions, type RateDecision, type RateLimiter } from './rate-limiter.js';
 
 interface Bucket {
   level: number;
@@ -26,6 +26,14 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.apply(key, false));
   }
 
+  giveBack(key: string): Promise<void> {
+    const now = this.clock.now();
+    const level = levelAfterGiveBack(this.levelAt(key, now));
+    if (level > 0) this.buckets.set(key, { level, updatedAt: now });
+    else this.buckets.delete(key);
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     this.buckets.clear();
     return Promise.resolve();
@@ -33,17 +41,21 @@ export class MemoryRateLimiter implements RateLimiter {
 
   private apply(key: string, taking: boolean): RateDecision {
     const now = this.clock.now();
-    const bucket = this.buckets.get(key);
-    const leaked = bucket === undefined ? 0 : Math.max(0, now - bucket.updatedAt) * leakPerMillisecond(this.options);
-    const current = bucket === undefined ? 0 : Math.max(0, bucket.level - leaked);
-    const { decision, level } = decide(current, this.options, taking);
+    const { decision, level } = decide(this.levelAt(key, now), this.options, taking);
     if (level > 0) {
-      if (bucket === undefined && this.buckets.size >= SWEEP_THRESHOLD) this.sweep(now);
+      if (!this.buckets.has(key) && this.buckets.size >= SWEEP_THRESHOLD) this.sweep(now);
       this.buckets.set(key, { level, updatedAt: now });
     } else {
       this.buckets.delete(key);
     }
     return decision;
+  }
+
+  /** The bucket's level now, after its leak (units). */
+  private levelAt(key: string, now: number): number {
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return 0;
+    return Math.max(0, bucket.level - Math.max(0, now - bucket.updatedAt) * leakPerMillisecond(this.options));
   }
 
   private sweep(now: number): void {

@@ -25,6 +25,11 @@ export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
   /** Whether the bucket is full, without taking a place. */
   peek(key: string): Promise<RateDecision>;
+  /**
+   * Frees one place a `take` reserved and did not need (a sign-in whose password was right);
+   * the bucket never goes below empty. Only for a place this caller took.
+   */
+  giveBack(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,11 @@ export const LEVEL_UNIT = 1_000_000;
 export function leakPerMillisecond(options: LeakyBucketOptions): number {
   // Leak rates have at most 3 decimals, so this is a whole number.
   return Math.round(options.leakPerSecond * 1000);
+}
+
+/** The level after one place is given back: never below empty. */
+export function levelAfterGiveBack(levelUnits: number): number {
+  return Math.max(0, levelUnits - LEVEL_UNIT);
 }
 
 export function decide(levelUnits: number, options: LeakyBucketOptions, taking: boolean): { decision: RateDecision; level: number } {

@@ -8,8 +8,10 @@ import { decide, LEVEL_UNIT, leakPerMillisecond, type LeakyBucketOptions, type R
  * atomic step; writes only when a place is taken (the leak is linear, so an unwritten leak is
  * the same as a written one), and the key expires when the bucket would be empty again.
  *
- * KEYS[1] bucket; ARGV: capacity (units), leak (units per ms), one place (units), take (1|0).
- * Returns the level before this request's take, after the leak: `decide` does the rest.
+ * KEYS[1] bucket; ARGV: capacity (units), leak (units per ms), one place (units), and what to
+ * do: `1` take a place if there is one, `0` only look, `-1` give one place back (never below
+ * empty; an empty bucket's key is deleted). Returns the level before this request's change,
+ * after the leak: `decide` does the rest.
  * Lua numbers are doubles: every value here stays far below 2^53, and `%.0f` writes them whole
  * (`tostring` would switch to exponents past 1e14).
  */
@@ -26,14 +28,23 @@ if stored[1] and stored[2] then
   local elapsed = math.max(0, now - tonumber(stored[2]))
   level = math.max(0, tonumber(stored[1]) - elapsed * leak)
 end
+local after = level
 if ARGV[4] == '1' and level + unit <= capacity then
-  local after = level + unit
+  after = level + unit
+elseif ARGV[4] == '-1' then
+  after = math.max(0, level - unit)
+end
+if after > 0 and after ~= level then
   redis.call('HSET', KEYS[1], 'level', string.format('%.0f', after), 'at', string.format('%.0f', now))
   redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.ceil(after / leak)))
+elseif after == 0 and ARGV[4] == '-1' then
+  redis.call('DEL', KEYS[1])
 end
 return level
 `;
 const SCRIPT_SHA = createHash('sha1').update(LEAKY_BUCKET_SCRIPT).digest('hex');
+/** The script's last argument. */
+const ACTION = { take: 1, peek: 0, give: -1 } as const;
 
 /**
  * Leaky buckets in Redis, shared by every instance, with exactly the memory buckets'
@@ -50,12 +61,16 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly namespace: string,
   ) {}
 
-  take(key: string): Promise<RateDecision> {
-    return this.apply(key, true);
+  async take(key: string): Promise<RateDecision> {
+    return decide(await this.run(key, 'take'), this.options, true).decision;
   }
 
-  peek(key: string): Promise<RateDecision> {
-    return this.apply(key, false);
+  async peek(key: string): Promise<RateDecision> {
+    return decide(await this.run(key, 'peek'), this.options, false).decision;
+  }
+
+  async giveBack(key: string): Promise<void> {
+    await this.run(key, 'give');
   }
 
   /** The client belongs to the connection that made it, which closes it. */
@@ -68,8 +83,9 @@ export class RedisRateLimiter implements RateLimiter {
     return `${this.namespace}{${key}}`;
   }
 
-  private async apply(key: string, taking: boolean): Promise<RateDecision> {
-    const args = [this.options.bucketSize * LEVEL_UNIT, leakPerMillisecond(this.options), LEVEL_UNIT, taking ? 1 : 0];
+  /** Runs the script; the level before the change, after the leak (units). */
+  private async run(key: string, action: keyof typeof ACTION): Promise<number> {
+    const args = [this.options.bucketSize * LEVEL_UNIT, leakPerMillisecond(this.options), LEVEL_UNIT, ACTION[action]];
     const redisKey = this.keyOf(key);
     let reply: unknown;
     try {
@@ -79,6 +95,6 @@ export class RedisRateLimiter implements RateLimiter {
       reply = await this.client.eval(LEAKY_BUCKET_SCRIPT, 1, redisKey, ...args);
     }
     if (typeof reply !== 'number') throw new Error(`leaky-bucket script answered ${typeof reply}, expected an integer`);
-    return decide(reply, this.options, taking).decision;
+    return reply;
   }
 }

@@ -7,6 +7,13 @@ export interface Engine {
   /** Statement that opens a write transaction. SQLite takes the write lock at once, so a
    * transaction that reads before it writes cannot fail half-way on a busy database. */
   readonly beginTransactionSql: string;
+  /**
+   * Statement that opens a read-only transaction seeing one moment of the database throughout
+   * (a check that compares tables must not see a write land between two of its reads). SQLite's
+   * deferred transaction takes its snapshot at the first read and, in WAL mode, never blocks
+   * another connection's writer; PostgreSQL needs repeatable read for one snapshot.
+   */
+  readonly beginSnapshotSql: string;
   /** Column type of an auto-assigned, never reused id. */
   readonly idColumnType: 'integer' | 'bigint';
   /** SQLite's AUTOINCREMENT (never reuses ids); PostgreSQL uses an identity column. */
@@ -75,6 +82,7 @@ export interface Engine {
 export const SQLITE: Engine = Object.freeze({
   name: 'sqlite',
   beginTransactionSql: 'begin immediate',
+  beginSnapshotSql: 'begin deferred',
   idColumnType: 'integer',
   idAutoIncrement: 'autoincrement',
   supportsSkipLocked: false,
@@ -93,6 +101,7 @@ export const SQLITE: Engine = Object.freeze({
 export const POSTGRES: Engine = Object.freeze({
   name: 'postgres',
   beginTransactionSql: 'begin',
+  beginSnapshotSql: 'begin transaction isolation level repeatable read, read only',
   idColumnType: 'bigint',
   idAutoIncrement: 'identity',
   supportsSkipLocked: true,

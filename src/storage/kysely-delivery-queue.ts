@@ -36,7 +36,15 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
           trx
             .selectFrom('events as e')
             .innerJoin('webhooks as w', (join) => join.onRef('w.store_id', '=', 'e.store_id').onRef('w.topic', '=', 'e.topic'))
-            .select(['e.store_id', 'e.id', 'w.id', sql.lit('pending').as('status'), sql.lit(0).as('attempts'), sql.val(now).as('next_attempt_at'), sql.val(now).as('created_at')])
+            .select([
+              'e.store_id',
+              'e.id',
+              'w.id',
+              sql.lit('pending').as('status'),
+              sql.lit(0).as('attempts'),
+              sql.val(now).as('next_attempt_at'),
+              sql.val(now).as('created_at'),
+            ])
             .where('e.id', 'in', ids)
             .where('w.active', '=', 1)
             .where('w.verified', '=', 1),
@@ -58,7 +66,9 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
       .select((eb) => [
         'd.store_id',
         'd.webhook_id',
-        sql<number>`row_number() over (partition by ${eb.ref('d.store_id')} order by min(${eb.ref('d.next_attempt_at')}), ${eb.ref('d.webhook_id')})`.as('store_rank'),
+        sql<number>`row_number() over (partition by ${eb.ref('d.store_id')} order by min(${eb.ref('d.next_attempt_at')}), ${eb.ref('d.webhook_id')})`.as(
+          'store_rank',
+        ),
         eb.fn.min('d.next_attempt_at').as('due'),
         eb.fn
           .sum<number>(
@@ -124,7 +134,11 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
         await trx
           .updateTable('webhook_deliveries')
           .set({ lease_until: leaseUntil, lease_token: leaseToken })
-          .where('id', 'in', claimed.map((delivery) => delivery.id))
+          .where(
+            'id',
+            'in',
+            claimed.map((delivery) => delivery.id),
+          )
           .execute();
       }
       return claimed;
@@ -133,7 +147,12 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
 
   async release(deliveries: readonly ClaimedDelivery[]): Promise<void> {
     for (const [leaseToken, ids] of byLease(deliveries)) {
-      await this.database.db.updateTable('webhook_deliveries').set({ lease_until: null, lease_token: null }).where('id', 'in', ids).where('lease_token', '=', leaseToken).execute();
+      await this.database.db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: null, lease_token: null })
+        .where('id', 'in', ids)
+        .where('lease_token', '=', leaseToken)
+        .execute();
     }
   }
 
@@ -145,7 +164,15 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
       for (const [leaseToken, ids] of byLease(successes.map((attempt) => attempt.delivery))) {
         await trx
           .updateTable('webhook_deliveries')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), status: 'delivered', lease_until: null, lease_token: null, last_status: null, last_error: null, finished_at: successes[0]!.at }))
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            status: 'delivered',
+            lease_until: null,
+            lease_token: null,
+            last_status: null,
+            last_error: null,
+            finished_at: successes[0]!.at,
+          }))
           .where('id', 'in', ids)
           .where('lease_token', '=', leaseToken)
           .execute();
@@ -182,11 +209,19 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
         }
       }
       for (const [webhookId, count] of failures) {
-        await trx.updateTable('webhooks').set((eb) => ({ failure_count: eb('failure_count', '+', count) })).where('id', '=', webhookId).execute();
+        await trx
+          .updateTable('webhooks')
+          .set((eb) => ({ failure_count: eb('failure_count', '+', count) }))
+          .where('id', '=', webhookId)
+          .execute();
       }
       if (succeeded.size > 0) {
         const at = Math.max(...succeeded.values());
-        await trx.updateTable('webhooks').set({ failure_count: 0, last_success_at: at }).where('id', 'in', [...succeeded.keys()]).execute();
+        await trx
+          .updateTable('webhooks')
+          .set({ failure_count: 0, last_success_at: at })
+          .where('id', 'in', [...succeeded.keys()])
+          .execute();
       }
     });
   }

@@ -30,13 +30,20 @@ export class KyselyOutboxStats implements OutboxStats {
       .where('status', '=', sql.lit('pending'))
       .where('next_attempt_at', '<=', now)
       .limit(OUTBOX_COUNT_CAP);
-    const due = await db.selectFrom(dueRows.as('d')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const due = await db
+      .selectFrom(dueRows.as('d'))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
 
     // Event ids rise with creation time: the smallest id still waiting is the oldest event.
     const oldestIds = [toFanOut.oldest, waiting.oldest].filter((id) => id !== null).map(Number);
     let oldestUndeliveredEventAt: number | undefined;
     if (oldestIds.length > 0) {
-      const oldest = await db.selectFrom('events').select('created_at').where('id', '=', Math.min(...oldestIds)).executeTakeFirst();
+      const oldest = await db
+        .selectFrom('events')
+        .select('created_at')
+        .where('id', '=', Math.min(...oldestIds))
+        .executeTakeFirst();
       oldestUndeliveredEventAt = oldest === undefined ? undefined : Date.parse(oldest.created_at);
     }
     return {

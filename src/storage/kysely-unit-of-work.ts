@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
-import { type AppError, invalidField } from '../modules/errors.js';
-import type { Repositories, TransactionOptions, UnitOfWork } from '../modules/unit-of-work.js';
+import { type AppError, invalidField } from '../modules/shared/errors.js';
+import type { Repositories, TransactionOptions, UnitOfWork } from '../modules/shared/unit-of-work.js';
 import type { Database } from './database.js';
 import type { Engine } from './engine.js';
 import type { StatementRegistry } from './prepared-query.js';
@@ -23,6 +23,7 @@ import { KyselyCustomerGroupRepository } from './repositories/customer-group-rep
 import { KyselyPricingRepository } from './repositories/pricing-repository.js';
 import { KyselyPricingAsOfRepository } from './repositories/as-of-pricing-repository.js';
 import { KyselyImportRepository } from './repositories/import-repository.js';
+import { KyselyImportContentsRepository } from './repositories/import-contents-repository.js';
 import { KyselyStaffRepository } from './repositories/staff-repository.js';
 import { KyselyChangeSetRepository } from './repositories/change-set-repository.js';
 import type { Tables } from './tables.js';
@@ -42,6 +43,7 @@ function createRepositories(db: Kysely<Tables>, engine: Engine, hotReads: HotRea
     pricing: new KyselyPricingRepository(db, engine, statements),
     pricingAsOf: new KyselyPricingAsOfRepository(db, engine, statements),
     imports: new KyselyImportRepository(db, engine),
+    importContents: new KyselyImportContentsRepository(db, engine),
     idempotency: new KyselyIdempotencyRepository(db),
     orders: new KyselyOrderRepository(db),
     events: new KyselyEventRepository(db, engine),
@@ -106,14 +108,28 @@ export class KyselyUnitOfWork implements UnitOfWork {
       const savepoint = sql.id(`rehearsal_${++this.savepoints}`);
       await sql`savepoint ${savepoint}`.execute(joined.connection);
       try {
-        return await work(joined.repos);
+        // Repositories of its own: what they keep between statements (the history chain's
+        // head, once locked) is undone with the savepoint, and the enclosing transaction's
+        // stay as its own writes left them.
+        const repos = this.repositoriesOn(joined.connection);
+        return await this.current.run({ repos, connection: joined.connection }, () => work(repos));
       } finally {
         await sql`rollback to savepoint ${savepoint}`.execute(joined.connection);
         await sql`release savepoint ${savepoint}`.execute(joined.connection);
       }
     }
+    return this.rolledBack(this.database.engine.beginTransactionSql, work);
+  }
+
+  async snapshot<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    if (this.current.getStore() !== undefined) throw new Error('a snapshot cannot be taken inside a transaction');
+    return this.rolledBack(this.database.engine.beginSnapshotSql, work);
+  }
+
+  /** `work` in a transaction opened by `begin`, on a connection of its own, rolled back whatever it answers. */
+  private rolledBack<T>(begin: string, work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.database.db.connection().execute(async (connection) => {
-      await sql.raw(this.database.engine.beginTransactionSql).execute(connection);
+      await sql.raw(begin).execute(connection);
       try {
         const repos = this.repositoriesOn(connection);
         return await this.current.run({ repos, connection }, () => work(repos));

@@ -1,4 +1,4 @@
-import { UniqueViolation } from '../modules/errors.js';
+import { UniqueViolation } from '../modules/shared/errors.js';
 
 /** Which rule each unique index enforces, by a fragment of its name or columns. */
 const TARGETS: ReadonlyArray<readonly [string, UniqueViolation['target']]> = [

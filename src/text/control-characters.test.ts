@@ -29,13 +29,17 @@ describe('control characters', () => {
   });
 
   it('leaves no control character in what it writes, and nothing is lost: without backslashes in the text, the escapes read back to it', () => {
-    const unescape = (text: string) => text.replace(/\\x([0-9a-f]{2})|\\u([0-9a-f]{4})/g, (_escape, byte?: string, unit?: string) => String.fromCharCode(parseInt(byte ?? unit!, 16)));
+    const unescape = (text: string) =>
+      text.replace(/\\x([0-9a-f]{2})|\\u([0-9a-f]{4})/g, (_escape, byte?: string, unit?: string) => String.fromCharCode(parseInt(byte ?? unit!, 16)));
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 40 }).filter((text) => !text.includes('\\')), (text) => {
-        const escaped = escapeControlCharacters(text);
-        expect(findControlCharacter(escaped)).toBeUndefined();
-        expect(unescape(escaped)).toBe(text);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }).filter((text) => !text.includes('\\')),
+        (text) => {
+          const escaped = escapeControlCharacters(text);
+          expect(findControlCharacter(escaped)).toBeUndefined();
+          expect(unescape(escaped)).toBe(text);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseCell, stripNeutralisation } from './csv-cells.js';
 
 /** Text made of what matters here (quotes, the six starting characters) and anything else. */
-const cellText = fc.string({ unit: fc.oneof(fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '\n', '"', ','), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 12 });
+const cellText = fc.string({
+  unit: fc.oneof(fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '\n', '"', ','), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+  maxLength: 12,
+});
 
 describe('CSV cells a spreadsheet does not run', () => {
   it.each([

@@ -1,10 +1,10 @@
-import type { Clock } from '../modules/clock.js';
+import type { Clock } from '../modules/shared/clock.js';
 import type { AttemptRecord, AttemptVerdict, ClaimedDelivery, DeliveryQueue } from './delivery-queue.js';
 import { verdictAfter } from './retry-policy.js';
 import { SendSlots } from './send-slots.js';
 import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
-import { BackgroundLoop } from '../modules/background-loop.js';
-import { batchStart, yieldToOtherWork } from '../modules/yield-to-other-work.js';
+import { BackgroundLoop } from '../modules/shared/background-loop.js';
+import { batchStart, yieldToOtherWork } from '../modules/shared/yield-to-other-work.js';
 
 /** What the worker needs of the sender (tests may count or slow its calls). */
 export interface EventSender {
@@ -105,7 +105,9 @@ export class DeliveryWorker {
       afterLastRound: async () => {
         const waiting = this.slots.drain();
         await Promise.allSettled([this.queue.release(waiting), ...this.requests]);
-        await this.recordFinished().catch((error: unknown) => log.error({ err: error }, 'webhook delivery worker: outcomes not recorded; they will be sent again'));
+        await this.recordFinished().catch((error: unknown) =>
+          log.error({ err: error }, 'webhook delivery worker: outcomes not recorded; they will be sent again'),
+        );
       },
     });
   }
@@ -148,7 +150,10 @@ export class DeliveryWorker {
     if ((now >= this.nextClaimAt || this.refillWanted) && this.slots.held < this.maxHeld) {
       this.nextClaimAt = now + this.pollIntervalMs;
       this.refillWanted = false;
-      const deliveries = await this.queue.claim({ now, limit: this.maxHeld - this.slots.held, leasesPerWebhook: this.prefetchPerWebhook,
+      const deliveries = await this.queue.claim({
+        now,
+        limit: this.maxHeld - this.slots.held,
+        leasesPerWebhook: this.prefetchPerWebhook,
         heldPerStore: this.maxHeldPerStore,
         heldByStore: this.slots.heldPerStore(),
         leaseMs: this.leaseMs,
@@ -171,9 +176,9 @@ export class DeliveryWorker {
 
   private send(delivery: ClaimedDelivery): void {
     const request = (async () => {
-      const outcome = await this.sender.deliver(delivery.webhook.url, delivery.webhook.secret, delivery.event).catch(
-        (error: unknown): AttemptOutcome => ({ delivered: false, status: undefined, error: `request failed: ${String(error)}` }),
-      );
+      const outcome = await this.sender
+        .deliver(delivery.webhook.url, delivery.webhook.secret, delivery.event)
+        .catch((error: unknown): AttemptOutcome => ({ delivered: false, status: undefined, error: `request failed: ${String(error)}` }));
       const at = this.clock.now();
       if (this.finished.length === 0) this.firstFinishedAt = at;
       const verdict = verdictAfter(delivery.attempts + 1, outcome, this.options.retryScheduleSeconds, at);

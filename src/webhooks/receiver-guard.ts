@@ -22,10 +22,12 @@ export interface ReceiverGuardOptions {
  * One answer for a name that does not resolve and one that resolves to a refused address, so
  * webhook URLs cannot be used to probe which names exist on the server's internal network.
  */
-const ADDRESS_REFUSAL = 'must have a host that resolves to public addresses only (not loopback, private, link-local, shared (CGNAT), unique-local, multicast, cloud-metadata or IPv4-embedding IPv6)';
+const ADDRESS_REFUSAL =
+  'must have a host that resolves to public addresses only (not loopback, private, link-local, shared (CGNAT), unique-local, multicast, cloud-metadata or IPv4-embedding IPv6)';
 
 /** How a developer reaches a receiver on their own machine; named in the refusals the switch lifts. */
-const ALLOW_PRIVATE_HINT = 'a receiver on this machine or a private network (development and tests only) needs the server started with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1';
+const ALLOW_PRIVATE_HINT =
+  'a receiver on this machine or a private network (development and tests only) needs the server started with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1';
 
 /**
  * The SSRF rule, checked when a webhook is created and again before every request: the URL
@@ -58,7 +60,11 @@ export class ReceiverGuard implements ReceiverPolicy {
       return refuse('must be an absolute URL');
     }
     if (url.protocol !== 'https:' && !(this.allowPrivate && url.protocol === 'http:')) {
-      return refuse(this.allowPrivate ? 'must start with https:// or http://' : `must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)`);
+      return refuse(
+        this.allowPrivate
+          ? 'must start with https:// or http://'
+          : `must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)`,
+      );
     }
     if (url.username !== '' || url.password !== '') return refuse('must not contain a user name or password');
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Event } from '../contract/events.js';
-import type { Clock } from '../modules/clock.js';
+import type { Clock } from '../modules/shared/clock.js';
 import type { ReceiverHandshake } from '../modules/webhooks/receivers.js';
 import type { WebhookTransport } from './http-transport.js';
 import type { ReceiverGuard } from './receiver-guard.js';

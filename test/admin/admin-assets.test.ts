@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, ADMIN_CONTENT_SECURITY_POLICY, registerAdminPage } from '../../src/http/admin-assets.js';
-import { registerErrorHandler } from '../../src/http/error-handler.js';
+import { acceptsGzip, ADMIN_CONTENT_SECURITY_POLICY, registerAdminPage } from '../../src/http/plugins/admin-assets.js';
+import { registerErrorHandler } from '../../src/http/plugins/error-handler.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { rawTlsExchange } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -52,6 +52,9 @@ describe.each(PROTOCOL_ENGINES)('the admin page’s files on %s', (engine) => {
     expect(seen.size).toBeGreaterThan(10);
     // The CSV cell rules the server and the CLI use too (src/text/), compiled for the page.
     expect(seen).toContain('/admin/text/csv-cells.js');
+    // The contract's error codes and webhook topics, the ones the server has.
+    expect(seen).toContain('/admin/contract/error-codes.js');
+    expect(seen).toContain('/admin/contract/event-topics.js');
     // The typed client (@pricebook/client), through its browser entry and the fetch transport.
     expect(seen).toContain('/admin/client/browser.js');
     expect(seen).toContain('/admin/client/fetch-transport.js');
@@ -68,7 +71,15 @@ describe.each(PROTOCOL_ENGINES)('the admin page’s files on %s', (engine) => {
       const response = await rawTlsExchange(suite.server.port, suite.server.ca, `GET ${urlPath} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       return { status: response.status, headers: response.headers, body: response.body };
     };
-    for (const urlPath of ['/admin/nope.js', '/admin/views', '/admin/../package.json', '/admin/%2e%2e/package.json', '/admin/..%2f..%2fpackage.json', '/admin/main.ts', '/admin/../../dist/main/cli.js']) {
+    for (const urlPath of [
+      '/admin/nope.js',
+      '/admin/views',
+      '/admin/../package.json',
+      '/admin/%2e%2e/package.json',
+      '/admin/..%2f..%2fpackage.json',
+      '/admin/main.ts',
+      '/admin/../../dist/main/cli.js',
+    ]) {
       const response = await literally(urlPath);
       expect(response.status, urlPath).toBe(404);
       expect(response.headers['content-type']).toMatch(/^application\/json/);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { StaffRole } from '../../src/modules/staff/roles.js';
+import type { TestBrowser } from '../support/chromium.js';
 import { asStaff, signIn as signInThroughApi, sessionTokenIn, uniqueEmail } from '../support/staff.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -44,7 +45,8 @@ export function watch(page: Page): WatchedPage {
   page.on('pageerror', (error) => watched.problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     // Chromium logs every 4xx answer (a 422 shown at its field, a 429 waited out) as a failed load: not a problem.
-    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) watched.problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()))
+      watched.problems.push(`console: ${message.text()}`);
   });
   return watched;
 }
@@ -77,7 +79,11 @@ export async function staffMember(server: TestServer, storeId: number, role: Sta
   expect(first.status, first.text).toBe(201);
   const token = sessionTokenIn(first)!;
   const password = `${role} passphrase ${Math.random().toString(36).slice(2, 10)}`;
-  const changed = await server.request('POST', '/v1/session/password', asStaff(server, token, { body: { currentPassword: issued.initialPassword, newPassword: password } }));
+  const changed = await server.request(
+    'POST',
+    '/v1/session/password',
+    asStaff(server, token, { body: { currentPassword: issued.initialPassword, newPassword: password } }),
+  );
   expect(changed.status, changed.text).toBe(204);
   expect((await server.request('DELETE', '/v1/session', asStaff(server, token))).status).toBe(204);
   return { id: issued.id, email, password, name };
@@ -90,6 +96,27 @@ export async function signIn(page: Page, staff: Pick<StaffLogin, 'email' | 'pass
   await page.getByLabel('Password').fill(staff.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await heading(page, landing).waitFor();
+}
+
+/**
+ * A new tab on `hash` of the admin page, signed in as `staff` (the browser's cookies cleared
+ * first, so no other member's session rides along), once `landing` shows; watched, and kept in
+ * `tabs` for the suite to check clean at its end.
+ */
+export async function openSignedIn(
+  browser: TestBrowser,
+  server: TestServer,
+  tabs: WatchedPage[],
+  staff: Pick<StaffLogin, 'email' | 'password'>,
+  hash: string,
+  landing: string | RegExp,
+): Promise<Page> {
+  await browser.context.clearCookies();
+  const tab = watch(await browser.context.newPage());
+  tabs.push(tab);
+  await tab.page.goto(`${server.baseUrl}/admin${hash}`);
+  await signIn(tab.page, staff, landing);
+  return tab.page;
 }
 
 /** Whether the tab keeps anything in sessionStorage or localStorage (the page keeps no credential there). */

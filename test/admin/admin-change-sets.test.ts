@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SCOPES } from '../../src/modules/stores/scopes.js';
 import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
-import { form, heading, seriousViolations, signIn, type StaffLogin, staffMember, watch, type WatchedPage } from './admin-browser.js';
+import { form, heading, openSignedIn, seriousViolations, type StaffLogin, staffMember, type WatchedPage } from './admin-browser.js';
 
 /**
  * Change sets on the admin page, in a real Chromium against the real server on SQLite, in a
@@ -20,20 +21,17 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
   const tabs: WatchedPage[] = [];
   const secrets: string[] = [];
 
-  const open = async (staff: StaffLogin, hash: string, landing: string | RegExp) => {
-    await browser.context.clearCookies();
-    const tab = watch(await browser.context.newPage());
-    tabs.push(tab);
-    await tab.page.goto(`${server.baseUrl}/admin${hash}`);
-    await signIn(tab.page, staff, landing);
-    return tab.page;
-  };
+  const open = (staff: StaffLogin, hash: string, landing: string | RegExp) => openSignedIn(browser, server, tabs, staff, hash, landing);
   const effective = async (customerId = catalog.tradeCustomer, sku = catalog.skus.mug) =>
-    ((await server.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${sku}&quantity=1`, { token: tenant.token })).body as { price: number }).price;
+    (
+      (await server.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${sku}&quantity=1`, { token: tenant.token }))
+        .body as { price: number }
+    ).price;
 
   beforeAll(async () => {
     server = await startTestServer('sqlite');
-    tenant = await server.createTenant();
+    // The store's integration: it writes prices directly where the store requires approval.
+    tenant = await server.createTenant([...DEFAULT_SCOPES, 'trade_prices:direct']);
     catalog = await createCatalog(server, tenant);
     await server.services.credentials.setRequireApproval(tenant.storeId, true);
     editor = await staffMember(server, tenant.storeId, 'editor', 'Edith Editor');
@@ -51,7 +49,10 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
 
   it('an editor builds and submits a set with its preview, an approver approves and applies it, and a revert takes it back', async () => {
     expect(await effective()).toBe(4.2);
-    const live = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: [{ customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 }] });
+    const live = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: tenant.token,
+      body: [{ customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 }],
+    });
     expect(live.status, live.text).toBe(201);
     const liveId = (live.body as Array<{ id: number }>)[0]!.id;
     const teeOfOther = () => effective(catalog.otherTradeCustomer, catalog.skus.tee);
@@ -74,10 +75,14 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await change.getByLabel('New price').fill('8.5');
     await change.getByRole('button', { name: 'Add the change to the set' }).click();
     const preview = page.getByRole('region', { name: 'Preview, before → after' });
-    await expect.poll(() => preview.getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
-      `Price${catalog.tradeCustomer}${catalog.skus.mug}1£4.20 → £3.50`,
-      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£9.00 → £8.50`,
-    ]);
+    await expect
+      .poll(() =>
+        preview
+          .getByRole('row')
+          .filter({ hasText: /^Price/ })
+          .allTextContents(),
+      )
+      .toEqual([`Price${catalog.tradeCustomer}${catalog.skus.mug}1£4.20 → £3.50`, `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£9.00 → £8.50`]);
     expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').allTextContents()).toEqual([
       '#Operation',
       `1Add a price for customer ${catalog.tradeCustomer}: ${catalog.skus.mug} at £3.50`,
@@ -104,10 +109,15 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     // A revert, approved and applied in turn, takes it back.
     await page.getByRole('button', { name: 'Make a revert' }).click();
     await heading(page, 'Change set: Revert of Spring mugs').waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Preview, before → after' }).getByRole('row').filter({ hasText: /^Price/ }).allTextContents()).toEqual([
-      `Price${catalog.tradeCustomer}${catalog.skus.mug}1£3.50 → £4.20`,
-      `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£8.50 → £9.00`,
-    ]);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('region', { name: 'Preview, before → after' })
+          .getByRole('row')
+          .filter({ hasText: /^Price/ })
+          .allTextContents(),
+      )
+      .toEqual([`Price${catalog.tradeCustomer}${catalog.skus.mug}1£3.50 → £4.20`, `Price${catalog.otherTradeCustomer}${catalog.skus.tee}1£8.50 → £9.00`]);
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
     // Amos wrote the revert: the server refuses his own approval, and the page says why.
@@ -128,4 +138,64 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Rolled back');
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it.each([
+    { name: 'desktop', width: 1280, height: 800 },
+    { name: 'phone', width: 375, height: 812 },
+  ])(
+    'offers only the steps the set’s state and the role allow, in place after each one, and names the rule that refuses an owner’s own approval ($name)',
+    async ({ name, width, height }) => {
+      const owner = await staffMember(server, tenant.storeId, 'owner', `Owen Owner ${name}`);
+      secrets.push(owner.password);
+      let page = await open(owner, '#/change-sets', 'Change sets');
+      await page.setViewportSize({ width, height });
+      const start = form(page, 'Start a change set');
+      await start.getByLabel('Name').fill(`Own set ${name}`);
+      await start.getByRole('button', { name: 'Start change set' }).click();
+      await heading(page, `Change set: Own set ${name}`).waitFor();
+      const add = form(page, 'Add a price to the change set');
+      await add.getByLabel('Customer').fill(String(catalog.tradeCustomer));
+      await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.tee);
+      await add.getByLabel('Price', { exact: true }).fill('9.5');
+      await add.getByRole('button', { name: 'Add price to the set' }).click();
+      const steps = page.getByRole('region', { name: 'Summary' });
+      await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Draft');
+      await steps.getByRole('button', { name: 'Submit for approval' }).waitFor();
+      // A draft of a store that requires approval is not applied nor scheduled: the server would answer 409.
+      expect(await steps.getByRole('button', { name: 'Apply now' }).count()).toBe(0);
+      expect(await form(page, 'Schedule the change set').count()).toBe(0);
+      expect(await steps.getByText('the set applies once another staff member has approved it').count()).toBe(1);
+      await steps.getByRole('button', { name: 'Submit for approval' }).click();
+      await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
+      // The owner's role approves, but nobody approves their own set: the refusal says that rule, not the role.
+      const approve = steps.getByRole('button', { name: 'Approve' });
+      await approve.click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'must be approved by someone who did not write or submit it' });
+      await expect.poll(() => refusal.count()).toBe(1);
+      expect(await refusal.textContent()).not.toMatch(/Your role does not allow this|Ask the store's owner/);
+      // The steps are buttons of a button's height, not boxes as tall as a form beside them.
+      for (const button of await steps.getByRole('button').all()) expect((await button.boundingBox())!.height).toBeLessThan(60);
+
+      // Another approves it and applies it: the page updates in place, and offers nothing an applied set refuses.
+      page = await open(approver, `#/change-sets/${/#\/change-sets\/(\d+)$/.exec(page.url())![1]}`, `Change set: Own set ${name}`);
+      await page.setViewportSize({ width, height });
+      const region = page.getByRole('region', { name: 'Summary' });
+      await region.getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Approved');
+      await region.getByRole('button', { name: 'Apply now' }).click();
+      await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Applied');
+      await region.getByRole('button', { name: 'Make a revert' }).waitFor();
+      for (const label of [
+        'Add a price to the change set',
+        'Change a price in the change set',
+        'Delete a price in the change set',
+        'Upload prices into the change set',
+      ])
+        expect(await form(page, label).count(), label).toBe(0);
+      for (const label of ['Apply now', 'Discard', 'Submit for approval', 'Approve'])
+        expect(await region.getByRole('button', { name: label }).count(), label).toBe(0);
+      expect(await form(page, 'Schedule the change set').count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
 });

@@ -7,7 +7,21 @@ import { startTestServer, type Tenant, type TestServer } from '../support/test-s
 import { startReceiver } from '../support/webhook-receiver.js';
 import { startWorker } from '../support/webhook-fixture.js';
 import { asStaff } from '../support/staff.js';
-import { fieldError, focusedName, form, heading, scrollsSideways, seriousViolations, signIn, type StaffLogin, staffMember, storedKeys, tabTo, watch, type WatchedPage } from './admin-browser.js';
+import {
+  fieldError,
+  focusedName,
+  form,
+  heading,
+  scrollsSideways,
+  seriousViolations,
+  signIn,
+  type StaffLogin,
+  staffMember,
+  storedKeys,
+  tabTo,
+  watch,
+  type WatchedPage,
+} from './admin-browser.js';
 
 /** `PRICEBOOK_SCREENSHOT=1` also saves the README's picture of the page. */
 const SCREENSHOT = process.env.PRICEBOOK_SCREENSHOT === '1' ? path.resolve(import.meta.dirname, '../../docs/admin.png') : undefined;
@@ -52,8 +66,13 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     ada = (created.body as { id: number }).id;
     const list = await server.request('POST', '/v1/price-lists', { token: tenant.token, body: { name: 'Resellers', kind: 'percentage', percentage: 10 } });
     expect(list.status).toBe(201);
-    expect((await server.request('PUT', `/v1/customers/${ada}`, { token: tenant.token, body: { priceListIds: [(list.body as { id: number }).id] } })).status).toBe(200);
-    const other = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'grace@cobol.example', firstName: 'Grace', lastName: 'Hopper', trade: true } });
+    expect(
+      (await server.request('PUT', `/v1/customers/${ada}`, { token: tenant.token, body: { priceListIds: [(list.body as { id: number }).id] } })).status,
+    ).toBe(200);
+    const other = await server.request('POST', '/v1/customers', {
+      token: tenant.token,
+      body: { email: 'grace@cobol.example', firstName: 'Grace', lastName: 'Hopper', trade: true },
+    });
     grace = (other.body as { id: number }).id;
     const seeded = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: tenant.token,
@@ -144,7 +163,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
   });
 
   it('shows the first 100 of many candidates, and the next ones on request', async () => {
-    const made = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'charles@difference.example', firstName: 'Charles', lastName: 'Babbage', trade: true } });
+    const made = await server.request('POST', '/v1/customers', {
+      token: tenant.token,
+      body: { email: 'charles@difference.example', firstName: 'Charles', lastName: 'Babbage', trade: true },
+    });
     expect(made.status).toBe(201);
     const babbage = (made.body as { id: number }).id;
     const prices = Array.from({ length: 105 }, (_, n) => ({ customerId: babbage, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 5 + n / 4 }));
@@ -186,7 +208,14 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(await page.locator('#toast').textContent()).toContain('Customer Linus Torvalds (Kernel Ltd) added');
     const linus = Number(/#\/customers\/(\d+)$/.exec(page.url())?.[1]);
     const stored = (await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as Record<string, unknown>;
-    expect(stored).toMatchObject({ email: 'linus@kernel.example', firstName: 'Linus', lastName: 'Torvalds', companyName: 'Kernel Ltd', trade: true, active: true });
+    expect(stored).toMatchObject({
+      email: 'linus@kernel.example',
+      firstName: 'Linus',
+      lastName: 'Torvalds',
+      companyName: 'Kernel Ltd',
+      trade: true,
+      active: true,
+    });
 
     await page.getByText('Edit details (name, company, trade, active)').click();
     const edit = form(page, 'Edit the customer');
@@ -203,20 +232,29 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       listIds.push(((await server.request('POST', '/v1/price-lists', { token: tenant.token, body: { name, kind: 'fixed' } })).body as { id: number }).id);
     }
     expect((await server.request('PUT', `/v1/customers/${linus}`, { token: tenant.token, body: { priceListIds: listIds } })).status).toBe(200);
-    const prices = Array.from({ length: 6 }, (_, index) => ({ customerId: linus, productId: index % 2 === 0 ? catalog.tee : catalog.mug, sku: index % 2 === 0 ? catalog.skus.teeRedM : catalog.skus.mug, price: [5, 2.5, 7.25, 1, 9, 3][index]! }));
+    const prices = Array.from({ length: 6 }, (_, index) => ({
+      customerId: linus,
+      productId: index % 2 === 0 ? catalog.tee : catalog.mug,
+      sku: index % 2 === 0 ? catalog.skus.teeRedM : catalog.skus.mug,
+      price: [5, 2.5, 7.25, 1, 9, 3][index]!,
+    }));
     expect((await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: prices })).status).toBe(201);
     await page.reload();
     await heading(page, 'Linus Torvalds (Kernel Org)').waitFor();
     await page.getByRole('button', { name: 'Move “Winter” up' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds).toEqual([listIds[1], listIds[0]]);
+    await expect
+      .poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds)
+      .toEqual([listIds[1], listIds[0]]);
     await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^⠿ Winter.*Summer/);
     // The focus stays on the moved list, now on its one way left to go.
     expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Move “Winter” down');
     // With a pointer, dragged to its place: Summer back onto the first.
     const lists = page.locator('.list-order li');
     await lists.filter({ hasText: 'Summer' }).dragTo(lists.filter({ hasText: 'Winter' }));
-    await expect.poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds).toEqual(listIds);
+    await expect
+      .poll(async () => ((await server.request('GET', `/v1/customers/${linus}`, { token: tenant.token })).body as { priceListIds: number[] }).priceListIds)
+      .toEqual(listIds);
     await expect.poll(() => page.locator('.list-order').textContent()).toMatch(/^⠿ Summer.*Winter/);
 
     // Newest first, then by price up and down with the column's button.
@@ -248,19 +286,37 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const add = form(page, 'Add or edit a price');
     await add.getByLabel('SKU', { exact: true }).pressSequentially(catalog.skus.tee.toLowerCase());
     const listId = await add.getByLabel('SKU', { exact: true }).getAttribute('list');
-    await expect.poll(() => page.evaluate(`Array.from(document.querySelectorAll('datalist[id="${listId}"] option'), (option) => option.value + ' ' + option.label)`) as Promise<string[]>).toEqual([
-      `${catalog.skus.tee} Tee`,
-      `${catalog.skus.teeRedL} Tee (variation)`,
-      `${catalog.skus.teeRedM} Tee (variation)`,
-    ]);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(`Array.from(document.querySelectorAll('datalist[id="${listId}"] option'), (option) => option.value + ' ' + option.label)`) as Promise<
+            string[]
+          >,
+      )
+      .toEqual([`${catalog.skus.tee} Tee`, `${catalog.skus.teeRedL} Tee (variation)`, `${catalog.skus.teeRedM} Tee (variation)`]);
   });
 
   it('shows products and orders read only, prices a cart with each line explained, and folds the menu on a phone', async () => {
-    const made = await server.request('POST', '/v1/customers', { token: tenant.token, body: { email: 'cart@buyers.example', firstName: 'Carta', lastName: 'Buyer', trade: true } });
+    const made = await server.request('POST', '/v1/customers', {
+      token: tenant.token,
+      body: { email: 'cart@buyers.example', firstName: 'Carta', lastName: 'Buyer', trade: true },
+    });
     const buyer = (made.body as { id: number }).id;
-    const price = await server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: [{ customerId: buyer, productId: catalog.mug, sku: catalog.skus.mug, price: 2.75 }] });
+    const price = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: tenant.token,
+      body: [{ customerId: buyer, productId: catalog.mug, sku: catalog.skus.mug, price: 2.75 }],
+    });
     const tradePriceId = (price.body as Array<{ id: number }>)[0]!.id;
-    const order = await server.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: buyer, lines: [{ sku: catalog.skus.mug, quantity: 3 }, { sku: catalog.skus.teeRedL, quantity: 1 }] } });
+    const order = await server.request('POST', '/v1/orders', {
+      token: tenant.token,
+      body: {
+        customerId: buyer,
+        lines: [
+          { sku: catalog.skus.mug, quantity: 3 },
+          { sku: catalog.skus.teeRedL, quantity: 1 },
+        ],
+      },
+    });
     expect(order.status, order.text).toBe(201);
     const orderId = (order.body as { id: number }).id;
 
@@ -279,11 +335,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await expect.poll(() => products.getByRole('row').filter({ hasText: catalog.skus.tee }).textContent()).toBe(`Tee${catalog.skus.tee}£10.002AnyYes`);
     await products.getByRole('link', { name: 'Tee' }).first().click();
     await heading(page, 'Tee').waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Variations of this product' }).getByRole('row').allTextContents()).toEqual([
-      'SKUPriceStockUnits a line',
-      `${catalog.skus.teeRedM}£12.50—the product’s`,
-      `${catalog.skus.teeRedL}£10.00 (the product’s)—the product’s`,
-    ]);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Variations of this product' }).getByRole('row').allTextContents())
+      .toEqual(['SKUPriceStockUnits a line', `${catalog.skus.teeRedM}£12.50—the product’s`, `${catalog.skus.teeRedL}£10.00 (the product’s)—the product’s`]);
 
     await page.getByRole('link', { name: 'Orders' }).click();
     await heading(page, 'Orders').waitFor();
@@ -291,11 +345,13 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await expect.poll(() => orders.getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^Order #${orderId}.*Customer #${buyer}2£18\\.25$`));
     await orders.getByRole('link', { name: `Order #${orderId}` }).click();
     await heading(page, `Order #${orderId}`).waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Lines of this order' }).getByRole('row').allTextContents()).toEqual([
-      'SKUQuantityUnit priceLine totalPrice from',
-      `${catalog.skus.mug}3£2.75£8.25Trade price #${tradePriceId}`,
-      `${catalog.skus.teeRedL}1£10.00£10.00The product’s price`,
-    ]);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Lines of this order' }).getByRole('row').allTextContents())
+      .toEqual([
+        'SKUQuantityUnit priceLine totalPrice from',
+        `${catalog.skus.mug}3£2.75£8.25Trade price #${tradePriceId}`,
+        `${catalog.skus.teeRedL}1£10.00£10.00The product’s price`,
+      ]);
 
     // A cart priced on the customer's page; a line explained; a bad line named.
     await page.goto(`${server.baseUrl}/admin#/customers/${buyer}`);
@@ -331,10 +387,13 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await heading(phone, 'Orders').waitFor();
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await phone.getByRole('link', { name: 'Products' }).isVisible()).toBe(false);
-    // A row's actions stay on screen though the table is wider than the phone.
+    // A row's actions are its last cells, reached by scrolling the table (wider than the phone)
+    // inside its own box: pinned over the others, they covered its prices.
     await phone.goto(`${server.baseUrl}/admin#/customers/${buyer}`);
     const remove = phone.getByRole('button', { name: `Delete price #${tradePriceId} of ${catalog.skus.mug}` });
     await remove.waitFor();
+    await remove.scrollIntoViewIfNeeded();
+    expect(await scrollsSideways(phone)).toBe(false);
     const box = await remove.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
   });
@@ -345,12 +404,18 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.waitForLoadState('networkidle');
     const loaded = (await page.evaluate(`performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
       .filter((entry) => /\\/admin(\\/[^?#]*\\.(js|css))?$/.test(new URL(entry.name).pathname))
-      .map((entry) => ({ name: new URL(entry.name).pathname, encoded: entry.encodedBodySize, decoded: entry.decodedBodySize }))`)) as Array<{ name: string; encoded: number; decoded: number }>;
+      .map((entry) => ({ name: new URL(entry.name).pathname, encoded: entry.encodedBodySize, decoded: entry.decodedBodySize }))`)) as Array<{
+      name: string;
+      encoded: number;
+      decoded: number;
+    }>;
     const scripts = loaded.filter((entry) => /\.(js|css)$/.test(entry.name));
     expect(scripts.map((entry) => entry.name)).toEqual(expect.arrayContaining(['/admin/main.js', '/admin/admin.css', '/admin/views/customers.js']));
     const encoded = scripts.reduce((sum, entry) => sum + entry.encoded, 0);
     const decoded = scripts.reduce((sum, entry) => sum + entry.decoded, 0);
-    console.log(`admin page first load: ${scripts.length} scripts and styles, ${(encoded / 1024).toFixed(1)} KiB compressed (${(decoded / 1024).toFixed(1)} KiB as files)`);
+    console.log(
+      `admin page first load: ${scripts.length} scripts and styles, ${(encoded / 1024).toFixed(1)} KiB compressed (${(decoded / 1024).toFixed(1)} KiB as files)`,
+    );
     expect(encoded).toBeGreaterThan(0);
     expect(encoded).toBeLessThan(decoded);
     expect(encoded).toBeLessThan(100 * 1024);
@@ -362,7 +427,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.goto(`${server.baseUrl}/admin#/customers/${grace}`);
     const prices = page.getByRole('region', { name: 'Trade prices of this customer' });
     await prices.waitFor();
-    const before = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
+    const before = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as {
+      id: number;
+      price: number;
+    }[];
     const [edited, kept, deleted] = before;
 
     await prices.getByRole('button', { name: `Edit price #${edited!.id} of ${catalog.skus.mug}` }).click();
@@ -379,7 +447,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await page.getByRole('dialog', { name: 'Add a price' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
-    const after = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
+    const after = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as {
+      id: number;
+      price: number;
+    }[];
     expect(after.map((record) => [record.id, record.price])).toEqual([
       [kept!.id, 3.5],
       [deleted!.id, 9],
@@ -397,7 +468,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await field.press('Enter');
     await prices.getByText('£3.80', { exact: true }).waitFor();
     expect(await prices.locator('tr.marked').textContent()).toContain('£3.80');
-    const inlined = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as { id: number; price: number }[];
+    const inlined = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${grace}`, { token: tenant.token })).body as {
+      id: number;
+      price: number;
+    }[];
     expect(inlined.map((record) => [record.id, record.price])).toEqual([
       [kept!.id, 3.5],
       [deleted!.id, 9],
@@ -461,7 +535,11 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     expect(await upload.textContent()).toContain('a sheet uploaded twice doubles them');
     const customer = catalog.otherTradeCustomer;
 
-    await upload.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`customer_id,sku,price\n${customer},${catalog.skus.mug},4.5\n${customer},NOPE,1\n`) });
+    await upload.getByLabel('CSV file').setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`customer_id,sku,price\n${customer},${catalog.skus.mug},4.5\n${customer},NOPE,1\n`),
+    });
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
     await page.getByText('Dry run failed: 1 problem in the file; nothing changed.').waitFor();
     expect(await page.getByRole('region', { name: 'Problems in the file' }).getByRole('row').nth(1).textContent()).toMatch(/^3sku/);
@@ -480,7 +558,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await upload.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await upload.getByLabel('Mode').selectOption('replace');
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 2 prices, delete 2 and leave 0 unchanged (2 rows, long format).').waitFor();
+    await page
+      .getByText('Dry run succeeded, nothing changed yet: the import would create 2 prices, delete 2 and leave 0 unchanged (2 rows, long format).')
+      .waitFor();
     expect(await page.getByRole('progressbar').getAttribute('value')).toBe('2');
     // Which prices, before → after, by SKU.
     const changes = page.getByRole('region', { name: 'Prices the import would change: 1 new, 1 changed, 1 deleted' });
@@ -490,7 +570,8 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       `Deleted#${customer}${catalog.skus.tee}1valid always£9.00 → none`,
       `New#${customer}${catalog.skus.teeRedM}10valid alwaysnone → £11.00`,
     ]);
-    const count = () => server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${customer}`, { token: tenant.token }).then((answer) => answer.body);
+    const count = () =>
+      server.request('GET', `/v1/trade-customer-product-prices/count?customerId=${customer}`, { token: tenant.token }).then((answer) => answer.body);
     expect(await count()).toEqual({ count: 2 });
 
     await upload.getByRole('button', { name: 'Apply import' }).click();
@@ -502,7 +583,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       [catalog.skus.teeRedM, 11],
     ]);
     const recent = page.getByRole('region', { name: 'Recent imports, newest first' });
-    await expect.poll(() => recent.getByRole('row').nth(1).textContent()).toMatch(/^#\d+prices\.csvOlive Owner\d{4}-.*replacesucceeded22 created, 2 deleted, 0 unchanged$/);
+    await expect
+      .poll(() => recent.getByRole('row').nth(1).textContent())
+      .toMatch(/^#\d+prices\.csvOlive Owner\d{4}-.*replacesucceeded22 created, 2 deleted, 0 unchanged$/);
 
     // The customer's prices, downloaded in the long format: the file imports back as it is.
     const exporting = form(page, 'Download a customer’s prices');
@@ -547,7 +630,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
 
     // A CSV import of entries for one more SKU: checked first, then applied; the MUG entry stays (scope: the SKUs in the file).
     const upload = form(page, 'Import entries');
-    await upload.getByLabel('CSV file').setInputFiles({ name: 'gloves.csv', mimeType: 'text/csv', buffer: Buffer.from(`sku,price\n${catalog.skus.teeRedM},11.5\n`) });
+    await upload
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'gloves.csv', mimeType: 'text/csv', buffer: Buffer.from(`sku,price\n${catalog.skus.teeRedM},11.5\n`) });
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
     await page.getByText('Checked, nothing changed yet: 1 entries would be created, 0 would be deleted, 0 would be left as they are.').waitFor();
     expect(await page.getByRole('region', { name: 'Entries of this list' }).getByRole('row').count()).toBe(2);
@@ -573,8 +658,12 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await editEntry.getByLabel('Case pack').fill('3');
     await editEntry.getByRole('button', { name: 'Save (replace)' }).click();
     await entries.getByRole('cell', { name: '3+, ×3', exact: true }).waitFor();
-    const stored = (await server.request('GET', `/v1/price-lists/${listId}/prices?sku=${catalog.skus.teeRedM}`, { token: tenant.token })).body as Array<Record<string, unknown>>;
-    expect(stored).toEqual([expect.objectContaining({ price: 11.5, minQuantity: 6, validFrom: null, validUntil: null, quantityRule: { minimum: 3, maximum: null, increment: 3 } })]);
+    const stored = (await server.request('GET', `/v1/price-lists/${listId}/prices?sku=${catalog.skus.teeRedM}`, { token: tenant.token })).body as Array<
+      Record<string, unknown>
+    >;
+    expect(stored).toEqual([
+      expect.objectContaining({ price: 11.5, minQuantity: 6, validFrom: null, validUntil: null, quantityRule: { minimum: 3, maximum: null, increment: 3 } }),
+    ]);
     expect(await entries.getByRole('row').count()).toBe(3);
 
     const assign = form(page, 'Assign a customer');
@@ -587,8 +676,12 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£3\.15 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
-    expect(await page.locator('.effective .quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 2, in multiples of 2 units a line.');
+    await expect
+      .poll(() => page.locator('.effective').textContent())
+      .toMatch(/^£3\.15 per unit for 1 × MUG\d+ at .*From the price list “Glove deal”, entry #\d+\./);
+    expect(await page.locator('.effective .quantity-rule').textContent()).toBe(
+      'Quotes and orders of this SKU take at least 2, in multiples of 2 units a line.',
+    );
   });
 
   it('customer groups: creates one with a list, adds a customer, whose effective price then comes from the group’s list', async () => {
@@ -609,7 +702,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await create.getByRole('button', { name: 'Create group' }).click();
     await heading(page, 'Customer group “Installers”').waitFor();
     const groupId = Number(new URL(page.url()).hash.split('/').at(-1));
-    expect((await server.request('GET', `/v1/customer-groups/${groupId}`, { token: tenant.token })).body).toMatchObject({ name: 'Installers', priceListIds: [(list.body as { id: number }).id] });
+    expect((await server.request('GET', `/v1/customer-groups/${groupId}`, { token: tenant.token })).body).toMatchObject({
+      name: 'Installers',
+      priceListIds: [(list.body as { id: number }).id],
+    });
 
     const add = form(page, 'Add a customer');
     await add.getByLabel('Customer').fill('installer@fitters.example');
@@ -621,13 +717,17 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     const explain = form(page, 'Effective price');
     await explain.getByLabel('SKU').fill(catalog.skus.mug);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.effective').textContent()).toMatch(/^£2\.10 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
+    await expect
+      .poll(() => page.locator('.effective').textContent())
+      .toMatch(/^£2\.10 per unit for 1 × MUG\d+ at .*From the price list “Group terms” \(a percentage off the catalog price\)/);
     await expect.poll(() => page.locator('.effective').textContent()).toContain('through the customer’s group');
     // A quantity rule of the product is told beside the price (and removed again for the tests after this one).
     const ruled = await server.request('PUT', `/v1/products/${catalog.mug}`, { token: tenant.token, body: { quantityRule: { minimum: 6, increment: 6 } } });
     expect(ruled.status).toBe(200);
     await explain.getByRole('button', { name: 'Explain the price' }).click();
-    await expect.poll(() => page.locator('.quantity-rule').textContent()).toBe('Quotes and orders of this SKU take at least 6, in multiples of 6 units a line.');
+    await expect
+      .poll(() => page.locator('.quantity-rule').textContent())
+      .toBe('Quotes and orders of this SKU take at least 6, in multiples of 6 units a line.');
     expect((await server.request('PUT', `/v1/products/${catalog.mug}`, { token: tenant.token, body: { quantityRule: null } })).status).toBe(200);
 
     // Out of the group again, from the group's page.
@@ -635,7 +735,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await heading(page, 'Customer group “Installers”').waitFor();
     await page.getByRole('button', { name: 'Remove installer@fitters.example from this group' }).click();
     await page.getByText('No customer is in this group.').waitFor();
-    expect((await server.request('GET', `/v1/customers/${(installer.body as { id: number }).id}`, { token: tenant.token })).body).toMatchObject({ customerGroupId: null });
+    expect((await server.request('GET', `/v1/customers/${(installer.body as { id: number }).id}`, { token: tenant.token })).body).toMatchObject({
+      customerGroupId: null,
+    });
   });
 
   it('webhooks: creates one whose receiver answers the handshake, shows its secret once, deactivates it', async () => {
@@ -657,7 +759,14 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
       expect(await page.locator('code.secret').textContent()).toMatch(/^whsec_/);
       expect(receiver.handshakes).toHaveLength(1);
       const row = page.getByRole('region', { name: 'Webhooks' }).getByRole('row').nth(1);
-      expect(await row.getByRole('cell').allTextContents()).toEqual(['customer.created', receiver.url, 'Yes', 'Yes', expect.any(String), 'DeliveriesVerify againDeactivateDelete']);
+      expect(await row.getByRole('cell').allTextContents()).toEqual([
+        'customer.created',
+        receiver.url,
+        'Yes',
+        'Yes',
+        expect.any(String),
+        'DeliveriesVerify againDeactivateDelete',
+      ]);
 
       // An event delivered by the worker, then the webhook's deliveries in the page.
       const worker = startWorker(server);
@@ -767,9 +876,15 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     };
     const product = await post('/v1/products', { title: 'Formulas', price: 1, variations: skus.map((sku) => ({ sku })) });
     const customer = await post('/v1/customers', { email: 'formulas@spreadsheet.example', trade: true });
-    await post('/v1/trade-customer-product-prices/bulk', skus.map((sku, index) => ({ customerId: customer.id, productId: product.id, sku, price: index + 1 })));
+    await post(
+      '/v1/trade-customer-product-prices/bulk',
+      skus.map((sku, index) => ({ customerId: customer.id, productId: product.id, sku, price: index + 1 })),
+    );
     const list = await post('/v1/price-lists', { name: 'Formula list', kind: 'fixed' });
-    await post(`/v1/price-lists/${list.id}/prices/bulk`, skus.map((sku, index) => ({ productId: product.id, sku, price: index + 0.5 })));
+    await post(
+      `/v1/price-lists/${list.id}/prices/bulk`,
+      skus.map((sku, index) => ({ productId: product.id, sku, price: index + 0.5 })),
+    );
     const cells = ['"\'=HYPERLINK(""https://x.invalid/?""&A2,""open"")"', "''=X", "'@x", "'-1", "'+SUM(1)"];
 
     const { page } = await open();
@@ -780,17 +895,27 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await exporting.getByLabel('Customer').fill('formulas@spreadsheet.example');
     const [download] = await Promise.all([page.waitForEvent('download'), exporting.getByRole('button', { name: 'Download customer prices' }).click()]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
-    expect(csv).toBe(['customer_id,sku,price,min_quantity,valid_from,valid_until', ...cells.map((cell, index) => `${customer.id},${cell},${index + 1},1,,`), ''].join('\n'));
+    expect(csv).toBe(
+      ['customer_id,sku,price,min_quantity,valid_from,valid_until', ...cells.map((cell, index) => `${customer.id},${cell},${index + 1},1,,`), ''].join('\n'),
+    );
 
     const entries = form(page, 'Download a price list’s entries');
     await entries.getByLabel('Price list').selectOption({ label: 'Formula list' });
     const [listDownload] = await Promise.all([page.waitForEvent('download'), entries.getByRole('button', { name: 'Download list entries' }).click()]);
     const listCsv = fs.readFileSync(await listDownload.path(), 'utf8');
     expect(listCsv).toBe(
-      ['sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment', ...cells.map((cell, index) => `${cell},${index + 0.5},1,,,,,`), ''].join('\n'),
+      [
+        'sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment',
+        ...cells.map((cell, index) => `${cell},${index + 0.5},1,,,,,`),
+        '',
+      ].join('\n'),
     );
     // The list's file, sent back to the list as it is: every entry unchanged.
-    const listBack = await server.request('POST', `/v1/price-lists/${list.id}/prices/import?scope=list`, { token: tenant.token, rawBody: listCsv, headers: { 'content-type': 'text/csv' } });
+    const listBack = await server.request('POST', `/v1/price-lists/${list.id}/prices/import?scope=list`, {
+      token: tenant.token,
+      rawBody: listCsv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(listBack.status, listBack.text).toBe(200);
     expect(listBack.body).toMatchObject({ created: [], deleted: [], unchanged: skus.length });
 
@@ -799,7 +924,9 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await upload.getByLabel('CSV file').setInputFiles({ name: 'formulas.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await upload.getByLabel('Mode').selectOption('replace');
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByText('Dry run succeeded, nothing changed yet: the import would create 0 prices, delete 0 and leave 5 unchanged (5 rows, long format).').waitFor();
+    await page
+      .getByText('Dry run succeeded, nothing changed yet: the import would create 0 prices, delete 0 and leave 5 unchanged (5 rows, long format).')
+      .waitFor();
   });
 
   // The last two look at every view as the tests above left them: with prices, lists, imports and a webhook.
@@ -813,7 +940,10 @@ describe.skipIf(!chromiumAvailable())('admin page in Chromium', () => {
     await signIn(page, owner);
     const [order] = (await server.request('GET', '/v1/orders?count=1', { token: tenant.token })).body as Array<{ id: number }>;
     const [list] = (await server.request('GET', '/v1/price-lists?count=1&fields=id,name', { token: tenant.token })).body as Array<{ id: number; name: string }>;
-    const [group] = (await server.request('GET', '/v1/customer-groups?count=1&fields=id,name', { token: tenant.token })).body as Array<{ id: number; name: string }>;
+    const [group] = (await server.request('GET', '/v1/customer-groups?count=1&fields=id,name', { token: tenant.token })).body as Array<{
+      id: number;
+      name: string;
+    }>;
     const set = (await server.request('POST', '/v1/change-sets', { token: tenant.token, body: { name: `Axe ${width}` } })).body as { id: number };
     const views = [
       ['customers', 'Customers'],

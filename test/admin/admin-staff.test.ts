@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
 import { OffsetClock } from '../support/offset-clock.js';
-import { asStaff } from '../support/staff.js';
+import { asStaff, withBrowserAt } from '../support/staff.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { form, heading, seriousViolations, signIn, type StaffLogin, staffMember, storedKeys, watch, type WatchedPage } from './admin-browser.js';
 
@@ -85,7 +85,9 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await change.getByLabel('New password', { exact: true }).fill(password);
     await change.getByLabel('New password again').fill(`${password}!`);
     await change.getByRole('button', { name: 'Change password' }).click();
-    await expect.poll(() => change.locator('.field-error:not([hidden])').textContent(), { timeout: 5_000 }).toBe('New password again: differs from the new password');
+    await expect
+      .poll(() => change.locator('.field-error:not([hidden])').textContent(), { timeout: 5_000 })
+      .toBe('New password again: differs from the new password');
     await change.getByLabel('New password again').fill(password);
     await change.getByRole('button', { name: 'Change password' }).click();
     // Then the page asked for in the first place.
@@ -102,15 +104,33 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await add.getByRole('button', { name: 'Add price' }).click();
     const caption = 'Price history of this customer';
     // Newest first: the price just added (the customer's own creation, by the API key, further down).
-    await expect.poll(async () => (await historyRows(page, caption)).slice(0, 2)).toEqual([
-      [],
-      [expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), 'Grace Editor (staff)', expect.stringMatching(new RegExp(`^Trade price #\\d+ \\(${catalog.skus.mug}\\) created$`)), 'price 9.75, from quantity 1', 'admin'],
-    ]);
-    const created = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}`, { token: tenant.token })).body as { id: number; createdAt: string }[];
+    await expect
+      .poll(async () => (await historyRows(page, caption)).slice(0, 2))
+      .toEqual([
+        [],
+        [
+          expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+          'Grace Editor (staff)',
+          expect.stringMatching(new RegExp(`^Trade price #\\d+ \\(${catalog.skus.mug}\\) created$`)),
+          'price 9.75, from quantity 1',
+          'admin',
+        ],
+      ]);
+    const created = (await server.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}`, { token: tenant.token })).body as {
+      id: number;
+      createdAt: string;
+    }[];
     expect(created).toHaveLength(1);
     // The entry the API keeps says the same: the member, the admin page, the request.
     const entries = (await server.request('GET', `/v1/price-history?customerId=${customer}`, { token: tenant.token })).body as Record<string, unknown>[];
-    expect(entries[0]).toMatchObject({ resource: 'trade_price', resourceId: created[0]!.id, change: 'created', actor: { type: 'staff', id: issued.id, name: 'Grace Editor' }, source: 'admin', sourceId: null });
+    expect(entries[0]).toMatchObject({
+      resource: 'trade_price',
+      resourceId: created[0]!.id,
+      change: 'created',
+      actor: { type: 'staff', id: issued.id, name: 'Grace Editor' },
+      source: 'admin',
+      sourceId: null,
+    });
 
     // A moment while the price stood: the next whole minute after its creation (the time zone is UTC).
     const asOf = new Date(Math.ceil((Date.parse(created[0]!.createdAt) + 1) / MINUTE) * MINUTE);
@@ -118,10 +138,18 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await page.getByRole('button', { name: `Delete price #${created[0]!.id} of ${catalog.skus.mug}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete price' }).click();
     await page.getByText('No trade prices yet.').waitFor();
-    await expect.poll(async () => (await historyRows(page, caption)).slice(1, 3)).toEqual([
-      [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) deleted`, 'deleted (was price 9.75, from quantity 1)', 'admin'],
-      [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) created`, 'price 9.75, from quantity 1', 'admin'],
-    ]);
+    await expect
+      .poll(async () => (await historyRows(page, caption)).slice(1, 3))
+      .toEqual([
+        [
+          expect.any(String),
+          'Grace Editor (staff)',
+          `Trade price #${created[0]!.id} (${catalog.skus.mug}) deleted`,
+          'deleted (was price 9.75, from quantity 1)',
+          'admin',
+        ],
+        [expect.any(String), 'Grace Editor (staff)', `Trade price #${created[0]!.id} (${catalog.skus.mug}) created`, 'price 9.75, from quantity 1', 'admin'],
+      ]);
 
     // Now: the catalog price. As of the moment the price stood: 9.75, and the panel says as of when.
     const explain = form(page, 'Effective price');
@@ -133,7 +161,9 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await explain.getByRole('button', { name: 'Explain the price' }).click();
     await expect.poll(() => page.locator('.price-line').textContent()).toBe(`£9.75 per unit for 1 × ${catalog.skus.mug} as of ${moment.replace('T', ' ')}`);
     expect(await page.locator('.as-of').textContent()).toMatch(new RegExp(`^As of ${moment.replace('T', ' ')}: the price book as it was at that moment`));
-    expect(await page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' }).getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^Trade price #${created[0]!.id}£9\\.751.*Applies$`));
+    expect(await page.getByRole('region', { name: 'Candidates, in the order the rule looks at them' }).getByRole('row').nth(1).textContent()).toMatch(
+      new RegExp(`^Trade price #${created[0]!.id}£9\\.751.*Applies$`),
+    );
     expect(await seriousViolations(page)).toEqual([]);
   });
 
@@ -152,11 +182,25 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await settings.getByLabel('Rounding', { exact: true }).selectOption('up');
     await settings.getByRole('button', { name: 'Save' }).click();
     const caption = 'Price history of this list';
-    await expect.poll(() => historyRows(page, caption)).toEqual([
-      [],
-      [expect.any(String), 'Olive <b>Owner</b> (staff)', `Price list #${listId} updated`, 'name “Resellers” → “Dealers”; percentage off 10 → 12.5; rounding none → 0.05 up', 'admin'],
-      [expect.any(String), expect.stringMatching(/ \(API key\)$/), `Price list #${listId} created`, 'name “Resellers”, percentage off 10, policy “first”', 'API'],
-    ]);
+    await expect
+      .poll(() => historyRows(page, caption))
+      .toEqual([
+        [],
+        [
+          expect.any(String),
+          'Olive <b>Owner</b> (staff)',
+          `Price list #${listId} updated`,
+          'name “Resellers” → “Dealers”; percentage off 10 → 12.5; rounding none → 0.05 up',
+          'admin',
+        ],
+        [
+          expect.any(String),
+          expect.stringMatching(/ \(API key\)$/),
+          `Price list #${listId} created`,
+          'name “Resellers”, percentage off 10, policy “first”',
+          'API',
+        ],
+      ]);
     // The name went in as text: no element was made of it.
     expect(await page.locator('main b').count()).toBe(0);
   });
@@ -171,9 +215,15 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     // The imports page offers an upload; the API refuses it for a viewer, and the page says why.
     await page.getByRole('link', { name: 'Import and export' }).click();
     const upload = form(page, 'Import a CSV file');
-    await upload.getByLabel('CSV file').setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(`customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},4.5\n`) });
+    await upload.getByLabel('CSV file').setInputFiles({
+      name: 'prices.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},4.5\n`),
+    });
     await upload.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await expect.poll(() => page.locator('.form-errors, .alert').allTextContents()).toContainEqual(expect.stringMatching(/^Your role does not allow this \(.*trade_prices:write.*\)\. Ask the store's owner if you need it\.$/));
+    await expect
+      .poll(() => page.locator('.form-errors, .alert').allTextContents())
+      .toContainEqual(expect.stringMatching(/^Your role does not allow this \(.*trade_prices:write.*\)\. Ask the store's owner if you need it\.$/));
   });
 
   it('a session that ends under the page (signed out elsewhere) returns to the sign-in form saying so', async () => {
@@ -192,6 +242,31 @@ describe.skipIf(!chromiumAvailable())('admin page with staff accounts and the pr
     await page.getByLabel('Password').fill(viewer.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(page, 'Price lists').waitFor();
+  });
+
+  it('a browser that signed in before signs in while others’ failed guesses lock the account out; another browser waits', async () => {
+    const member = await staffMember(server, tenant.storeId, 'viewer', 'Remembered Member');
+    const { page } = await open();
+    await signIn(page, member);
+    // The device cookie: for the sign-in's path only, out of the page's reach.
+    const device = (await browser.context.cookies(`${server.baseUrl}/v1/session`)).find((cookie) => cookie.name === 'pricebook_device');
+    expect(device).toMatchObject({ path: '/v1/session', httpOnly: true, secure: true, sameSite: 'Strict' });
+    expect(await page.evaluate('document.cookie')).toBe('');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading(page, 'Sign in').waitFor();
+    // Someone else, at another address, fills the account's bucket (the default: ten).
+    await withBrowserAt(server, '127.0.0.3', async (attacker) => {
+      for (let attempt = 0; attempt < 11; attempt++) await attacker.signIn(member.email, `a guess ${attempt}`);
+      expect((await attacker.signIn(member.email, member.password)).status).toBe(429);
+    });
+    await signIn(page, member);
+    // A browser without the cookie (its cookies cleared) is held by the account's bucket.
+    const other = (await open()).page;
+    await heading(other, 'Sign in').waitFor();
+    await other.getByLabel('E-mail').fill(member.email);
+    await other.getByLabel('Password').fill(member.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => form(other, 'Sign in').locator('.form-errors').textContent(), { timeout: 15_000 }).toMatch(/^Too many failed sign-ins/);
   });
 
   it('says how long to wait when failed sign-ins are throttled', async () => {

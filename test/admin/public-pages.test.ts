@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CONTENT_SECURITY_POLICY } from '../../src/http/admin-assets.js';
-import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/http/openapi.js';
+import { ADMIN_CONTENT_SECURITY_POLICY } from '../../src/http/plugins/admin-assets.js';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/http/plugins/openapi.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { watch } from './admin-browser.js';
@@ -87,7 +87,8 @@ describe('the pages at / and /docs', () => {
       await tab.page.exposeFunction('reportViolation', (text: string) => violations.push(text));
       // Run in the page (a string: the tests' TypeScript has no DOM types).
       await tab.page.addInitScript({
-        content: "document.addEventListener('securitypolicyviolation', (event) => window.reportViolation(event.violatedDirective + ' ' + event.sourceFile + ':' + event.lineNumber));",
+        content:
+          "document.addEventListener('securitypolicyviolation', (event) => window.reportViolation(event.violatedDirective + ' ' + event.sourceFile + ':' + event.lineNumber));",
       });
       await tab.page.goto(`${server.baseUrl}/docs`);
       await tab.page.locator('.opblock').first().waitFor();

@@ -29,6 +29,8 @@ describe('an external tool a check needs', () => {
     expect(toolAvailable(missing, 'serve at a terminal', environment)).toBe(false);
     expect(toolAvailable(missing, 'serve at a terminal', { ...environment, CI: 'false' })).toBe(false);
     expect(notices).toHaveBeenCalledTimes(2);
-    expect(String(notices.mock.calls[0]![0])).toBe('\n*** pricebook-no-such-tool not found: the check "serve at a terminal" is SKIPPED (apt-get install -y no-such-tool) ***\n\n');
+    expect(String(notices.mock.calls[0]![0])).toBe(
+      '\n*** pricebook-no-such-tool not found: the check "serve at a terminal" is SKIPPED (apt-get install -y no-such-tool) ***\n\n',
+    );
   });
 });

@@ -27,10 +27,15 @@ const listRecord = (id: number): HistoryRecord => ({
 describe('the history settings', () => {
   it('keeps history for ever unless told, and will not cut without a key to sign with', () => {
     expect(parseConfig({}).historyRetentionDays).toBeUndefined();
-    expect(() => parseConfig({ PRICEBOOK_HISTORY_RETENTION: '30' })).toThrow(new ConfigError('PRICEBOOK_HISTORY_RETENTION needs PRICEBOOK_HISTORY_KEY: the checkpoint a retention cut leaves is signed with it'));
+    expect(() => parseConfig({ PRICEBOOK_HISTORY_RETENTION: '30' })).toThrow(
+      new ConfigError('PRICEBOOK_HISTORY_RETENTION needs PRICEBOOK_HISTORY_KEY: the checkpoint a retention cut leaves is signed with it'),
+    );
     expect(() => parseConfig({ PRICEBOOK_HISTORY_KEY: 'short' })).toThrow(ConfigError);
     expect(() => parseConfig({ PRICEBOOK_HISTORY_RETENTION: '0', PRICEBOOK_HISTORY_KEY: HISTORY_KEY })).toThrow(ConfigError);
-    expect(parseConfig({ PRICEBOOK_HISTORY_RETENTION: '400', PRICEBOOK_HISTORY_KEY: HISTORY_KEY })).toMatchObject({ historyRetentionDays: 400, historyKey: HISTORY_KEY });
+    expect(parseConfig({ PRICEBOOK_HISTORY_RETENTION: '400', PRICEBOOK_HISTORY_KEY: HISTORY_KEY })).toMatchObject({
+      historyRetentionDays: 400,
+      historyKey: HISTORY_KEY,
+    });
   });
 });
 
@@ -70,9 +75,19 @@ describe.each(await enginesUnderTest())('history retention with a signed checkpo
     expect(await retention.cutStore(tenant.storeId, new Date(NOW - 30 * DAY).toISOString(), 2)).toBe(0);
 
     const checkpoint = await suite.server.services.uow.repos.history.checkpoint(tenant.storeId);
-    const third = (await suite.api.request('GET', '/v1/price-history?count=1&offset=1', { token: tenant.token })).body as Array<{ id: number; prevHash: string }>;
+    const third = (await suite.api.request('GET', '/v1/price-history?count=1&offset=1', { token: tenant.token })).body as Array<{
+      id: number;
+      prevHash: string;
+    }>;
     expect(third[0]!.id).toBe(4);
-    expect(checkpoint).toEqual({ storeId: tenant.storeId, seq: 3, hash: third[0]!.prevHash, lastCutAt: '2026-03-03T09:00:00.000Z', cutAt: expect.any(String), signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(checkpoint).toEqual({
+      storeId: tenant.storeId,
+      seq: 3,
+      hash: third[0]!.prevHash,
+      lastCutAt: '2026-03-03T09:00:00.000Z',
+      cutAt: expect.any(String),
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const { signature, ...signed } = checkpoint!;
     expect(signature).toBe(signCheckpoint(HISTORY_KEY, signed));
 
@@ -84,8 +99,10 @@ describe.each(await enginesUnderTest())('history retention with a signed checkpo
     expect(JSON.parse(run.stdout)).toEqual({
       storeId: tenant.storeId,
       entries: 2,
+      records: 0,
       head: { seq: 5, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       checkpoint: { seq: 3, hash: checkpoint!.hash, lastCutAt: '2026-03-03T09:00:00.000Z' },
+      anchors: 0,
       ok: true,
     });
 
@@ -102,7 +119,10 @@ describe.each(await enginesUnderTest())('history retention with a signed checkpo
     const moved = await storeWithHistory();
     await retention.cutStore(moved.storeId, '2026-03-03T00:00:00.000Z', 100);
     await tamper.run('delete from price_history where store_id = ? and seq = 3', [moved.storeId]);
-    await tamper.run("update price_history_checkpoints set seq = 3, hash = (select prev_hash from price_history where store_id = ? and seq = 4) where store_id = ?", [moved.storeId, moved.storeId]);
+    await tamper.run(
+      'update price_history_checkpoints set seq = 3, hash = (select prev_hash from price_history where store_id = ? and seq = 4) where store_id = ?',
+      [moved.storeId, moved.storeId],
+    );
     const run = await verify(moved.storeId);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`store ${moved.storeId} is broken at entry 3 (edited): the retention checkpoint’s signature does not hold`);

@@ -24,7 +24,9 @@ describe('metrics settings', () => {
   it('refuse an address other than loopback without a token, and a short or malformed token', () => {
     expect(() => parseConfig({ PRICEBOOK_METRICS_PORT: '9464', PRICEBOOK_METRICS_HOST: '0.0.0.0' })).toThrow(/PRICEBOOK_METRICS_TOKEN/);
     expect(() => parseConfig({ PRICEBOOK_METRICS_PORT: '9464', PRICEBOOK_METRICS_HOST: '::' })).toThrow(ConfigError);
-    expect(parseConfig({ PRICEBOOK_METRICS_PORT: '9464', PRICEBOOK_METRICS_HOST: '0.0.0.0', PRICEBOOK_METRICS_TOKEN: 'a'.repeat(32) }).metricsHost).toBe('0.0.0.0');
+    expect(parseConfig({ PRICEBOOK_METRICS_PORT: '9464', PRICEBOOK_METRICS_HOST: '0.0.0.0', PRICEBOOK_METRICS_TOKEN: 'a'.repeat(32) }).metricsHost).toBe(
+      '0.0.0.0',
+    );
     expect(parseConfig({ PRICEBOOK_METRICS_PORT: '9464', PRICEBOOK_METRICS_HOST: '::1' }).metricsHost).toBe('::1');
     expect(() => parseConfig({ PRICEBOOK_METRICS_TOKEN: 'short' })).toThrow(/PRICEBOOK_METRICS_TOKEN/);
     expect(() => parseConfig({ PRICEBOOK_METRICS_TOKEN: 'has spaces in it, sixteen+' })).toThrow(/PRICEBOOK_METRICS_TOKEN/);

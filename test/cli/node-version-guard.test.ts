@@ -50,7 +50,11 @@ describe('the pricebook entry checks the Node.js version first', () => {
   });
 
   it('runs the CLI on this Node.js', () => {
-    const run = spawnSync(process.execPath, [ENTRY, '--help'], { encoding: 'utf8', timeout: TIMEOUT_MS, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const run = spawnSync(process.execPath, [ENTRY, '--help'], {
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     expect(run.signal).toBeNull();
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^Usage: pricebook /);

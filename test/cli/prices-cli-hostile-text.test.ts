@@ -98,7 +98,10 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
     );
 
     // Problems quoting the file's cells, and a matrix column named by an address with an OSC in it.
-    const problems = await prices(['diff', file('escapes-bad.csv', `sku,${customer},a\u001b]0;x\u0007@example.com\nESC-KEEP,1\u001b[2J,\nESC-\u0007,1,2\nESC-KEEP,,1\n`)]);
+    const problems = await prices([
+      'diff',
+      file('escapes-bad.csv', `sku,${customer},a\u001b]0;x\u0007@example.com\nESC-KEEP,1\u001b[2J,\nESC-\u0007,1,2\nESC-KEEP,,1\n`),
+    ]);
     expect(problems.code).toBe(1);
     expect(RAW_CONTROL.test(problems.stdout) || RAW_CONTROL.test(problems.stderr)).toBe(false);
     const address = 'a\\x1b]0;x\\x07@example.com';
@@ -149,7 +152,9 @@ describe.each(await enginesUnderTest())('pricebook prices with hostile text on %
       expect(shownExport.code).toBe(0);
       // eslint-disable-next-line no-control-regex -- as RAW_CONTROL, the terminal's line ends aside
       expect(shownExport.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-      expect(shownExport.stdout).toBe(`customer_id,sku,price,min_quantity,valid_from,valid_until\n${customer},ESC-KEEP,2,1,,\n${customer},${shown},3,1,,\n${customer},${shown},2.5,10,,\n`);
+      expect(shownExport.stdout).toBe(
+        `customer_id,sku,price,min_quantity,valid_from,valid_until\n${customer},ESC-KEEP,2,1,,\n${customer},${shown},3,1,,\n${customer},${shown},2.5,10,,\n`,
+      );
     }
   });
 });

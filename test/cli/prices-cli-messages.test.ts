@@ -23,17 +23,43 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   const stored = async () => ({ prices: await cli.client.tradePrices.count(), imports: await cli.client.imports.count() });
 
   it('names a file that is not UTF-8 CSV before sending it, for import and diff alike: exit 1, nothing sent, nothing stored', async () => {
-    const { customerIds: [customer] } = await catalog('enc', ['ENC-A'], 1);
+    const {
+      customerIds: [customer],
+    } = await catalog('enc', ['ENC-A'], 1);
     const before = await stored();
     const cases: Array<[string, Buffer, RegExp]> = [
       // `CAFÉ €` in Windows-1252: É is 0xC9, € is 0x80 (a C1 control in Latin-1).
-      ['windows-1252.csv', Buffer.concat([Buffer.from(`customer_id,sku,price\n${customer},CAF`), Buffer.from([0xc9, 0x20, 0x80]), Buffer.from(',1\n')]), /is not UTF-8 text: byte 0xC9 on line 2 is not UTF-8; it looks like Windows-1252\. Save it as "CSV UTF-8"/],
-      ['latin1.csv', Buffer.from(`customer_id,sku,price\n${customer},CAF\u00c9,1\n`, 'latin1'), /byte 0xC9 on line 2 is not UTF-8; it looks like Windows-1252 or Latin-1 \(ISO-8859-1\)/],
-      ['utf16le.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`customer_id,sku,price\n${customer},ENC-A,1\n`, 'utf16le')]), /is not UTF-8 text: it looks like UTF-16 LE/],
+      [
+        'windows-1252.csv',
+        Buffer.concat([Buffer.from(`customer_id,sku,price\n${customer},CAF`), Buffer.from([0xc9, 0x20, 0x80]), Buffer.from(',1\n')]),
+        /is not UTF-8 text: byte 0xC9 on line 2 is not UTF-8; it looks like Windows-1252\. Save it as "CSV UTF-8"/,
+      ],
+      [
+        'latin1.csv',
+        Buffer.from(`customer_id,sku,price\n${customer},CAF\u00c9,1\n`, 'latin1'),
+        /byte 0xC9 on line 2 is not UTF-8; it looks like Windows-1252 or Latin-1 \(ISO-8859-1\)/,
+      ],
+      [
+        'utf16le.csv',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`customer_id,sku,price\n${customer},ENC-A,1\n`, 'utf16le')]),
+        /is not UTF-8 text: it looks like UTF-16 LE/,
+      ],
       ['utf16be-no-bom.csv', Buffer.from(`customer_id,sku,price\n${customer},ENC-A,1\n`, 'utf16le').swap16(), /it looks like UTF-16 BE/],
-      ['prices.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 1)]), /is an Excel workbook \(\.xlsx, a ZIP file\), not CSV: save it as "CSV UTF-8 \(comma delimited\)"/],
-      ['semicolons.csv', Buffer.from(`customer_id;sku;price\n${customer};ENC-A;1\n`), /looks semicolon-separated \(its first line has ';' and no comma\); pass --delimiter ';'/],
-      ['tabs.csv', Buffer.from(`customer_id\tsku\tprice\n${customer}\tENC-A\t1\n`), /looks tab-separated \(its first line has tabs and no comma\); pass --delimiter tab/],
+      [
+        'prices.xlsx',
+        Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 1)]),
+        /is an Excel workbook \(\.xlsx, a ZIP file\), not CSV: save it as "CSV UTF-8 \(comma delimited\)"/,
+      ],
+      [
+        'semicolons.csv',
+        Buffer.from(`customer_id;sku;price\n${customer};ENC-A;1\n`),
+        /looks semicolon-separated \(its first line has ';' and no comma\); pass --delimiter ';'/,
+      ],
+      [
+        'tabs.csv',
+        Buffer.from(`customer_id\tsku\tprice\n${customer}\tENC-A\t1\n`),
+        /looks tab-separated \(its first line has tabs and no comma\); pass --delimiter tab/,
+      ],
     ];
     for (const [name, bytes, message] of cases) {
       const where = file(name, bytes);
@@ -49,7 +75,9 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   });
 
   it('reads a semicolon- or tab-separated file with --delimiter, as the same file with commas', async () => {
-    const { customerIds: [first, second] } = await catalog('dlm', ['DLM-A', 'DLM-"B";1']);
+    const {
+      customerIds: [first, second],
+    } = await catalog('dlm', ['DLM-A', 'DLM-"B";1']);
     const semicolons = file('dlm.csv', `\uFEFFsku;${first};${second}\r\nDLM-A;1.5;2\r\n"DLM-""B"";1";;3.25\r\n`);
     const diff = await prices(['diff', semicolons, '--delimiter', ';']);
     expect(diff.code, diff.stderr).toBe(0);
@@ -75,12 +103,16 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
     const run = await prices(['import', file('empty.csv', '\uFEFF\n \n')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('pricebook: the API answered 422 (code 10): Validation failed: 1 problem\n  The file is empty: it needs a header and at least one row\n');
+    expect(run.stderr).toBe(
+      'pricebook: the API answered 422 (code 10): Validation failed: 1 problem\n  The file is empty: it needs a header and at least one row\n',
+    );
     expect(await stored()).toEqual(before);
   });
 
   it('a failed import: its problems once each, matrix columns named by customer and spreadsheet column, counted in words that agree, the summary once', async () => {
-    const { customerIds: [first, second] } = await catalog('mpr', ['MPR-A']);
+    const {
+      customerIds: [first, second],
+    } = await catalog('mpr', ['MPR-A']);
     const before = await stored();
     // Row 3's SKU is unknown in both filled cells: said once. Row 4 has a bad price in column C.
     const matrix = file('matrix-problems.csv', `sku,${first},${second}\nMPR-A,1,2\nNOPE,1,2\nMPR-A,1,x\n`);
@@ -134,10 +166,17 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   });
 
   it('uploads each import under an Idempotency-Key of its own, so a retried upload replays it', async () => {
-    const { customerIds: [customer] } = await catalog('idk', ['IDK-A'], 1);
+    const {
+      customerIds: [customer],
+    } = await catalog('idk', ['IDK-A'], 1);
     const { db } = suite.server.services.database;
     const keysNow = async () =>
-      (await db.selectFrom('idempotency_records').select(['key', 'status_code', 'response_body']).where('store_id', '=', suite.tenant.storeId).where('key', 'like', 'pricebook-cli-%').execute());
+      await db
+        .selectFrom('idempotency_records')
+        .select(['key', 'status_code', 'response_body'])
+        .where('store_id', '=', suite.tenant.storeId)
+        .where('key', 'like', 'pricebook-cli-%')
+        .execute();
     const before = await keysNow();
     const csv = file('idk.csv', `customer_id,sku,price\n${customer},IDK-A,1\n`);
     for (let run = 0; run < 2; run++) expect((await prices(['import', csv])).code).toBe(0);
@@ -157,7 +196,9 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   });
 
   it('writes the rejected rows as the file was written: its byte-order mark and CRLF line ends, or neither', async () => {
-    const { customerIds: [customer] } = await catalog('crl', ['CRL-A'], 1);
+    const {
+      customerIds: [customer],
+    } = await catalog('crl', ['CRL-A'], 1);
     await prices(['import', file('crlf.csv', `\uFEFFcustomer_id,sku,price\r\n${customer},CRL-A,1\r\n${customer},CRL-A,bad\r\n`)]);
     expect(fs.readFileSync(path.join(cli.directory, 'crlf.rejected.csv'), 'utf8')).toBe(
       `\uFEFFcustomer_id,sku,price,error\r\n${customer},CRL-A,bad,"price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got 'bad'"\r\n`,
@@ -170,14 +211,20 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
   });
 
   it('diff shows a changed price as one line, old → new', async () => {
-    const { customerIds: [customer], productId } = await catalog('chg', ['CHG-A', 'CHG-B', 'CHG-C'], 1);
+    const {
+      customerIds: [customer],
+      productId,
+    } = await catalog('chg', ['CHG-A', 'CHG-B', 'CHG-C'], 1);
     await cli.client.tradePrices.bulkCreate([
       { customerId: customer!, productId, sku: 'CHG-A', price: 6.46 },
       { customerId: customer!, productId, sku: 'CHG-B', price: 5, minQuantity: 10 },
       { customerId: customer!, productId, sku: 'CHG-C', price: 1 },
     ]);
     // CHG-A's price changes; CHG-B's break moves (not the same price with another value); CHG-C stays.
-    const run = await prices(['diff', file('change.csv', `customer_id,sku,price,min_quantity\n${customer},CHG-A,9.99,\n${customer},CHG-B,5,20\n${customer},CHG-C,1,\n`)]);
+    const run = await prices([
+      'diff',
+      file('change.csv', `customer_id,sku,price,min_quantity\n${customer},CHG-A,9.99,\n${customer},CHG-B,5,20\n${customer},CHG-C,1,\n`),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
       [
@@ -233,19 +280,32 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       expect(fits).toMatchObject({ code: 0, stdout: `sku,${a}\nMX-1,6.46\nMX-2,2\n`, stderr: '' });
       const listed = await as(['export', '--customer', `${b},${a}`, '--customer', String(a)]);
       expect(listed.code, listed.stderr).toBe(0);
-      expect(listed.stdout).toBe(`customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n${b},MX-1,5,1,,\n${b},MX-1,4,10,,\n${b},MX-2,3,1,,\n`);
+      expect(listed.stdout).toBe(
+        `customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n${b},MX-1,5,1,,\n${b},MX-1,4,10,,\n${b},MX-2,3,1,,\n`,
+      );
 
       const unknown = await as(['export', '--customer', `${a},999999`]);
       expect(unknown).toMatchObject({ code: 2, stdout: '', stderr: 'pricebook: customer 999999 does not exist in this store\n' });
       const notTrade = await as(['export', '--format', 'matrix', '--customer', String(retail)]);
-      expect(notTrade).toMatchObject({ code: 2, stdout: '', stderr: `pricebook: customer ${retail} is not a trade customer: it has no trade prices to export\n` });
+      expect(notTrade).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `pricebook: customer ${retail} is not a trade customer: it has no trade prices to export\n`,
+      });
       const malformed = await as(['export', '--customer', `${a},x`]);
       expect(malformed.code).toBe(2);
       expect(malformed.stderr).toMatch(/--customer must be a positive integer, got 'x'/);
       // A token that may read prices but not customers cannot check them: the export goes on.
       const reader = await suite.server.services.credentials.issueKey(tenant.storeId, ['trade_prices:read']);
-      const unchecked = await runCli(['prices', 'export', '--customer', `${a},${retail}`, '--cacert', cli.caFile], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: reader.token });
-      expect(unchecked).toMatchObject({ code: 0, stdout: `customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n`, stderr: '' });
+      const unchecked = await runCli(['prices', 'export', '--customer', `${a},${retail}`, '--cacert', cli.caFile], {
+        PRICEBOOK_URL: suite.server.baseUrl,
+        PRICEBOOK_TOKEN: reader.token,
+      });
+      expect(unchecked).toMatchObject({
+        code: 0,
+        stdout: `customer_id,sku,price,min_quantity,valid_from,valid_until\n${a},MX-1,6.46,1,,\n${a},MX-2,2,1,,\n`,
+        stderr: '',
+      });
       expect(await owner.tradePrices.count()).toBe(7);
     } finally {
       owner.close();

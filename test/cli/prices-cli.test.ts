@@ -39,7 +39,9 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   const { prices, file, catalog } = cli;
 
   it('imports a file, following it with progress lines on stderr, and prints what changed', async () => {
-    const { customerIds: [first, second] } = await catalog('imp', ['IMP-A', 'IMP-B']);
+    const {
+      customerIds: [first, second],
+    } = await catalog('imp', ['IMP-A', 'IMP-B']);
     const csv = file('imp.csv', `customer_id,sku,price,min_quantity\n${first},IMP-A,6.5,\n${first},IMP-A,5.95,50\n${second},IMP-B,0.0001,\n`);
     const run = await prices(['import', csv]);
     expect(run.code, run.stderr).toBe(0);
@@ -53,14 +55,26 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
 
     const dryRun = await prices(['import', csv, '--replace', '--dry-run']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
-    expect(dryRun.stdout).toMatch(/^import \d+ \(replace, dry run\) succeeded: 3 rows; 0 would be created, 0 would be deleted, 3 unchanged; nothing changed\n$/);
+    expect(dryRun.stdout).toMatch(
+      /^import \d+ \(replace, dry run\) succeeded: 3 rows; 0 would be created, 0 would be deleted, 3 unchanged; nothing changed\n$/,
+    );
   });
 
   it('rejects a file with problems: exit 1, nothing changed, the rows and their problems in FILE.rejected.csv', async () => {
-    const { customerIds: [customer] } = await catalog('rej', ['REJ-A', 'REJ-B'], 1);
+    const {
+      customerIds: [customer],
+    } = await catalog('rej', ['REJ-A', 'REJ-B'], 1);
     const csv = file(
       'rejected.csv',
-      ['customer_id,sku,price,min_quantity', `${customer},REJ-A,6.5,`, `${customer},REJ-A,abc,`, `999999999,REJ-B,1,`, `${customer},NOPE,2,`, `${customer},REJ-B,1.23456,0`, ''].join('\n'),
+      [
+        'customer_id,sku,price,min_quantity',
+        `${customer},REJ-A,6.5,`,
+        `${customer},REJ-A,abc,`,
+        `999999999,REJ-B,1,`,
+        `${customer},NOPE,2,`,
+        `${customer},REJ-B,1.23456,0`,
+        '',
+      ].join('\n'),
     );
     const run = await prices(['import', csv]);
     expect(run.code).toBe(1);
@@ -80,7 +94,9 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   });
 
   it('reads a file that stops being CSV as the server does: diff and import name the same problems, the rows before it kept', async () => {
-    const { customerIds: [customer] } = await catalog('mal', ['MAL-A'], 1);
+    const {
+      customerIds: [customer],
+    } = await catalog('mal', ['MAL-A'], 1);
     const csv = file('malformed.csv', `customer_id,sku,price\n${customer},MAL-A,abc\n${customer},"MAL-A,1\n`);
     const imported = await prices(['import', csv]);
     expect(imported.code).toBe(1);
@@ -104,7 +120,10 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
   });
 
   it('diff prints, per customer, what import --replace would create and delete, and changes nothing', async () => {
-    const { customerIds: [first, second], productId } = await catalog('dif', ['DIF-A', 'DIF-B', 'DIF-C']);
+    const {
+      customerIds: [first, second],
+      productId,
+    } = await catalog('dif', ['DIF-A', 'DIF-B', 'DIF-C']);
     await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'DIF-A', price: 6.5 },
       { customerId: first!, productId, sku: 'DIF-B', price: 7 },
@@ -152,7 +171,10 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
 
   it('exports the long format, which import --replace takes back unchanged, byte for byte', async () => {
     const odd = 'ODD,"SKU" 1';
-    const { customerIds: [first, second], productId } = await catalog('lng', ['LNG-A', 'LNG-B', odd]);
+    const {
+      customerIds: [first, second],
+      productId,
+    } = await catalog('lng', ['LNG-A', 'LNG-B', odd]);
     await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'LNG-A', price: 12.5 },
       { customerId: first!, productId, sku: 'LNG-A', price: 11.0001, minQuantity: 10 },
@@ -177,11 +199,16 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect((await prices(['export'])).stdout).toBe(exported.stdout);
 
     const one = await prices(['export', '--customer', String(second)]);
-    expect(one.stdout).toBe(`customer_id,sku,price,min_quantity,valid_from,valid_until\n${second},LNG-B,999999999.9999,1,,\n${second},LNG-B,999999999.9999,1,,\n`);
+    expect(one.stdout).toBe(
+      `customer_id,sku,price,min_quantity,valid_from,valid_until\n${second},LNG-B,999999999.9999,1,,\n${second},LNG-B,999999999.9999,1,,\n`,
+    );
   });
 
   it('leaves out of a matrix what a cell cannot say (a quantity break, a window, two prices for one SKU), names it on stderr and exits 1', async () => {
-    const { customerIds: [first, second], productId } = await catalog('mtx', ['MTX-A', 'MTX-B']);
+    const {
+      customerIds: [first, second],
+      productId,
+    } = await catalog('mtx', ['MTX-A', 'MTX-B']);
     await cli.client.tradePrices.bulkCreate([
       { customerId: first!, productId, sku: 'MTX-A', price: 5 },
       { customerId: first!, productId, sku: 'MTX-A', price: 4, minQuantity: 10 },
@@ -212,14 +239,19 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
         await owner.products.create({ title: `Round trip ${start}`, price: 1, variations: skus.slice(start, start + 50).map((sku) => ({ sku })) });
       }
       const customerIds: number[] = [];
-      for (let index = 0; index < ROUND_TRIP.customers; index++) customerIds.push((await owner.customers.create({ email: `rt-${index}@example.com`, trade: true })).id);
+      for (let index = 0; index < ROUND_TRIP.customers; index++)
+        customerIds.push((await owner.customers.create({ email: `rt-${index}@example.com`, trade: true })).id);
       customerIds.sort((a, b) => a - b);
 
       // The export's canonical order: SKUs ascending, customer columns ascending, prices as priceText writes them.
-      const rows = [...skus].sort().map((sku, row) => [
-        sku,
-        ...customerIds.map((_, column) => ((row * 31 + column * 17) % 13 === 0 ? '' : priceText(((row * ROUND_TRIP.customers + column) * 7 % 1_000_000) / 10_000))),
-      ]);
+      const rows = [...skus]
+        .sort()
+        .map((sku, row) => [
+          sku,
+          ...customerIds.map((_, column) =>
+            (row * 31 + column * 17) % 13 === 0 ? '' : priceText((((row * ROUND_TRIP.customers + column) * 7) % 1_000_000) / 10_000),
+          ),
+        ]);
       const csv = [['sku', ...customerIds.map(String)], ...rows].map((fields) => `${fields.join(',')}\n`).join('');
       const pricesInFile = rows.flatMap((fields) => fields.slice(1)).filter((cell) => cell !== '').length;
       const matrixFile = file('matrix.csv', csv);
@@ -231,7 +263,9 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stdout.length).toBe(csv.length);
       expect(exported.stdout === csv).toBe(true);
-      console.log(`matrix round trip on ${engine}: ${ROUND_TRIP.customers} × ${ROUND_TRIP.skus} (${pricesInFile} prices, ${csv.length} bytes): import ${imported.ms} ms, export ${exported.ms} ms`);
+      console.log(
+        `matrix round trip on ${engine}: ${ROUND_TRIP.customers} × ${ROUND_TRIP.skus} (${pricesInFile} prices, ${csv.length} bytes): import ${imported.ms} ms, export ${exported.ms} ms`,
+      );
     } finally {
       owner.close();
     }

@@ -16,7 +16,10 @@ describe('progress on stderr', () => {
       now += 250;
     }
     progress.stop();
-    const lines = out.text().split('\n').filter((line) => line !== '');
+    const lines = out
+      .text()
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines[0]).toBe('import 7: checking rows, 0/10000 (0%)');
     expect(lines[1]).toBe('import 7: checking rows, 2000/10000 (20%), ETA 4s');
     expect(lines.length).toBe(6);
@@ -62,11 +65,12 @@ describe('progress on stderr', () => {
     progress.update('comparing customers', 33, 33);
     progress.finish();
     progress.stop();
-    expect(out.text().split('\n').filter((line) => line !== '')).toEqual([
-      'diff: comparing customers, 0/33 (0%)',
-      'diff: comparing customers, 32/33 (96%), ETA 1s',
-      'diff: comparing customers, 33/33 (100%)',
-    ]);
+    expect(
+      out
+        .text()
+        .split('\n')
+        .filter((line) => line !== ''),
+    ).toEqual(['diff: comparing customers, 0/33 (0%)', 'diff: comparing customers, 32/33 (96%), ETA 1s', 'diff: comparing customers, 33/33 (100%)']);
 
     const bar = stream(true);
     const drawn = new ProgressReporter(bar, 'diff', () => now);

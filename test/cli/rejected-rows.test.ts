@@ -17,7 +17,10 @@ describe('rejected rows and the names of fields', () => {
   });
 
   it('writes the file as the input was written: byte-order mark and CRLF kept, or LF without a mark', () => {
-    const records = [['sku', '6'], ['A', 'x']];
+    const records = [
+      ['sku', '6'],
+      ['A', 'x'],
+    ];
     const problems = [{ row: 2, field: '6', message: 'must be a price' }];
     expect(rejectedRowsCsv(records, problems, { bom: true, lineEnd: '\r\n' })).toBe('\uFEFFsku,6,error\r\nA,x,customer 6 (column B): must be a price\r\n');
     expect(rejectedRowsCsv(records, problems)).toBe('sku,6,error\nA,x,customer 6 (column B): must be a price\n');

@@ -21,7 +21,15 @@ const dataDirs: string[] = [];
 function freshEnv(port: number): NodeJS.ProcessEnv {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-terminal-'));
   dataDirs.push(dataDir);
-  return { PATH: process.env.PATH, HOME: process.env.HOME, PRICEBOOK_DATA_DIR: dataDir, PRICEBOOK_HOST: '127.0.0.1', PRICEBOOK_PORT: String(port), PRICEBOOK_HTTP_PORT: '0', PRICEBOOK_LOG_LEVEL: 'info' };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PRICEBOOK_DATA_DIR: dataDir,
+    PRICEBOOK_HOST: '127.0.0.1',
+    PRICEBOOK_PORT: String(port),
+    PRICEBOOK_HTTP_PORT: '0',
+    PRICEBOOK_LOG_LEVEL: 'info',
+  };
 }
 
 interface Running {
@@ -40,7 +48,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Running
     output: () => output.replaceAll('\r\n', '\n'),
     async waitFor(pattern) {
       const deadline = Date.now() + START_TIMEOUT_MS;
-      while (!pattern.test(output.replaceAll('\r\n', '\n')) && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!pattern.test(output.replaceAll('\r\n', '\n')) && Date.now() < deadline && child.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(output.replaceAll('\r\n', '\n')).toMatch(pattern);
     },
     async stop() {
@@ -85,7 +94,13 @@ describe('pricebook serve at a terminal and into a pipe', () => {
       await served.waitFor(/GET \/healthz 200 /);
       const text = stripColours(served.output());
       expect(text).toContain(
-        ['Pricebook is running:', '', `  API          https://localhost:${port}/v1`, `  Reference    https://localhost:${port}/docs`, `  Admin page   https://localhost:${port}/admin`].join('\n'),
+        [
+          'Pricebook is running:',
+          '',
+          `  API          https://localhost:${port}/v1`,
+          `  Reference    https://localhost:${port}/docs`,
+          `  Admin page   https://localhost:${port}/admin`,
+        ].join('\n'),
       );
       // The first start at a terminal makes the demo store and prints its token (README, Quick start).
       expect(text).toMatch(/Demo store 1 created/);
@@ -99,8 +114,10 @@ describe('pricebook serve at a terminal and into a pipe', () => {
       const token = /Bearer (pk_[A-Za-z0-9_-]+\.sk_[A-Za-z0-9_-]+)/.exec(text)![1]!;
       // The admin page's one-time password (docs/staff.md): 20 characters of base64url, shown as ……
       const password = /^ {2}owner@demo\.example {2}([A-Za-z0-9_-]{20})$/m.exec(text)![1]!;
-      const printed = text.slice(text.indexOf('Pricebook is running:'), text.indexOf('/v1/customers\'') + "/v1/customers'".length);
-      expect(printed.replaceAll(token, 'pk_….sk_…').replaceAll(password, '……').replaceAll(`:${port}`, ':8443').replaceAll(home!, '/home/you/pricebook')).toBe(documented!.text);
+      const printed = text.slice(text.indexOf('Pricebook is running:'), text.indexOf("/v1/customers'") + "/v1/customers'".length);
+      expect(printed.replaceAll(token, 'pk_….sk_…').replaceAll(password, '……').replaceAll(`:${port}`, ':8443').replaceAll(home!, '/home/you/pricebook')).toBe(
+        documented!.text,
+      );
       expect(text).not.toMatch(/http:\/\//);
     } finally {
       await served.stop();
@@ -133,7 +150,13 @@ describe('pricebook serve at a terminal and into a pipe', () => {
         .filter((line) => line !== '');
       const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(parsed.map((line) => line.msg)).toContain(`Server listening at https://127.0.0.1:${port}`);
-      expect(parsed.find((line) => line.msg === 'request')).toMatchObject({ level: 30, method: 'GET', path: '/healthz', status: 200, reqId: expect.any(String) });
+      expect(parsed.find((line) => line.msg === 'request')).toMatchObject({
+        level: 30,
+        method: 'GET',
+        path: '/healthz',
+        status: 200,
+        reqId: expect.any(String),
+      });
       expect(served.output()).not.toMatch(/Pricebook is running|pk_/);
     } finally {
       await served.stop();

@@ -52,12 +52,16 @@ describe.each(await enginesUnderTest())('pricebook worker as its own process on 
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
     try {
-      await receiver.waitFor(() => receiver.deliveries.length === 1, 20_000).catch((error: unknown) => {
-        throw new Error(`${String(error)}\nworker output:\n${output}`);
-      });
+      await receiver
+        .waitFor(() => receiver.deliveries.length === 1, 20_000)
+        .catch((error: unknown) => {
+          throw new Error(`${String(error)}\nworker output:\n${output}`);
+        });
       expect(output).toContain('webhook delivery worker started');
       const delivery = receiver.deliveries[0]!;
       const payload = new StandardWebhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { event: { id: number; data: unknown } };

@@ -30,7 +30,12 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
   /** A trade customer and a product with two variations, made through the client. */
   async function catalog(name: string) {
     const customer = await client.customers.create({ email: `${name}@example.com`, trade: true });
-    const product = await client.products.create({ title: name, sku: `${name}-P`, price: 10, variations: [{ sku: `${name}-A`, price: 11 }, { sku: `${name}-B` }] });
+    const product = await client.products.create({
+      title: name,
+      sku: `${name}-P`,
+      price: 10,
+      variations: [{ sku: `${name}-A`, price: 11 }, { sku: `${name}-B` }],
+    });
     return { customer, product, skus: [`${name}-P`, `${name}-A`, `${name}-B`] };
   }
 
@@ -63,7 +68,15 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
 
     const product = await client.products.create({ title: 'Tee', sku: 'CRUD-TEE', price: 10, categoryIds: [child.id] });
     const variation = await client.variations.create(product.id, { sku: 'CRUD-TEE-M', price: 12.5 });
-    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: 'CRUD-TEE-M', price: 12.5, stock: null, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(variation).toEqual({
+      id: expect.any(Number),
+      productId: product.id,
+      sku: 'CRUD-TEE-M',
+      price: 12.5,
+      stock: null,
+      quantityRule: null,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
     expect(await client.variations.update(product.id, variation.id, { stock: 3 })).toMatchObject({ stock: 3 });
     expect(await client.variations.get(product.id, variation.id)).toMatchObject({ sku: 'CRUD-TEE-M', stock: 3 });
     expect(await client.variations.list(product.id)).toHaveLength(1);
@@ -113,7 +126,12 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     ];
     // The second chunk is refused: its problem is reported at its position in `items`.
     const refused = await client.tradePrices.bulkCreate(items, { chunkSize: 2 }).catch((error: unknown) => error);
-    expect(refused).toMatchObject({ status: 422, code: 10, message: expect.stringMatching(/^chunk 1 \(items 2–2\): /), errors: [{ index: 2, field: 'sku', message: expect.any(String) }] });
+    expect(refused).toMatchObject({
+      status: 422,
+      code: 10,
+      message: expect.stringMatching(/^chunk 1 \(items 2–2\): /),
+      errors: [{ index: 2, field: 'sku', message: expect.any(String) }],
+    });
     expect(await client.tradePrices.count({ customerId: customer.id })).toBe(2);
   });
 
@@ -125,10 +143,16 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     // A run that stopped (crashed) after its first two chunks.
     const before = client.counters.requests;
     const chunksSeen: Array<{ chunkIndex: number; replayed: boolean }> = [];
-    const crashed = await client.tradePrices.bulkCreate(items.slice(0, 1000), { ...options, onChunk: ({ chunkIndex, replayed }) => chunksSeen.push({ chunkIndex, replayed }) });
+    const crashed = await client.tradePrices.bulkCreate(items.slice(0, 1000), {
+      ...options,
+      onChunk: ({ chunkIndex, replayed }) => chunksSeen.push({ chunkIndex, replayed }),
+    });
     expect(client.counters.requests - before).toBe(2);
     expect(crashed).toMatchObject({ chunks: 2, replayedChunks: 0 });
-    expect(chunksSeen).toEqual([{ chunkIndex: 0, replayed: false }, { chunkIndex: 1, replayed: false }]);
+    expect(chunksSeen).toEqual([
+      { chunkIndex: 0, replayed: false },
+      { chunkIndex: 1, replayed: false },
+    ]);
     expect(await client.tradePrices.count({ customerId: customer.id })).toBe(1000);
 
     // The whole run again: the two chunks sent before replay, the other three are created.
@@ -147,7 +171,7 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(await client.tradePrices.count({ customerId: customer.id })).toBe(2500);
   });
 
-  it('replaces a customer\'s prices, or answers what a replace would change', async () => {
+  it("replaces a customer's prices, or answers what a replace would change", async () => {
     const { customer, product } = await catalog('replace');
     await client.tradePrices.bulkCreate([
       { customerId: customer.id, productId: product.id, sku: 'replace-P', price: 1 },
@@ -159,7 +183,19 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     ];
     const planned = await client.replaceCustomerPrices(customer.id, wanted, { scope: 'customer', dryRun: true });
     expect(planned).toEqual({
-      created: [{ id: null, customerId: customer.id, productId: product.id, sku: 'replace-B', price: 3, minQuantity: 10, validFrom: null, validUntil: null, createdAt: null }],
+      created: [
+        {
+          id: null,
+          customerId: customer.id,
+          productId: product.id,
+          sku: 'replace-B',
+          price: 3,
+          minQuantity: 10,
+          validFrom: null,
+          validUntil: null,
+          createdAt: null,
+        },
+      ],
       deleted: [expect.objectContaining({ sku: 'replace-A', price: 2 })],
       unchanged: 1,
     });
@@ -174,9 +210,11 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(await client.tradePrices.effective({ customerId: customer.id, sku: 'replace-B', quantity: 10 })).toMatchObject({ price: 3, source: 'trade' });
   });
 
-  it('pages an effective price\'s candidates: effective answers 100 and the total, iterateCandidates all of them in order', async () => {
+  it("pages an effective price's candidates: effective answers 100 and the total, iterateCandidates all of them in order", async () => {
     const { customer, product } = await catalog('candidates');
-    const { records } = await client.tradePrices.bulkCreate(Array.from({ length: 230 }, (_, n) => ({ customerId: customer.id, productId: product.id, sku: 'candidates-A', price: 1 + n })));
+    const { records } = await client.tradePrices.bulkCreate(
+      Array.from({ length: 230 }, (_, n) => ({ customerId: customer.id, productId: product.id, sku: 'candidates-A', price: 1 + n })),
+    );
     const at = '2030-01-01T00:00:00Z';
     const first = await client.tradePrices.effective({ customerId: customer.id, sku: 'candidates-A', at });
     expect(first).toMatchObject({ candidateCount: 230, tradePriceId: records.at(-1)!.id });
@@ -199,7 +237,19 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     // Which prices it would create, a page at a time, by SKU.
     const changes = await client.imports.changes(queued.id, { count: 1, offset: 1 });
     expect(changes).toMatchObject({ importId: queued.id, counts: { created: 2, changed: 0, deleted: 0 }, complete: true, total: 2 });
-    expect(changes.rows).toEqual([{ kind: 'created', customerId: customer.id, sku: 'import-P', minQuantity: 1, validFrom: null, validUntil: null, before: null, after: 4.5, tradePriceId: null }]);
+    expect(changes.rows).toEqual([
+      {
+        kind: 'created',
+        customerId: customer.id,
+        sku: 'import-P',
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
+        before: null,
+        after: 4.5,
+        tradePriceId: null,
+      },
+    ]);
 
     const real = await client.imports.wait((await client.imports.create(csv)).id, { intervalMs: 50 });
     expect(real.result).toEqual({ created: 2, deleted: 0, unchanged: 0 });
@@ -213,7 +263,9 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
   it('reaches price lists, quotes, orders, webhooks and events', async () => {
     const { customer, product } = await catalog('reach');
     // More events than one page of the feed.
-    await client.tradePrices.bulkCreate(Array.from({ length: 150 }, (_, index) => ({ customerId: customer.id, productId: product.id, sku: 'reach-P', price: index })));
+    await client.tradePrices.bulkCreate(
+      Array.from({ length: 150 }, (_, index) => ({ customerId: customer.id, productId: product.id, sku: 'reach-P', price: index })),
+    );
     const list = await client.priceLists.create({ name: 'Deal', kind: 'fixed' });
     const [entry] = await client.priceLists.prices.bulkCreate(list.id, [{ productId: product.id, sku: 'reach-A', price: 7 }]);
     expect(await client.priceLists.prices.get(list.id, entry!.id)).toMatchObject({ sku: 'reach-A', price: 7 });
@@ -221,7 +273,9 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     // A CSV file into another list: a dry run, then the file, whose second upload changes nothing.
     const imported = await client.priceLists.create({ name: 'Cases', kind: 'fixed' });
     const file = 'sku,price,min_quantity,quantity_increment\nreach-A,6.5,10,5\n';
-    expect((await client.priceLists.prices.import(imported.id, file, { dryRun: true })).created).toEqual([expect.objectContaining({ id: null, price: 6.5, quantityRule: { minimum: 5, maximum: null, increment: 5 } })]);
+    expect((await client.priceLists.prices.import(imported.id, file, { dryRun: true })).created).toEqual([
+      expect.objectContaining({ id: null, price: 6.5, quantityRule: { minimum: 5, maximum: null, increment: 5 } }),
+    ]);
     expect(await client.priceLists.prices.count(imported.id)).toBe(0);
     expect((await client.priceLists.prices.import(imported.id, file)).created).toEqual([expect.objectContaining({ id: expect.any(Number), price: 6.5 })]);
     expect(await client.priceLists.prices.import(imported.id, file, { scope: 'list' })).toMatchObject({ created: [], deleted: [], unchanged: 1 });
@@ -271,7 +325,10 @@ describe.each(await enginesUnderTest())('the typed client on %s', (engine) => {
     expect(new Set(called).size).toBe(called.length);
     // Each name of the table is a method of the client.
     for (const name of Object.keys(OPERATIONS) as OperationName[]) {
-      const owner = name.split('.').slice(0, -1).reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], client);
+      const owner = name
+        .split('.')
+        .slice(0, -1)
+        .reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], client);
       expect(typeof (owner as Record<string, unknown>)[name.split('.').at(-1)!], name).toBe('function');
     }
   });
@@ -287,7 +344,9 @@ describe('the client as a package', () => {
     const specifiers = fs
       .readdirSync(directory)
       .filter((file) => file.endsWith('.js'))
-      .flatMap((file) => [...fs.readFileSync(path.join(directory, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm)].map((match) => match[1]!));
+      .flatMap((file) =>
+        [...fs.readFileSync(path.join(directory, file), 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gm)].map((match) => match[1]!),
+      );
     expect(specifiers.length).toBeGreaterThan(10);
     expect(specifiers.filter((specifier) => !/^\.\/[a-z-]+\.js$/.test(specifier) && !specifier.startsWith('node:'))).toEqual([]);
   });
@@ -335,7 +394,19 @@ describe('the client as a package', () => {
       );
       fs.writeFileSync(
         path.join(project, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules/@types')], outDir: 'out' }, files: ['main.ts'] }),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            strict: true,
+            skipLibCheck: true,
+            types: ['node'],
+            typeRoots: [path.join(ROOT, 'node_modules/@types')],
+            outDir: 'out',
+          },
+          files: ['main.ts'],
+        }),
       );
       await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, timeout: 60_000 });
       const { stdout } = await run(process.execPath, [path.join(project, 'out/main.js')], { cwd: project, timeout: 20_000 });

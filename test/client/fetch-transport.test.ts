@@ -26,7 +26,8 @@ function trustWhileRunning(ca: () => string): void {
 describe.each(PROTOCOL_ENGINES)('the typed client over fetch on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
   trustWhileRunning(() => suite.server.ca);
-  const clientOf = (options: Partial<PricebookOptions> = {}) => new Pricebook({ baseUrl: suite.server.baseUrl, token: suite.tenant.token, transport: 'fetch', ...options });
+  const clientOf = (options: Partial<PricebookOptions> = {}) =>
+    new Pricebook({ baseUrl: suite.server.baseUrl, token: suite.tenant.token, transport: 'fetch', ...options });
 
   it('creates, reads, updates, counts and deletes, and answers a 204 as undefined', async () => {
     const client = clientOf();
@@ -67,7 +68,12 @@ describe.each(PROTOCOL_ENGINES)('the typed client over fetch on %s', (engine) =>
     expect(refused).toBeInstanceOf(PricebookError);
     expect(refused).toMatchObject({ status: 422, code: 10, errors: [expect.objectContaining({ index: 1, field: expect.stringMatching(/price$/) })] });
     expect(await client.tradePrices.count({ customerId: customer.id })).toBe(0);
-    await expect(client.customers.get(987_654)).rejects.toMatchObject({ name: 'PricebookError', status: 404, code: 5, message: expect.stringContaining('987654') });
+    await expect(client.customers.get(987_654)).rejects.toMatchObject({
+      name: 'PricebookError',
+      status: 404,
+      code: 5,
+      message: expect.stringContaining('987654'),
+    });
   });
 
   it('uploads a CSV import as text or as bytes', async () => {
@@ -146,7 +152,9 @@ describe.each(PROTOCOL_ENGINES)('the typed client over fetch under a tiny rate l
     const maker = await clientOf(true);
     const customer = await maker.customers.create({ email: 'fetch-paced@example.com', trade: true });
     const product = await maker.products.create({ title: 'Paced', sku: 'FETCH-PACED', price: 1 });
-    await maker.tradePrices.createMany(Array.from({ length: 450 }, (_, index) => ({ customerId: customer.id, productId: product.id, sku: 'FETCH-PACED', price: index })));
+    await maker.tradePrices.createMany(
+      Array.from({ length: 450 }, (_, index) => ({ customerId: customer.id, productId: product.id, sku: 'FETCH-PACED', price: index })),
+    );
     const client = await clientOf(true);
     let seen = 0;
     for await (const price of client.tradePrices.iterate({ customerId: customer.id, fields: 'price' })) expect(price.price).toBe(seen++);

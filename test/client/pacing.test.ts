@@ -63,9 +63,13 @@ describe.each(PROTOCOL_ENGINES)('pacing against the default rate limits on %s', 
       const seconds = (Date.now() - started) / 1000;
       const counters = client.counters;
       const after = await scrape(suite.server);
-      const refused = sum(after, 'pricebook_rate_limit_refusals_total', { limiter: 'credential' }) - sum(before, 'pricebook_rate_limit_refusals_total', { limiter: 'credential' });
+      const refused =
+        sum(after, 'pricebook_rate_limit_refusals_total', { limiter: 'credential' }) -
+        sum(before, 'pricebook_rate_limit_refusals_total', { limiter: 'credential' });
       const answered429 = sum(after, 'pricebook_http_requests_total', { status: '429' }) - sum(before, 'pricebook_http_requests_total', { status: '429' });
-      console.log(`pacing on ${engine}: ${CUSTOMERS * PRICES_PER_CUSTOMER} prices in ${counters.requests} requests, ${seconds.toFixed(1)} s, waited ${counters.waitedMs} ms, 429s answered by the server: ${answered429}`);
+      console.log(
+        `pacing on ${engine}: ${CUSTOMERS * PRICES_PER_CUSTOMER} prices in ${counters.requests} requests, ${seconds.toFixed(1)} s, waited ${counters.waitedMs} ms, 429s answered by the server: ${answered429}`,
+      );
       expect(refused).toBe(0);
       expect(answered429).toBe(0);
       expect(counters).toEqual({ requests: CUSTOMERS + 1, waitedMs: expect.any(Number), retriedAfter429: 0 });
@@ -84,7 +88,10 @@ describe.each(PROTOCOL_ENGINES)('pacing against the default rate limits on %s', 
       // The unpaced client empties the credential's bucket: at most 41 requests.
       let refusal: unknown;
       for (let attempt = 0; attempt <= 40 && refusal === undefined; attempt++) {
-        refusal = await unpaced.customers.count().then(() => undefined, (error: unknown) => error);
+        refusal = await unpaced.customers.count().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       }
       expect(refusal).toBeInstanceOf(PricebookError);
       expect(refusal).toMatchObject({ status: 429, code: 11, retryAfterSeconds: expect.any(Number) });

@@ -14,13 +14,17 @@ describe.each(await enginesUnderTest())('the client for integrators who know SKU
   afterAll(() => client.close());
 
   it('creates customers and products in bulk, and looks SKUs up', async () => {
-    const customers = await client.customers.createMany([{ email: 'erp-1@example.com', trade: true }, { email: 'erp-2@example.com' }], { idempotencyKey: 'erp-customers' });
+    const customers = await client.customers.createMany([{ email: 'erp-1@example.com', trade: true }, { email: 'erp-2@example.com' }], {
+      idempotencyKey: 'erp-customers',
+    });
     expect(customers.map((customer) => [customer.email, customer.trade])).toEqual([
       ['erp-1@example.com', true],
       ['erp-2@example.com', false],
     ]);
     // The same key and body replays: still two customers.
-    expect(await client.customers.createMany([{ email: 'erp-1@example.com', trade: true }, { email: 'erp-2@example.com' }], { idempotencyKey: 'erp-customers' })).toEqual(customers);
+    expect(
+      await client.customers.createMany([{ email: 'erp-1@example.com', trade: true }, { email: 'erp-2@example.com' }], { idempotencyKey: 'erp-customers' }),
+    ).toEqual(customers);
     expect(await client.customers.count()).toBe(2);
 
     const [shirt, mug] = await client.products.createMany([
@@ -61,7 +65,10 @@ describe.each(await enginesUnderTest())('the client for integrators who know SKU
     expect(created.records).toHaveLength(filled.length);
     expect(created.records[1234]).toMatchObject({ sku: filled[1234]!.sku, productId: filled[1234]!.productId });
 
-    const prices = await client.skus.fillProductIds([{ sku: 'FILL-7', price: 3 }, { sku: 'FILL-OWN', price: 4 }]);
+    const prices = await client.skus.fillProductIds([
+      { sku: 'FILL-7', price: 3 },
+      { sku: 'FILL-OWN', price: 4 },
+    ]);
     const replaced = await client.replaceCustomerPrices(customer!.id, prices, { scope: 'skus' });
     expect(replaced.created.map(({ productId, sku, price }) => ({ productId, sku, price }))).toEqual([
       { productId: first!.id, sku: 'FILL-7', price: 3 },
@@ -73,11 +80,21 @@ describe.each(await enginesUnderTest())('the client for integrators who know SKU
     const [product] = await client.products.createMany([{ title: 'Known', sku: 'KNOWN-1', price: 1 }]);
     const missing = Array.from({ length: 25 }, (_, index) => `MISSING-${index}`);
     const error = await client.skus
-      .fillProductIds([{ sku: 'KNOWN-1', price: 1 }, ...missing.map((sku) => ({ sku, price: 1 })), { sku: 'MISSING-0', price: 2 }, { productId: product!.id, sku: 'NOT-LOOKED-UP', price: 1 }])
+      .fillProductIds([
+        { sku: 'KNOWN-1', price: 1 },
+        ...missing.map((sku) => ({ sku, price: 1 })),
+        { sku: 'MISSING-0', price: 2 },
+        { productId: product!.id, sku: 'NOT-LOOKED-UP', price: 1 },
+      ])
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnknownSkusError);
     expect((error as UnknownSkusError).skus).toEqual(missing);
-    expect((error as UnknownSkusError).message).toBe(`25 SKUs are not in this store: ${missing.slice(0, 20).map((sku) => `"${sku}"`).join(', ')} and 5 more`);
+    expect((error as UnknownSkusError).message).toBe(
+      `25 SKUs are not in this store: ${missing
+        .slice(0, 20)
+        .map((sku) => `"${sku}"`)
+        .join(', ')} and 5 more`,
+    );
     const one = await client.skus.fillProductIds([{ sku: 'ONLY-MISSING', price: 1 }]).catch((caught: unknown) => caught);
     expect((one as Error).message).toBe('1 SKU is not in this store: "ONLY-MISSING"');
   });

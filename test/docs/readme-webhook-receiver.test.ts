@@ -49,7 +49,10 @@ describe('the README’s webhook receiver and its two steps', () => {
     fs.writeFileSync(path.join(directory, 'receiver.ts'), source.replace('.listen(3000)', `.listen(${port})`));
 
     // 1. Create: the receiver is not there yet, so the handshake the POST waits for fails.
-    const created = await server.request('POST', '/v1/webhooks', { token: tenant.token, body: { topic: 'trade_customer_product_price.created', url: `http://127.0.0.1:${port}/` } });
+    const created = await server.request('POST', '/v1/webhooks', {
+      token: tenant.token,
+      body: { topic: 'trade_customer_product_price.created', url: `http://127.0.0.1:${port}/` },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const webhook = created.body as { id: number; verified: boolean; secret: string };
     expect(webhook.verified).toBe(false);

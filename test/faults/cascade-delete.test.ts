@@ -64,9 +64,18 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
     });
     expect(kept.status).toBe(201);
     const db = server.services.database.db;
-    const lastEventBefore = Number((await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id);
+    const lastEventBefore = Number(
+      (
+        await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
 
-    const { result: response, figures } = await besideNeighbour(server, storeB, () => server.request('DELETE', `/v1/products/${catalogA.tee}`, { token: storeA.token }));
+    const { result: response, figures } = await besideNeighbour(server, storeB, () =>
+      server.request('DELETE', `/v1/products/${catalogA.tee}`, { token: storeA.token }),
+    );
     expect(response.status).toBe(204);
 
     const removals = await db
@@ -76,7 +85,13 @@ describe.each(await enginesUnderTest())('cascading delete on %s', (engine) => {
       .where('id', '>', lastEventBefore)
       .where('topic', '=', 'trade_customer_product_price.deleted')
       .executeTakeFirstOrThrow();
-    const last = await db.selectFrom('events').select(['topic', 'subject_id']).where('id', '>', lastEventBefore).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('events')
+      .select(['topic', 'subject_id'])
+      .where('id', '>', lastEventBefore)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     reportLine(
       describeNeighbour(
         `cascade/${engine}`,

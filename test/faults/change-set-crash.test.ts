@@ -47,10 +47,24 @@ describe.each(await enginesUnderTest())('a scheduled change set killed mid-apply
     const database = await openDatabase({ databaseUrl: storage.DATABASE_URL, dataDir: storage.PRICEBOOK_DATA_DIR!, poolSize: 1 });
     try {
       const count = (rows: Array<{ n: unknown }>) => Number(rows[0]?.n ?? 0);
-      const prices = await database.db.selectFrom('trade_prices').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', storeId).execute();
-      const events = await database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', storeId).where('topic', '=', 'trade_customer_product_price.created').execute();
+      const prices = await database.db
+        .selectFrom('trade_prices')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('store_id', '=', storeId)
+        .execute();
+      const events = await database.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('store_id', '=', storeId)
+        .where('topic', '=', 'trade_customer_product_price.created')
+        .execute();
       const set = await database.db.selectFrom('change_sets').select('state').where('id', '=', setId).executeTakeFirstOrThrow();
-      const steps = await database.db.selectFrom('price_history').select('after').where('store_id', '=', storeId).where('resource', '=', 'change_set').execute();
+      const steps = await database.db
+        .selectFrom('price_history')
+        .select('after')
+        .where('store_id', '=', storeId)
+        .where('resource', '=', 'change_set')
+        .execute();
       const appliedSteps = steps.filter((step) => (JSON.parse(step.after ?? 'null') as { state?: string } | null)?.state === 'applied').length;
       return { prices: count(prices), events: count(events), state: set.state, appliedSteps };
     } finally {
@@ -105,7 +119,12 @@ describe.each(await enginesUnderTest())('a scheduled change set killed mid-apply
       storeId = (await setup.credentials.createStore('Change set crash')).id;
       token = (await setup.credentials.issueKey(storeId)).token;
       const customer = await setup.customers.create(storeId, CLI_ORIGIN, { email: 'crash@example.com', trade: true });
-      const product = await setup.products.create(storeId, CLI_ORIGIN, { title: 'Many', sku: 'CS-0', price: 1, variations: Array.from({ length: SKUS - 1 }, (_, i) => ({ sku: `CS-${i + 1}` })) });
+      const product = await setup.products.create(storeId, CLI_ORIGIN, {
+        title: 'Many',
+        sku: 'CS-0',
+        price: 1,
+        variations: Array.from({ length: SKUS - 1 }, (_, i) => ({ sku: `CS-${i + 1}` })),
+      });
       const set = await setup.changeSets.create(storeId, CLI_ORIGIN, { name: 'Crash' });
       setId = set.id;
       for (let start = 0; start < OPERATIONS; start += 1000) {
@@ -143,7 +162,10 @@ describe.each(await enginesUnderTest())('a scheduled change set killed mid-apply
       expect(after.state).toBe(after.prices === 0 ? 'scheduled' : 'applied');
       if (after.state === 'applied') break;
     }
-    expect(kills.some((kill) => kill.startsWith('mid-apply')), kills.join('; ')).toBe(true);
+    expect(
+      kills.some((kill) => kill.startsWith('mid-apply')),
+      kills.join('; '),
+    ).toBe(true);
 
     instance = await start();
     const deadline = Date.now() + 60_000;
@@ -152,7 +174,9 @@ describe.each(await enginesUnderTest())('a scheduled change set killed mid-apply
       await new Promise((resolve) => setTimeout(resolve, 200));
       end = await stored(storeId, setId);
     }
-    reportLine(`change-set-crash/${engine}: ${figure(OPERATIONS)}-operation scheduled set killed ${kills.join(', then ')}; then ${end.state} with ${figure(end.prices)} prices, ${figure(end.events)} creation events, ${end.appliedSteps} applied step`);
+    reportLine(
+      `change-set-crash/${engine}: ${figure(OPERATIONS)}-operation scheduled set killed ${kills.join(', then ')}; then ${end.state} with ${figure(end.prices)} prices, ${figure(end.events)} creation events, ${end.appliedSteps} applied step`,
+    );
     expect(end).toEqual({ prices: OPERATIONS, events: OPERATIONS, state: 'applied', appliedSteps: 1 });
   }, 240_000);
 });

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_REQUEST_TIMEOUT_MS } from '../../src/http/connection-slots.js';
-import { METRICS_MAX_CONNECTIONS } from '../../src/http/metrics-listener.js';
+import { FIRST_REQUEST_TIMEOUT_MS } from '../../src/http/server/connection-slots.js';
+import { METRICS_MAX_CONNECTIONS } from '../../src/http/server/metrics-listener.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { connectPlain, connectTls, rawPlainExchange, rawTlsExchange, readUntilClosed } from '../support/raw-http.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';

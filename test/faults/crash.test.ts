@@ -5,6 +5,7 @@ import type { Database } from '../../src/storage/database.js';
 import { BATCH_SIZE, idempotencyKeyOf, priceUnitsOf } from './support/crash-check.js';
 import { type CrashRun, runCrashCycles } from './support/crash-run.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
+import { strength } from './support/strength.js';
 
 /**
  * Crashes: a real `pricebook serve` under concurrent 1000-item bulk creates is killed with
@@ -16,14 +17,14 @@ import { figure, faultSeed, reportLine } from './support/report.js';
  * when the data is damaged behind its back, on both engines.
  */
 const engines = await enginesUnderTest();
-const CYCLES = { sqlite: 14, postgres: 6 } as const;
+const CYCLES = strength({ sqlite: 14, postgres: 6 }, { sqlite: 30, postgres: 10 });
 /**
  * A restart takes one to several seconds, by the machine: cycles stop starting after 40 s
  * (at least 8 run on SQLite, 4 on PostgreSQL), which leaves the retry and the check most of
  * the test's 240 s. This file is the longest of the untimed group, which CI waits for.
  */
-const CYCLE_BUDGET_MS = 40_000;
-const MIN_CYCLES = { sqlite: 8, postgres: 4 } as const;
+const CYCLE_BUDGET_MS = strength(40_000, 1_200_000);
+const MIN_CYCLES = strength({ sqlite: 8, postgres: 4 }, { sqlite: 30, postgres: 10 });
 /** The ack-before-commit control loses about a batch per cycle. */
 const CONTROL_CYCLES = { sqlite: 3, postgres: 2 } as const;
 const seed = faultSeed();
@@ -39,55 +40,89 @@ function summary(name: string, run: CrashRun): string {
 }
 
 describe('crash: SIGKILL under concurrent bulk creates', () => {
-  it.each(engines)('loses no acknowledged batch and leaves none partial on %s', async (engine) => {
-    const run = await runCrashCycles({ engine, cycles: CYCLES[engine], budgetMs: CYCLE_BUDGET_MS, minCycles: MIN_CYCLES[engine], concurrency: 6, killAfterMs: [150, 1200], seed });
-    reportLine(summary(`crash/${engine}`, run));
-    expect(run.acked, 'batches acknowledged').toBeGreaterThan(run.cycles);
-    expect(run.otherStatuses).toEqual({});
-    expect({ wrongAnswers: run.wrongAnswers, unansweredAfterRetry: run.unansweredAfterRetry }).toEqual({ wrongAnswers: 0, unansweredAfterRetry: 0 });
-    expect(run.check).toEqual({
-      storedBatches: run.acked,
-      lost: 0,
-      partial: 0,
-      duplicated: 0,
-      answerMismatches: 0,
-      keysWithoutRecords: 0,
-      recordsWithoutKey: 0,
-      badKeys: 0,
-      eventsMissing: 0,
-      orphanEvents: 0,
-      integrity: 'ok',
-    });
-  }, 240_000);
+  it.each(engines)(
+    'loses no acknowledged batch and leaves none partial on %s',
+    async (engine) => {
+      const run = await runCrashCycles({
+        engine,
+        cycles: CYCLES[engine],
+        budgetMs: CYCLE_BUDGET_MS,
+        minCycles: MIN_CYCLES[engine],
+        concurrency: 6,
+        killAfterMs: [150, 1200],
+        seed,
+      });
+      reportLine(summary(`crash/${engine}`, run));
+      expect(run.acked, 'batches acknowledged').toBeGreaterThan(run.cycles);
+      expect(run.otherStatuses).toEqual({});
+      expect({ wrongAnswers: run.wrongAnswers, unansweredAfterRetry: run.unansweredAfterRetry }).toEqual({ wrongAnswers: 0, unansweredAfterRetry: 0 });
+      expect(run.check).toEqual({
+        storedBatches: run.acked,
+        lost: 0,
+        partial: 0,
+        duplicated: 0,
+        answerMismatches: 0,
+        keysWithoutRecords: 0,
+        recordsWithoutKey: 0,
+        badKeys: 0,
+        eventsMissing: 0,
+        orphanEvents: 0,
+        integrity: 'ok',
+      });
+    },
+    strength(240_000, 1_800_000),
+  );
 
-  it.each(engines)('negative control: when the server acknowledges before it commits (fault-server.ts), the checker reports acknowledged batches lost on %s', async (engine) => {
-    // Killed 0.1 to 0.5 s after the cycle's first answer, whose commit waits a second: that
-    // batch at least is lost, however long the server took to start (a kill timed from the
-    // start found none lost on a loaded machine, PostgreSQL's first answer not in yet). The
-    // unanswered batches are not retried (each commit would hold SQLite for a second).
-    const run = await runCrashCycles({ engine, cycles: CONTROL_CYCLES[engine], concurrency: 6, killAfterMs: [100, 500], killAfterFirstAnswer: true, seed, ackBeforeCommit: true, retryUnanswered: false });
-    reportLine(summary(`crash/control (ack before commit, ${engine})`, run));
-    expect(run.check.lost).toBeGreaterThan(0);
-    // Loss, not damage: the files are still sound.
-    expect(run.check.integrity).toBe('ok');
-  }, 120_000);
+  it.each(engines)(
+    'negative control: when the server acknowledges before it commits (fault-server.ts), the checker reports acknowledged batches lost on %s',
+    async (engine) => {
+      // Killed 0.1 to 0.5 s after the cycle's first answer, whose commit waits a second: that
+      // batch at least is lost, however long the server took to start (a kill timed from the
+      // start found none lost on a loaded machine, PostgreSQL's first answer not in yet). The
+      // unanswered batches are not retried (each commit would hold SQLite for a second).
+      const run = await runCrashCycles({
+        engine,
+        cycles: CONTROL_CYCLES[engine],
+        concurrency: 6,
+        killAfterMs: [100, 500],
+        killAfterFirstAnswer: true,
+        seed,
+        ackBeforeCommit: true,
+        retryUnanswered: false,
+      });
+      reportLine(summary(`crash/control (ack before commit, ${engine})`, run));
+      expect(run.check.lost).toBeGreaterThan(0);
+      // Loss, not damage: the files are still sound.
+      expect(run.check.integrity).toBe('ok');
+    },
+    120_000,
+  );
 
-  it.each(engines)('negative control: rows, keys and events removed, a batch stored twice and a broken index or reference are reported on %s', async (engine) => {
-    const run = await runCrashCycles({ engine, cycles: 2, concurrency: 6, killAfterMs: [400, 800], seed, beforeCheck: damage });
-    reportLine(summary(`crash/control (rows, a key and an event deleted, a batch copied, ${engine === 'sqlite' ? 'a reference broken' : 'an index broken'}, ${engine})`, run));
-    expect(run.check).toMatchObject({
-      partial: 1,
-      duplicated: 1,
-      // The partial batch's rows and the copied batch's no longer match what their 201s and their keys' stored answers named.
-      answerMismatches: 2,
-      badKeys: 2,
-      recordsWithoutKey: 1,
-      // The deleted event, and the copies' rows, which have none.
-      eventsMissing: 1 + BATCH_SIZE,
-      orphanEvents: 1,
-    });
-    expect(run.check.integrity).toMatch(engine === 'sqlite' ? /^ok; 1 foreign key violations$/ : /^index crash_control_index: .*lacks matching index tuple/);
-  }, 120_000);
+  it.each(engines)(
+    'negative control: rows, keys and events removed, a batch stored twice and a broken index or reference are reported on %s',
+    async (engine) => {
+      const run = await runCrashCycles({ engine, cycles: 2, concurrency: 6, killAfterMs: [400, 800], seed, beforeCheck: damage });
+      reportLine(
+        summary(
+          `crash/control (rows, a key and an event deleted, a batch copied, ${engine === 'sqlite' ? 'a reference broken' : 'an index broken'}, ${engine})`,
+          run,
+        ),
+      );
+      expect(run.check).toMatchObject({
+        partial: 1,
+        duplicated: 1,
+        // The partial batch's rows and the copied batch's no longer match what their 201s and their keys' stored answers named.
+        answerMismatches: 2,
+        badKeys: 2,
+        recordsWithoutKey: 1,
+        // The deleted event, and the copies' rows, which have none.
+        eventsMissing: 1 + BATCH_SIZE,
+        orphanEvents: 1,
+      });
+      expect(run.check.integrity).toMatch(engine === 'sqlite' ? /^ok; 1 foreign key violations$/ : /^index crash_control_index: .*lacks matching index tuple/);
+    },
+    120_000,
+  );
 });
 
 /**
@@ -106,7 +141,12 @@ async function damage(database: Database, storeId: number): Promise<void> {
   if (fourth === undefined) throw new Error('the control needs four stored batches');
   await db.deleteFrom('trade_prices').where('id', '=', first![1]).execute();
   await db.deleteFrom('idempotency_records').where('store_id', '=', storeId).where('key', '=', idempotencyKeyOf(second![0])).execute();
-  await db.deleteFrom('events').where('store_id', '=', storeId).where('subject_id', '=', third![1]).where('topic', '=', 'trade_customer_product_price.created').execute();
+  await db
+    .deleteFrom('events')
+    .where('store_id', '=', storeId)
+    .where('subject_id', '=', third![1])
+    .where('topic', '=', 'trade_customer_product_price.created')
+    .execute();
   const [low, high] = [priceUnitsOf(fourth[0], 0), priceUnitsOf(fourth[0] + 1, 0)];
   await sql`insert into trade_prices (store_id, customer_id, product_id, sku, price, created_at)
     select store_id, customer_id, product_id, sku, price, created_at from trade_prices

@@ -12,6 +12,7 @@ import { figure, faultSeed, reportLine } from './support/report.js';
 import { rowsIn, snapshotStore, type StoreSnapshot } from '../support/store-snapshot.js';
 import { PLANTED_FAULTS } from './support/planted-faults.js';
 import { idCount, idsOf, type StoreIds, victimIdsIn } from './support/leak-check.js';
+import { SOAK, strength } from './support/strength.js';
 
 /**
  * Hostile input: fast-check requests to every route of the OpenAPI document, aimed a little
@@ -22,16 +23,23 @@ import { idCount, idsOf, type StoreIds, victimIdsIn } from './support/leak-check
  * contract's error shape. The negative control plants a leak and must see it.
  */
 /**
- * Cases of a run, shared by the engines: 1 500 each on SQLite and PostgreSQL, each engine from
- * its own seed (the run's, plus the engine's place in the list), so the run sends 3 000
- * different cases, every run new ones, beside the 2 350 of the regression seeds each engine
- * sends again. PRICEBOOK_FUZZ_RUNS sets the cases of each engine.
+ * Cases of a run, shared by the engines: 1 500 each on SQLite and PostgreSQL (10 000 each in
+ * the soak), each engine from its own seed (the run's, plus the engine's place in the list), so
+ * the run sends 3 000 different cases, every run new ones. PRICEBOOK_FUZZ_RUNS sets the cases
+ * of each engine.
  */
-const RUN_CASES = 3000;
+const RUN_CASES = strength(3000, 20_000);
+/** A case's worst time on a busy machine, for the tests' timeouts. */
+const TIMEOUT_MS = strength(300_000, 1_800_000);
 /** Cases of the negative control, all to the route it makes leak. */
 const CONTROL_RUNS = 200;
 const seed = faultSeed();
-/** Seeds and requests that once failed (`fuzz-regressions.json`): run again on every run. */
+/**
+ * Seeds and requests that once failed (`fuzz-regressions.json`). Every run sends the kept
+ * requests again, the fixed regression cases. The seeds' whole runs (some 2 400 cases an
+ * engine, which a change to the routes or the generators turns into other cases anyway) run
+ * again in the soak.
+ */
 const regressions = readRegressions();
 /**
  * In every victim record with free text (customers' names, product and category titles, the
@@ -78,25 +86,36 @@ describe.each(engines)('hostile input on %s', (engine) => {
     const post = (path: string, body: unknown) => send('POST', path, body, 201);
     const catalog = await createCatalog(target, tenant, name);
     // The catalog's customers and products get the marker too.
-    for (const id of [catalog.tradeCustomer, catalog.otherTradeCustomer, catalog.regularCustomer]) await send('PUT', `/v1/customers/${id}`, { companyName: `Company ${marker}` }, 200);
+    for (const id of [catalog.tradeCustomer, catalog.otherTradeCustomer, catalog.regularCustomer])
+      await send('PUT', `/v1/customers/${id}`, { companyName: `Company ${marker}` }, 200);
     for (const id of [catalog.tee, catalog.mug]) await send('PUT', `/v1/products/${id}`, { title: `Product ${marker}` }, 200);
     const root = await post('/v1/categories', { title: `Root ${marker}` });
     const child = await post('/v1/categories', { title: `Child ${marker}`, parentId: root.id });
     const extra = await post('/v1/products', { title: `Product ${marker}`, price: 3, categoryIds: [child.id], variations: [{ sku: `${name}-V1`, price: 4 }] });
-    const customer = await post('/v1/customers', { email: `${name}-c@example.com`, firstName: `First ${marker}`, lastName: `Last ${marker}`, companyName: `Company ${marker}`, trade: true });
-    const prices = (await api.request('POST', '/v1/trade-customer-product-prices/bulk', {
-      token: tenant.token,
-      body: [
-        { customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9.5 },
-        { customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: 3.25 },
-      ],
-    })).body as Array<{ id: number }>;
+    const customer = await post('/v1/customers', {
+      email: `${name}-c@example.com`,
+      firstName: `First ${marker}`,
+      lastName: `Last ${marker}`,
+      companyName: `Company ${marker}`,
+      trade: true,
+    });
+    const prices = (
+      await api.request('POST', '/v1/trade-customer-product-prices/bulk', {
+        token: tenant.token,
+        body: [
+          { customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9.5 },
+          { customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: 3.25 },
+        ],
+      })
+    ).body as Array<{ id: number }>;
     const fixedList = await post('/v1/price-lists', { name: `Fixed ${marker}`, kind: 'fixed' });
     const percentageList = await post('/v1/price-lists', { name: `Percentage ${marker}`, kind: 'percentage', percentage: 12.5 });
-    const entries = (await api.request('POST', `/v1/price-lists/${fixedList.id}/prices/bulk`, {
-      token: tenant.token,
-      body: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 2.75, minQuantity: 3, validFrom: '2026-01-01T00:00:00Z' }],
-    })).body as Array<{ id: number }>;
+    const entries = (
+      await api.request('POST', `/v1/price-lists/${fixedList.id}/prices/bulk`, {
+        token: tenant.token,
+        body: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 2.75, minQuantity: 3, validFrom: '2026-01-01T00:00:00Z' }],
+      })
+    ).body as Array<{ id: number }>;
     await send('PUT', `/v1/customers/${customer.id}`, { priceListIds: [fixedList.id, percentageList.id] }, 200);
     const order = await post('/v1/orders', { customerId: customer.id, lines: [{ sku: catalog.skus.teeRedM, quantity: 2 }] });
     const webhook = await post('/v1/webhooks', { topic: 'customer.created', url: `https://${marker.toLowerCase()}.example/hook` });
@@ -178,12 +197,22 @@ describe.each(engines)('hostile input on %s', (engine) => {
     const api = checkedClient(server);
     const token = arena.fuzzer.token;
     const [productId] = arena.pools.ids;
-    const surrogate = await api.request('POST', `/v1/products/${productId}/variations`, { token, rawBody: '{"sku":"\\udfff\\ud800"}', headers: { 'content-type': 'application/json' } });
+    const surrogate = await api.request('POST', `/v1/products/${productId}/variations`, {
+      token,
+      rawBody: '{"sku":"\\udfff\\ud800"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(surrogate, 400, 8, /surrogate/);
     const nulInBody = await api.request('POST', '/v1/products', { token, body: { title: 'T', price: 1, variations: [{ sku: 'ok-1' }, { sku: 'a\u0000b' }] } });
     expectError(nulInBody, 422, 10);
     expect((nulInBody.body as { errors: unknown[] }).errors).toEqual([{ field: 'variations[1].sku', message: 'must not contain the NUL character (\\u0000)' }]);
-    const nulInBulk = await api.request('POST', '/v1/trade-customer-product-prices/bulk', { token, body: [{ customerId: 1, productId: 1, sku: 'A', price: 1 }, { customerId: 1, productId: 1, sku: 'A\u0000', price: 1 }] });
+    const nulInBulk = await api.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token,
+      body: [
+        { customerId: 1, productId: 1, sku: 'A', price: 1 },
+        { customerId: 1, productId: 1, sku: 'A\u0000', price: 1 },
+      ],
+    });
     expectError(nulInBulk, 422, 10);
     expect((nulInBulk.body as { errors: unknown[] }).errors).toEqual([{ index: 1, field: 'sku', message: expect.stringMatching(/NUL/) }]);
     expectError(await api.request('GET', '/v1/products?sku=a%00b', { token }), 400, 9, /NUL/);
@@ -268,7 +297,8 @@ describe.each(engines)('hostile input on %s', (engine) => {
       const [request] = details.counterexample ?? [];
       const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
       const found = `${engine}, seed ${runSeed}, after ${details.numRuns} cases: ${error.split('\n')[0]}`;
-      if (request !== undefined) keepFailure({ seed: runSeed, runs: Math.max(details.numRuns, 100), found }, toCounterexample(request, arena.credentials, found));
+      if (request !== undefined)
+        keepFailure({ seed: runSeed, runs: Math.max(details.numRuns, 100), found }, toCounterexample(request, arena.credentials, found));
       throw new Error(
         `fuzz/${engine} failed (seed ${runSeed}, path ${details.counterexamplePath ?? '?'}):\n${error}\n` +
           `Counterexample: ${JSON.stringify(request === undefined ? null : toCounterexample(request, arena.credentials, found))}\n` +
@@ -286,33 +316,48 @@ describe.each(engines)('hostile input on %s', (engine) => {
     },
   );
 
-  it.each(regressions.seeds.map((kept): [number, number] => [kept.seed, kept.runs]))('runs regression seed %i again (%i cases)', async (keptSeed, runs) => {
-    const { cases } = await fuzz(keptSeed, runs);
-    expect(cases).toBeGreaterThanOrEqual(runs);
-  }, 300_000);
+  it.runIf(SOAK).each(regressions.seeds.map((kept): [number, number] => [kept.seed, kept.runs]))(
+    'runs regression seed %i again (%i cases)',
+    async (keptSeed, runs) => {
+      const { cases } = await fuzz(keptSeed, runs);
+      expect(cases).toBeGreaterThanOrEqual(runs);
+    },
+    TIMEOUT_MS,
+  );
 
-  it(`answers ${RUNS} hostile requests without a 5xx, always in the error shape, and leaves the victim store as it was`, async () => {
-    const engineSeed = seed + engines.indexOf(engine);
-    const { cases, refused, statuses } = await fuzz(engineSeed, RUNS);
+  it(
+    `answers ${RUNS} hostile requests without a 5xx, always in the error shape, and leaves the victim store as it was`,
+    async () => {
+      const engineSeed = seed + engines.indexOf(engine);
+      const { cases, refused, statuses } = await fuzz(engineSeed, RUNS);
 
-    const after = await snapshotStore(server.services.database, arena.victim.storeId);
-    expect(after).toEqual(arena.before);
-    // Nothing was sent to the victim's receiver either (a verification, say).
-    expect(webhooks.posts.slice(postsBefore).filter((url) => url.includes(MARKER.toLowerCase()))).toEqual([]);
+      const after = await snapshotStore(server.services.database, arena.victim.storeId);
+      expect(after).toEqual(arena.before);
+      // Nothing was sent to the victim's receiver either (a verification, say).
+      expect(webhooks.posts.slice(postsBefore).filter((url) => url.includes(MARKER.toLowerCase()))).toEqual([]);
 
-    const fivexx = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
-    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${figure(n)}`).join(' ');
-    reportLine(
-      `fuzz/${engine}: seed ${engineSeed}, ${figure(cases)} cases over ${operations.length} operations, ${fivexx} 5xx, 0 malformed bodies, ` +
-        `0 leaks (no marker, none of the victim's ${idCount(arena.victimIds)} ids), victim store unchanged (${figure(rowsIn(after))} rows compared); ` +
-        `${figure(refused)} refused by the client library; statuses ${byStatus}; ` +
-        `${regressions.seeds.length} regression seeds and ${regressions.counterexamples.length} kept counterexamples run before them`,
-    );
-    expect(cases).toBeGreaterThanOrEqual(RUNS);
-  }, 300_000);
+      const fivexx = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+      const byStatus = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${figure(n)}`)
+        .join(' ');
+      reportLine(
+        `fuzz/${engine}: seed ${engineSeed}, ${figure(cases)} cases over ${operations.length} operations, ${fivexx} 5xx, 0 malformed bodies, ` +
+          `0 leaks (no marker, none of the victim's ${idCount(arena.victimIds)} ids), victim store unchanged (${figure(rowsIn(after))} rows compared); ` +
+          `${figure(refused)} refused by the client library; statuses ${byStatus}; ` +
+          `${SOAK ? `${regressions.seeds.length} regression seeds and ` : ''}${regressions.counterexamples.length} kept counterexamples run before them`,
+      );
+      expect(cases).toBeGreaterThanOrEqual(RUNS);
+    },
+    TIMEOUT_MS,
+  );
 
   it('negative control: with the trade price list leaking every store’s records, the leak check reports the victim’s ids', async () => {
-    const mutant = await startTestServer(engine, {}, { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport, unitOfWork: PLANTED_FAULTS['trade-price-list-every-store'] } });
+    const mutant = await startTestServer(
+      engine,
+      {},
+      { services: { webhookResolver: webhooks.resolver, webhookTransport: webhooks.transport, unitOfWork: PLANTED_FAULTS['trade-price-list-every-store'] } },
+    );
     try {
       const planted = await prepare(mutant);
       // The leaking route only: its cases are as hostile as the run's (query, headers, method), and few.

@@ -52,4 +52,3 @@ describe('connections that never finish the TLS handshake', () => {
     expect(p99).toBeLessThan(P99_LIMIT_MS);
   }, 60_000);
 });
-

@@ -19,9 +19,6 @@ const SKUS = 500;
 const ROWS = CUSTOMERS * SKUS;
 const LEASE_SECONDS = 3;
 
-/** An import as the API answers it. */
-type ImportBody = Import;
-
 describe.each(await enginesUnderTest())('an import killed mid-way on %s', (engine) => {
   let tls: Awaited<ReturnType<typeof tlsFiles>>;
   let storage: Record<string, string>;
@@ -44,14 +41,24 @@ describe.each(await enginesUnderTest())('an import killed mid-way on %s', (engin
     startInstance({
       name: 'import-crash',
       tls,
-      env: { ...storage, PRICEBOOK_RATE_LIMIT_BUCKET: '1000000', PRICEBOOK_RATE_LIMIT_LEAK: '100000', PRICEBOOK_IMPORT_LEASE: String(LEASE_SECONDS), PRICEBOOK_WEBHOOK_WORKER: '0' },
+      env: {
+        ...storage,
+        PRICEBOOK_RATE_LIMIT_BUCKET: '1000000',
+        PRICEBOOK_RATE_LIMIT_LEAK: '100000',
+        PRICEBOOK_IMPORT_LEASE: String(LEASE_SECONDS),
+        PRICEBOOK_WEBHOOK_WORKER: '0',
+      },
     });
 
   /** The store's trade prices and their creation events, read straight from the database. */
   async function stored(storeId: number): Promise<{ prices: number; events: number; distinct: number }> {
     const database = await openDatabase({ databaseUrl: storage.DATABASE_URL, dataDir: storage.PRICEBOOK_DATA_DIR!, poolSize: 1 });
     try {
-      const prices = await database.db.selectFrom('trade_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+      const prices = await database.db
+        .selectFrom('trade_prices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('store_id', '=', storeId)
+        .executeTakeFirstOrThrow();
       const events = await database.db
         .selectFrom('events')
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('subject_id').distinct().as('distinct')])
@@ -81,11 +88,14 @@ describe.each(await enginesUnderTest())('an import killed mid-way on %s', (engin
       const customer = await instance.request('POST', '/v1/customers', { token, body: { email: `crash-${i}@example.com`, trade: true } });
       customers.push((customer.body as { id: number }).id);
     }
-    const csv = ['customer_id,sku,price', ...customers.flatMap((customer, c) => Array.from({ length: SKUS }, (_, s) => `${customer},CRASH-${s},${(c * SKUS + s) / 100}`))].join('\n');
+    const csv = [
+      'customer_id,sku,price',
+      ...customers.flatMap((customer, c) => Array.from({ length: SKUS }, (_, s) => `${customer},CRASH-${s},${(c * SKUS + s) / 100}`)),
+    ].join('\n');
     const upload = await instance.request('POST', '/v1/imports', { token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
     expect(upload.status, upload.text).toBe(202);
-    const importId = (upload.body as ImportBody).id;
-    const poll = async () => (await instance!.request('GET', `/v1/imports/${importId}`, { token })).body as ImportBody;
+    const importId = (upload.body as Import).id;
+    const poll = async () => (await instance!.request('GET', `/v1/imports/${importId}`, { token })).body as Import;
 
     const kills: string[] = [];
     // First kill: mid-check, once some rows are checked. Second: once every row is checked (the apply step).

@@ -34,9 +34,15 @@ describe.each(await enginesUnderTest())('a large import on %s', (engine) => {
     });
     expect(product.status).toBe(201);
     const customers: number[] = [];
-    for (let i = 0; i < CUSTOMERS; i++) customers.push(((await server.request('POST', '/v1/customers', { token: storeA.token, body: { email: `iso-${i}@example.com`, trade: true } })).body as { id: number }).id);
+    for (let i = 0; i < CUSTOMERS; i++)
+      customers.push(
+        ((await server.request('POST', '/v1/customers', { token: storeA.token, body: { email: `iso-${i}@example.com`, trade: true } })).body as { id: number })
+          .id,
+      );
     const header = ['sku', ...customers.map(String)].join(',');
-    const csv = [header, ...Array.from({ length: SKUS }, (_, s) => [`ISO-${s}`, ...customers.map((_, c) => String((s * CUSTOMERS + c) / 100))].join(','))].join('\n');
+    const csv = [header, ...Array.from({ length: SKUS }, (_, s) => [`ISO-${s}`, ...customers.map((_, c) => String((s * CUSTOMERS + c) / 100))].join(','))].join(
+      '\n',
+    );
 
     const started = performance.now();
     const upload = await server.request('POST', '/v1/imports?mode=replace', { token: storeA.token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
@@ -47,7 +53,9 @@ describe.each(await enginesUnderTest())('a large import on %s', (engine) => {
     // Bounded: 12 000 reads (two minutes at the interval) at most.
     for (let i = 0; status !== 'succeeded' && status !== 'failed' && i < 12_000; i++) {
       const readStarted = performance.now();
-      const response = await server.request('GET', i % 2 === 0 ? '/v1/customers?count=10' : '/v1/trade-customer-product-prices?count=10', { token: storeB.token });
+      const response = await server.request('GET', i % 2 === 0 ? '/v1/customers?count=10' : '/v1/trade-customer-product-prices?count=10', {
+        token: storeB.token,
+      });
       expect(response.status).toBe(200);
       latencies.push(performance.now() - readStarted);
       if (i % 20 === 0) status = ((await server.request('GET', `/v1/imports/${id}`, { token: storeA.token })).body as { status: string }).status;

@@ -6,7 +6,7 @@ import { MAX_LIST_REPLACE_ITEMS, MAX_LIST_REPLACE_STORED } from '../../src/contr
 import { MAX_BULK_PRODUCTS, MAX_BULK_VARIATIONS } from '../../src/contract/products.js';
 import { MAX_LOOKUP_SKUS } from '../../src/contract/skus.js';
 import { MAX_REPLACE_ITEMS } from '../../src/contract/trade-prices.js';
-import { MAX_BODY_BYTES } from '../../src/http/json-body-parser.js';
+import { MAX_BODY_BYTES } from '../../src/http/plugins/json-body-parser.js';
 import { exportPrices } from '../../src/main/prices/export-command.js';
 import { eventOf } from '../../src/modules/events/events.js';
 import type { NewTradePrice } from '../../src/modules/trade-prices/trade-price-repository.js';
@@ -78,7 +78,13 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     const catalogB = await createCatalog(server, storeB);
     const created = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: storeB.token,
-      body: Array.from({ length: 50 }, (_, index) => ({ customerId: catalogB.tradeCustomer, productId: catalogB.mug, sku: catalogB.skus.mug, price: 3, minQuantity: index + 1 })),
+      body: Array.from({ length: 50 }, (_, index) => ({
+        customerId: catalogB.tradeCustomer,
+        productId: catalogB.mug,
+        sku: catalogB.skus.mug,
+        price: 3,
+        minQuantity: index + 1,
+      })),
     });
     expect(created.status).toBe(201);
     // Store A: the replaced customer's 10 000 prices (one quantity break each), and the rest of
@@ -104,20 +110,37 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
   afterAll(() => server.close());
 
   it(`replaces ${figure(REPLACED)} prices of a customer (the maximum) without holding up another store`, async () => {
-    const prices = Array.from({ length: REPLACED }, (_, index) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: (2000 + (index % 1000)) / 100, minQuantity: index + 1 }));
+    const prices = Array.from({ length: REPLACED }, (_, index) => ({
+      productId: catalogA.tee,
+      sku: catalogA.skus.teeRedM,
+      price: (2000 + (index % 1000)) / 100,
+      minQuantity: index + 1,
+    }));
     // Dry runs of the same replace first, for a second (they change nothing): the server
     // measured is warm, as one that has served before is, not compiling the path's code on the
     // measured request (a fresh process's first 10 000-item replace took up to 70 ms in one
     // stretch, on either engine), and V8 has sized its heap for requests of this size (after one
     // dry run only, a collection held the loop for 100 ms on a slower machine).
     for (let runs = 0, until = performance.now() + 1000; runs < 1 || (runs < 20 && performance.now() < until); runs++) {
-      const dryRun = await server.request('POST', '/v1/trade-customer-product-prices/replace', { token: storeA.token, body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices, dryRun: true } });
+      const dryRun = await server.request('POST', '/v1/trade-customer-product-prices/replace', {
+        token: storeA.token,
+        body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices, dryRun: true },
+      });
       expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
     }
     const { result, figures } = await besideNeighbour(server, storeB, () =>
-      server.request('POST', '/v1/trade-customer-product-prices/replace', { token: storeA.token, body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices } }),
+      server.request('POST', '/v1/trade-customer-product-prices/replace', {
+        token: storeA.token,
+        body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices },
+      }),
     );
-    reportLine(describeNeighbour(`noisy-catalog/replace/${engine}`, `a replace of ${figure(REPLACED)} prices (${figure(REPLACED)} deleted, ${figure(REPLACED)} created)`, figures));
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/replace/${engine}`,
+        `a replace of ${figure(REPLACED)} prices (${figure(REPLACED)} deleted, ${figure(REPLACED)} created)`,
+        figures,
+      ),
+    );
     expect(result.status, result.text.slice(0, 300)).toBe(200);
     const body = result.body as { created: unknown[]; deleted: unknown[]; unchanged: number };
     expect([body.created.length, body.deleted.length, body.unchanged]).toEqual([REPLACED, REPLACED, 0]);
@@ -132,7 +155,15 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     const listId = (list.body as { id: number }).id;
     const createdAt = new Date().toISOString();
     for (let start = 0; start < MAX_LIST_REPLACE_STORED; start += INSERT_CHUNK) {
-      const items = Array.from({ length: INSERT_CHUNK }, (_, offset) => ({ productId: catalogA.tee, sku: catalogA.skus.teeRedM, price: 10, minQuantity: start + offset + 1, validFrom: null, validUntil: null, quantityRule: null }));
+      const items = Array.from({ length: INSERT_CHUNK }, (_, offset) => ({
+        productId: catalogA.tee,
+        sku: catalogA.skus.teeRedM,
+        price: 10,
+        minQuantity: start + offset + 1,
+        validFrom: null,
+        validUntil: null,
+        quantityRule: null,
+      }));
       await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
     }
     // Every entry of the SKU goes (another price each), and 10 000 come, all duplicates of one another: each is in the one overlap.
@@ -143,11 +174,24 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       const dryRun = await server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices, dryRun: true } });
       expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
     }
-    const { result, figures } = await besideNeighbour(server, storeB, () => server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices } }));
-    reportLine(describeNeighbour(`noisy-catalog/list-replace/${engine}`, `a replace of a list's ${figure(MAX_LIST_REPLACE_STORED)} entries by ${figure(MAX_LIST_REPLACE_ITEMS)} (one overlap of them all)`, figures));
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices } }),
+    );
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/list-replace/${engine}`,
+        `a replace of a list's ${figure(MAX_LIST_REPLACE_STORED)} entries by ${figure(MAX_LIST_REPLACE_ITEMS)} (one overlap of them all)`,
+        figures,
+      ),
+    );
     expect(result.status, result.text.slice(0, 300)).toBe(200);
     const body = result.body as { created: unknown[]; deleted: unknown[]; unchanged: number; overlaps: Array<{ entryCount: number; entries: unknown[] }> };
-    expect([body.created.length, body.deleted.length, body.unchanged, body.overlaps.map((overlap) => [overlap.entryCount, overlap.entries.length])]).toEqual([MAX_LIST_REPLACE_ITEMS, MAX_LIST_REPLACE_STORED, 0, [[MAX_LIST_REPLACE_ITEMS, 100]]]);
+    expect([body.created.length, body.deleted.length, body.unchanged, body.overlaps.map((overlap) => [overlap.entryCount, overlap.entries.length])]).toEqual([
+      MAX_LIST_REPLACE_ITEMS,
+      MAX_LIST_REPLACE_STORED,
+      0,
+      [[MAX_LIST_REPLACE_ITEMS, 100]],
+    ]);
     expectGoodNeighbour(figures);
   });
 
@@ -158,7 +202,10 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     expect(product.status, product.text).toBe(201);
     const list = await server.request('POST', '/v1/price-lists', { token: storeA.token, body: { name: 'Imported at the maximum', kind: 'fixed' } });
     expect(list.status, list.text).toBe(201);
-    const rows = Array.from({ length: MAX_LIST_REPLACE_ITEMS }, (_, index) => `${sku},12.3456,${index + 1},2027-01-01T00:00:00+01:00,2028-01-01T00:00:00Z,12,480,12`);
+    const rows = Array.from(
+      { length: MAX_LIST_REPLACE_ITEMS },
+      (_, index) => `${sku},12.3456,${index + 1},2027-01-01T00:00:00+01:00,2028-01-01T00:00:00Z,12,480,12`,
+    );
     const csv = ['sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment', ...rows, ''].join('\n');
     expect(Buffer.byteLength(csv)).toBeGreaterThan(1.5 * 2 ** 20);
     const path = `/v1/price-lists/${(list.body as { id: number }).id}/prices/import`;
@@ -169,7 +216,13 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
     }
     const { result, figures } = await besideNeighbour(server, storeB, () => upload('?scope=list'));
-    reportLine(describeNeighbour(`noisy-catalog/list-import/${engine}`, `an import of ${figure(MAX_LIST_REPLACE_ITEMS)} entries (${(Buffer.byteLength(csv) / 2 ** 20).toFixed(1)} MiB) into a list`, figures));
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/list-import/${engine}`,
+        `an import of ${figure(MAX_LIST_REPLACE_ITEMS)} entries (${(Buffer.byteLength(csv) / 2 ** 20).toFixed(1)} MiB) into a list`,
+        figures,
+      ),
+    );
     expect(result.status, result.text.slice(0, 300)).toBe(200);
     expect((result.body as { created: unknown[] }).created).toHaveLength(MAX_LIST_REPLACE_ITEMS);
     expectGoodNeighbour(figures);
@@ -186,8 +239,16 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
         done();
       },
     });
-    const { figures } = await besideNeighbour(server, storeB, () => exportPrices(client, { format: 'long' }, sink, { write: () => true })).finally(() => client.close());
-    reportLine(describeNeighbour(`noisy-catalog/export/${engine}`, `an export of ${figure(STORE_PRICES)} prices (${figure(STORE_PRICES / 100)} pages, ${(bytes / 2 ** 20).toFixed(1)} MiB of CSV)`, figures));
+    const { figures } = await besideNeighbour(server, storeB, () => exportPrices(client, { format: 'long' }, sink, { write: () => true })).finally(() =>
+      client.close(),
+    );
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/export/${engine}`,
+        `an export of ${figure(STORE_PRICES)} prices (${figure(STORE_PRICES / 100)} pages, ${(bytes / 2 ** 20).toFixed(1)} MiB of CSV)`,
+        figures,
+      ),
+    );
     // The header and one line a price.
     expect(rows).toBe(STORE_PRICES + 1);
     expectGoodNeighbour(figures);
@@ -196,12 +257,22 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
   it(`fans out a backlog of ${figure(FAN_OUT_BACKLOG)} events with the delivery worker \`serve\` runs, without holding up another store`, async () => {
     const db = server.services.database.db;
     const waiting = async () =>
-      Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).where('fanned_out', '=', 0).executeTakeFirstOrThrow()).count);
+      Number(
+        (
+          await db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('fanned_out', '=', 0)
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
     // The replace's 20 000 events, and more as a cascade or an import leaves them (written here
     // straight through the repository).
     const createdAt = new Date().toISOString();
     for (let written = await waiting(); written < FAN_OUT_BACKLOG; written += INSERT_CHUNK) {
-      const events = Array.from({ length: INSERT_CHUNK }, (_, index) => eventOf(storeA.storeId, 'trade_customer_product_price.deleted', { id: written + index + 1 }));
+      const events = Array.from({ length: INSERT_CHUNK }, (_, index) =>
+        eventOf(storeA.storeId, 'trade_customer_product_price.deleted', { id: written + index + 1 }),
+      );
       await server.services.uow.transaction((repos) => repos.events.append(events, createdAt));
     }
     const backlog = await waiting();
@@ -230,7 +301,11 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
         sku: bulkSku(engine, round, product),
         price: 1000 + product / 100,
         categoryIds: [],
-        variations: Array.from({ length: VARIATIONS_EACH }, (_, variation) => ({ sku: bulkSku(engine, round, product, variation), price: 999_999.99, stock: 2_000_000_000 + variation })),
+        variations: Array.from({ length: VARIATIONS_EACH }, (_, variation) => ({
+          sku: bulkSku(engine, round, product, variation),
+          price: 999_999.99,
+          stock: 2_000_000_000 + variation,
+        })),
       }));
     const bodyBytes = Buffer.byteLength(JSON.stringify(itemsOf(0)));
     // The largest body the bounds allow, with SKUs of 24 characters and every field filled, fits
@@ -280,7 +355,13 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     const { result, figures } = await besideNeighbour(server, storeB, () =>
       again(20, (round) => server.request('POST', '/v1/customers/bulk', { token: storeA.token, body: itemsOf(round) })),
     );
-    reportLine(describeNeighbour(`noisy-catalog/bulk-customers/${engine}`, `${rounds(result.length, 'bulk create')} of ${figure(MAX_BULK_CUSTOMERS)} customers`, figures));
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/bulk-customers/${engine}`,
+        `${rounds(result.length, 'bulk create')} of ${figure(MAX_BULK_CUSTOMERS)} customers`,
+        figures,
+      ),
+    );
     for (const [round, response] of result.entries()) {
       expect(response.status, response.text.slice(0, 300)).toBe(201);
       expect((response.body as Array<{ email: string }>).map((customer) => customer.email)).toEqual(itemsOf(round).map((item) => item.email));
@@ -300,7 +381,9 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     // The bulk create above made the known SKUs; this check needs them.
     const holders = (await server.request('GET', `/v1/products?sku=${encodeURIComponent(known[0]!)}`, { token: storeA.token })).body as unknown[];
     expect(holders, 'the bulk-created products exist').toHaveLength(1);
-    const { result, figures } = await besideNeighbour(server, storeB, () => again(500, () => server.request('POST', '/v1/skus/lookup', { token: storeA.token, body: { skus } })));
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      again(500, () => server.request('POST', '/v1/skus/lookup', { token: storeA.token, body: { skus } })),
+    );
     reportLine(
       describeNeighbour(
         `noisy-catalog/sku-lookup/${engine}`,
@@ -367,14 +450,33 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
     for (let start = 0; start < GROUP_MEMBERS; start += 1000) {
       const rows = Array.from({ length: 1000 }, (_, offset) => {
         const email = `member-${engine}-${start + offset}@groups.example`;
-        return { store_id: storeA.storeId, email, email_key: email, first_name: null, last_name: null, company_name: null, trade: 1, active: 1, customer_group_id: groupId, created_at: createdAt };
+        return {
+          store_id: storeA.storeId,
+          email,
+          email_key: email,
+          first_name: null,
+          last_name: null,
+          company_name: null,
+          trade: 1,
+          active: 1,
+          customer_group_id: groupId,
+          created_at: createdAt,
+        };
       });
       await db.insertInto('customers').values(rows).execute();
     }
     const members = () => server.request('GET', `/v1/customers/count?customerGroupId=${groupId}`, { token: storeA.token });
     expect((await members()).body).toEqual({ count: GROUP_MEMBERS });
-    const { result, figures } = await besideNeighbour(server, storeB, () => server.request('DELETE', `/v1/customer-groups/${groupId}`, { token: storeA.token }));
-    reportLine(describeNeighbour(`noisy-catalog/group-delete/${engine}`, `a customer group of ${figure(GROUP_MEMBERS)} customers deleted (a customer.updated event each)`, figures));
+    const { result, figures } = await besideNeighbour(server, storeB, () =>
+      server.request('DELETE', `/v1/customer-groups/${groupId}`, { token: storeA.token }),
+    );
+    reportLine(
+      describeNeighbour(
+        `noisy-catalog/group-delete/${engine}`,
+        `a customer group of ${figure(GROUP_MEMBERS)} customers deleted (a customer.updated event each)`,
+        figures,
+      ),
+    );
     expect(result.status, result.text.slice(0, 300)).toBe(204);
     expect((await members()).body).toEqual({ count: 0 });
     const events = await db
@@ -382,7 +484,9 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('store_id', '=', storeA.storeId)
       .where('topic', '=', 'customer.updated')
-      .where('subject_id', 'in', (eb) => eb.selectFrom('customers').select('id').where('store_id', '=', storeA.storeId).where('email', 'like', `member-${engine}-%`))
+      .where('subject_id', 'in', (eb) =>
+        eb.selectFrom('customers').select('id').where('store_id', '=', storeA.storeId).where('email', 'like', `member-${engine}-%`),
+      )
       .executeTakeFirstOrThrow();
     expect(Number(events.count)).toBe(GROUP_MEMBERS);
     expectGoodNeighbour(figures);

@@ -38,9 +38,6 @@ const ERROR_FILE_BYTES = 4 * MIB;
 /** Rows of the widest matrix: each a full row of 16 383 prices, the widest there is. */
 const WIDE_ROWS = 5;
 
-/** An import as the API answers it. */
-type ImportBody = Import;
-
 describe.each(await enginesUnderTest())('imports at their maxima beside another store on %s', (engine) => {
   let server: TestServer;
   let neighbour: Tenant;
@@ -65,8 +62,9 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
 
   const upload = (tenant: Tenant, body: AsyncIterable<Uint8Array> | string, query = '?dryRun=true'): Promise<HttpResponse> =>
     server.request('POST', `/v1/imports${query}`, { token: tenant.token, rawBody: body, headers: { 'content-type': 'text/csv' } });
-  const read = async (tenant: Tenant, id: number): Promise<ImportBody> => (await server.request('GET', `/v1/imports/${id}`, { token: tenant.token })).body as ImportBody;
-  async function ended(tenant: Tenant, id: number, withinMs: number): Promise<ImportBody> {
+  const read = async (tenant: Tenant, id: number): Promise<Import> =>
+    (await server.request('GET', `/v1/imports/${id}`, { token: tenant.token })).body as Import;
+  async function ended(tenant: Tenant, id: number, withinMs: number): Promise<Import> {
     const deadline = Date.now() + withinMs;
     for (;;) {
       const current = await read(tenant, id);
@@ -81,8 +79,13 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     const customers = customersOf.get(tenant.storeId)!;
     // A MiB of rows, sent again and again: this process generates next to nothing while it is measured.
     const limits = { bytes: FILE_BYTES, repeatAfter: MIB };
-    if (format === 'long') return csvBody('customer_id,sku,price', (index) => `${customers[index % CUSTOMERS]},N-${index % SKUS},${(index % 99_999) / 100 + 1}`, limits);
-    return csvBody(['sku', ...customers].join(','), (index) => [`N-${index % SKUS}`, ...customers.map((_, column) => `${(index + column) % 1000}.5`)].join(','), limits);
+    if (format === 'long')
+      return csvBody('customer_id,sku,price', (index) => `${customers[index % CUSTOMERS]},N-${index % SKUS},${(index % 99_999) / 100 + 1}`, limits);
+    return csvBody(
+      ['sku', ...customers].join(','),
+      (index) => [`N-${index % SKUS}`, ...customers.map((_, column) => `${(index + column) % 1000}.5`)].join(','),
+      limits,
+    );
   }
 
   beforeAll(async () => {
@@ -107,15 +110,28 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
 
   it('answers eight 48 MiB uploads at once, long and matrix, and refuses a ninth past its store’s cap', async () => {
     const { result, figures } = await besideNeighbour(server, neighbour, async () => {
-      const answers = await Promise.all(large.flatMap((tenant) => (['long', 'matrix', 'long', 'matrix'] as const).map((format) => upload(tenant, largeFile(tenant, format)))));
+      const answers = await Promise.all(
+        large.flatMap((tenant) => (['long', 'matrix', 'long', 'matrix'] as const).map((format) => upload(tenant, largeFile(tenant, format)))),
+      );
       const ninth = await upload(large[0]!, largeFile(large[0]!, 'long'));
       return { answers, ninth };
     });
-    reportLine(describeNeighbour(`noisy-imports/${engine}: uploads`, `8 files of 48 MiB uploaded at once (${result.answers.map((answer) => answer.status).join(' ')}), a ninth ${result.ninth.status}`, figures));
+    reportLine(
+      describeNeighbour(
+        `noisy-imports/${engine}: uploads`,
+        `8 files of 48 MiB uploaded at once (${result.answers.map((answer) => answer.status).join(' ')}), a ninth ${result.ninth.status}`,
+        figures,
+      ),
+    );
     expect(result.answers.map((answer) => answer.status)).toEqual(Array(8).fill(202));
     expect(result.ninth.status).toBe(429);
     expect(result.ninth.headers['retry-after']).toBe('60');
-    large.forEach((tenant, index) => queued.set(tenant.storeId, result.answers.slice(index * 4, index * 4 + 4).map((answer) => (answer.body as ImportBody).id)));
+    large.forEach((tenant, index) =>
+      queued.set(
+        tenant.storeId,
+        result.answers.slice(index * 4, index * 4 + 4).map((answer) => (answer.body as Import).id),
+      ),
+    );
     // The loop's own work is held to the bound on both engines; its wall-time hold on SQLite to SQLITE_UPLOAD_HOLD_MS.
     expectGoodNeighbour(figures, engine === 'sqlite' ? { loopHeldMs: SQLITE_UPLOAD_HOLD_MS } : {});
   }, 150_000);
@@ -128,7 +144,7 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
       const small = await upload(neighbour, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},1`);
       expect(small.status, small.text).toBe(202);
       const queuedAt = Date.now();
-      const done = await ended(neighbour, (small.body as ImportBody).id, 30_000);
+      const done = await ended(neighbour, (small.body as Import).id, 30_000);
       const smallSeconds = (Date.now() - queuedAt) / 1000;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, CHECK_WINDOW_MS - (Date.now() - started))));
       const progress = await Promise.all(large.map(async (tenant) => Promise.all(queued.get(tenant.storeId)!.map((id) => read(tenant, id)))));
@@ -159,16 +175,26 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     // Every row: a 254-character e-mail column naming nobody, and a 255-character SKU that does not exist.
     const email = `${'e'.repeat(254 - '@example.com'.length)}@example.com`;
     const errorFile = csvBody(`sku,${email}`, (index) => `${String(index).padStart(255, 'K')},1`, { bytes: ERROR_FILE_BYTES, repeatAfter: MIB });
-    const wideFile = csvBody(['sku', ...customers].join(','), (index) => [`N-${index}`, ...customers.map((_, column) => `${column % 100}.25`)].join(','), { bytes: FILE_BYTES, rows: WIDE_ROWS });
+    const wideFile = csvBody(['sku', ...customers].join(','), (index) => [`N-${index}`, ...customers.map((_, column) => `${column % 100}.25`)].join(','), {
+      bytes: FILE_BYTES,
+      rows: WIDE_ROWS,
+    });
     const { result, figures } = await besideNeighbour(server, neighbour, async () => {
       const [errorUpload, wideUpload] = await Promise.all([upload(errors, errorFile), upload(wide, wideFile)]);
       expect(errorUpload.status, errorUpload.text).toBe(202);
       expect(wideUpload.status, wideUpload.text).toBe(202);
-      const [errorEnd, wideEnd] = await Promise.all([ended(errors, (errorUpload.body as ImportBody).id, 100_000), ended(wide, (wideUpload.body as ImportBody).id, 100_000)]);
+      const [errorEnd, wideEnd] = await Promise.all([
+        ended(errors, (errorUpload.body as Import).id, 100_000),
+        ended(wide, (wideUpload.body as Import).id, 100_000),
+      ]);
       return { errorEnd, wideEnd };
     });
     const answer = await server.request('GET', `/v1/imports/${result.errorEnd.id}`, { token: errors.token });
-    const events = (await server.request('GET', '/v1/events?count=100', { token: errors.token })).body as Array<{ topic: string; subjectId: number; data: object }>;
+    const events = (await server.request('GET', '/v1/events?count=100', { token: errors.token })).body as Array<{
+      topic: string;
+      subjectId: number;
+      data: object;
+    }>;
     const event = events.find((item) => item.topic === 'import.failed' && item.subjectId === result.errorEnd.id);
     reportLine(
       describeNeighbour(
@@ -192,10 +218,16 @@ describe.each(await enginesUnderTest())('imports at their maxima beside another 
     const path = `/v1/imports/${result.wideEnd.id}/changes?offset=${MAX_IMPORT_CHANGES - 100}&count=100`;
     const reads = await besideNeighbour(server, neighbour, async () => {
       const pages: HttpResponse[] = [];
-      for (const started = Date.now(); pages.length < 400 && Date.now() - started < 2000; ) pages.push(await server.request('GET', path, { token: wide.token }));
+      for (const started = Date.now(); pages.length < 400 && Date.now() - started < 2000;) pages.push(await server.request('GET', path, { token: wide.token }));
       return pages;
     });
-    reportLine(describeNeighbour(`noisy-imports/${engine}: dry-run changes`, `${reads.result.length} reads of the last page of a dry run's ${MAX_IMPORT_CHANGES} changes`, reads.figures));
+    reportLine(
+      describeNeighbour(
+        `noisy-imports/${engine}: dry-run changes`,
+        `${reads.result.length} reads of the last page of a dry run's ${MAX_IMPORT_CHANGES} changes`,
+        reads.figures,
+      ),
+    );
     for (const page of reads.result) {
       expect(page.status, page.text.slice(0, 300)).toBe(200);
       expect(page.body).toMatchObject({ total: MAX_IMPORT_CHANGES, complete: false, counts: { created: MAX_IMPORT_CHANGES, changed: 0, deleted: 0 } });

@@ -62,7 +62,15 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     for (let start = 0; start < count; start += 5000) {
       const items: NewTradePrice[] = Array.from({ length: Math.min(5000, count - start) }, (_, index) => {
         const day = FIRST_DAY + (start + index) * DAY_MS;
-        return { customerId, productId: catalogA.mug, sku: catalogA.skus.mug, price: 1, minQuantity: 1, validFrom: new Date(day).toISOString(), validUntil: new Date(day + DAY_MS / 2).toISOString() };
+        return {
+          customerId,
+          productId: catalogA.mug,
+          sku: catalogA.skus.mug,
+          price: 1,
+          minQuantity: 1,
+          validFrom: new Date(day).toISOString(),
+          validUntil: new Date(day + DAY_MS / 2).toISOString(),
+        };
       });
       await server.services.uow.transaction((repos) => repos.tradePrices.insertMany(storeA.storeId, items, createdAt));
     }
@@ -98,7 +106,7 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
    */
   const repeatedBeside = async (status: number, one: () => Promise<{ status: number; text: string }>) => {
     const rssBeforeMiB = process.memoryUsage.rss() / 2 ** 20;
-    for (const until = performance.now() + WARM_UP_MS; performance.now() < until; ) expect((await one()).status).toBe(status);
+    for (const until = performance.now() + WARM_UP_MS; performance.now() < until;) expect((await one()).status).toBe(status);
     let runs = 0;
     let slowestMs = 0;
     const { figures } = await besideNeighbour(server, storeB, async () => {
@@ -120,27 +128,50 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     expect(first.body).toMatchObject({ tradePriceId: undatedId, nextChangeAt: null, candidateCount: DATED + 1 });
     expect((first.body as { shadowedTradePriceIds: number[] }).shadowedTradePriceIds).toHaveLength(DATED);
     const { figures, runs, slowestMs, warmUp } = await repeatedBeside(200, () => server.request('GET', path, { token: storeA.token }));
-    reportLine(describeNeighbour(`pricing/${engine}`, `${runs} effective prices over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
+    reportLine(
+      describeNeighbour(
+        `pricing/${engine}`,
+        `${runs} effective prices over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`,
+        figures,
+      ),
+    );
     expectGoodNeighbour(figures);
   });
 
   it(`answers a ${QUOTE_LINES}-line quote of that SKU without holding up another store`, async () => {
-    const body = { customerId: catalogA.tradeCustomer, lines: Array.from({ length: QUOTE_LINES }, (_, index) => ({ sku: catalogA.skus.mug, quantity: 1 + (index % 50) })) };
+    const body = {
+      customerId: catalogA.tradeCustomer,
+      lines: Array.from({ length: QUOTE_LINES }, (_, index) => ({ sku: catalogA.skus.mug, quantity: 1 + (index % 50) })),
+    };
     const first = await server.request('POST', '/v1/quotes', { token: storeA.token, body });
     expect(first.status, first.text.slice(0, 300)).toBe(200);
     expect(new Set((first.body as { lines: Array<{ tradePriceId: number }> }).lines.map((line) => line.tradePriceId))).toEqual(new Set([undatedId]));
     const { figures, runs, slowestMs, warmUp } = await repeatedBeside(200, () => server.request('POST', '/v1/quotes', { token: storeA.token, body }));
-    reportLine(describeNeighbour(`pricing/${engine}`, `${runs} quotes of ${QUOTE_LINES} lines over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
+    reportLine(
+      describeNeighbour(
+        `pricing/${engine}`,
+        `${runs} quotes of ${QUOTE_LINES} lines over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`,
+        figures,
+      ),
+    );
     expectGoodNeighbour(figures);
   });
 
   it('places orders of that SKU without holding up another store', async () => {
-    const body = { customerId: catalogA.tradeCustomer, lines: [{ sku: catalogA.skus.mug, quantity: 3 }, { sku: catalogA.skus.tee, quantity: 1 }] };
+    const body = {
+      customerId: catalogA.tradeCustomer,
+      lines: [
+        { sku: catalogA.skus.mug, quantity: 3 },
+        { sku: catalogA.skus.tee, quantity: 1 },
+      ],
+    };
     const first = await server.request('POST', '/v1/orders', { token: storeA.token, body });
     expect(first.status, first.text.slice(0, 300)).toBe(201);
     expect((first.body as { lines: Array<{ tradePriceId: number | null }> }).lines[0]!.tradePriceId).toBe(undatedId);
     const { figures, runs, slowestMs, warmUp } = await repeatedBeside(201, () => server.request('POST', '/v1/orders', { token: storeA.token, body }));
-    reportLine(describeNeighbour(`pricing/${engine}`, `${runs} orders over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
+    reportLine(
+      describeNeighbour(`pricing/${engine}`, `${runs} orders over ${figure(DATED + 1)} records (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures),
+    );
     expectGoodNeighbour(figures);
   });
 
@@ -154,7 +185,15 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     for (let start = 0; start < LIST_ENTRIES; start += 5000) {
       const items = Array.from({ length: 5000 }, (_, index) => {
         const day = FIRST_DAY + (start + index) * DAY_MS;
-        return { productId: catalogA.mug, sku: catalogA.skus.mug, price: 1, minQuantity: 1, validFrom: new Date(day).toISOString(), validUntil: new Date(day + DAY_MS).toISOString(), quantityRule: null };
+        return {
+          productId: catalogA.mug,
+          sku: catalogA.skus.mug,
+          price: 1,
+          minQuantity: 1,
+          validFrom: new Date(day).toISOString(),
+          validUntil: new Date(day + DAY_MS).toISOString(),
+          quantityRule: null,
+        };
       });
       await server.services.uow.transaction((repos) => repos.priceLists.insertPrices(storeA.storeId, listId, items, createdAt));
     }
@@ -162,9 +201,17 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
     expect((await server.request('POST', `/v1/price-lists/${listId}/prices/bulk`, { token: storeA.token, body: [tee, tee] })).status).toBe(201);
     const path = `/v1/price-lists/${listId}/overlaps`;
     const first = await server.request('GET', path, { token: storeA.token });
-    expect((first.body as Array<{ sku: string; kind: string }>).map(({ sku, kind }) => ({ sku, kind }))).toEqual([{ sku: catalogA.skus.tee, kind: 'duplicate' }]);
+    expect((first.body as Array<{ sku: string; kind: string }>).map(({ sku, kind }) => ({ sku, kind }))).toEqual([
+      { sku: catalogA.skus.tee, kind: 'duplicate' },
+    ]);
     const { figures, runs, slowestMs, warmUp } = await repeatedBeside(200, () => server.request('GET', path, { token: storeA.token }));
-    reportLine(describeNeighbour(`pricing/${engine}`, `${runs} overlaps of a list of ${figure(LIST_ENTRIES + 2)} entries (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`, figures));
+    reportLine(
+      describeNeighbour(
+        `pricing/${engine}`,
+        `${runs} overlaps of a list of ${figure(LIST_ENTRIES + 2)} entries (slowest ${slowestMs.toFixed(0)} ms; ${warmUp})`,
+        figures,
+      ),
+    );
     expectGoodNeighbour(figures);
   });
 
@@ -173,7 +220,11 @@ describe.each(await enginesUnderTest())('pricing beside another store on %s', (e
       const customerId = await customer(`growth-${count}-${engine}@example.com`);
       await storeDated(customerId, count);
       const newest = await server.services.uow.transaction((repos) =>
-        repos.tradePrices.insertMany(storeA.storeId, [{ customerId, productId: catalogA.mug, sku: catalogA.skus.mug, price: 2, minQuantity: 1, validFrom: null, validUntil: null }], new Date().toISOString()),
+        repos.tradePrices.insertMany(
+          storeA.storeId,
+          [{ customerId, productId: catalogA.mug, sku: catalogA.skus.mug, price: 2, minQuantity: 1, validFrom: null, validUntil: null }],
+          new Date().toISOString(),
+        ),
       );
       // The newest record wins throughout: every bound is tried, and none changes the answer.
       const path = `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${catalogA.skus.mug}&at=2039-12-01T00:00:00Z`;

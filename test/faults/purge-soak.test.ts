@@ -42,7 +42,14 @@ describe.each(await enginesUnderTest())('events purge soak on %s', (engine) => {
     const loop = buildMaintenanceLoop(server.services, { error: (details, message) => console.error(message, details) }, { idleIntervalMs: TICK_MS });
     loop.start();
     const count = async () =>
-      Number((await server.services.database.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+      Number(
+        (
+          await server.services.database.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
     const sizes: number[] = [];
     const started = performance.now();
     try {

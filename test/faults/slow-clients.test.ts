@@ -30,7 +30,13 @@ interface SlowOutcome {
  * Opens a TLS connection and sends `text`, all of it before `from` at once, then a byte a
  * second until the server closes. Resolves once connected, with the outcome to wait for.
  */
-async function startSlowClient(server: TestServer, kind: 'headers' | 'body', text: string, from: number, limitMs: number): Promise<{ outcome: Promise<SlowOutcome> }> {
+async function startSlowClient(
+  server: TestServer,
+  kind: 'headers' | 'body',
+  text: string,
+  from: number,
+  limitMs: number,
+): Promise<{ outcome: Promise<SlowOutcome> }> {
   const socket = await connectTls(server.port, server.ca);
   const closed = readUntilClosed(socket, limitMs + 4000);
   socket.write(text.slice(0, from));
@@ -38,15 +44,17 @@ async function startSlowClient(server: TestServer, kind: 'headers' | 'body', tex
   const drip = setInterval(() => {
     if (next < text.length && !socket.destroyed) socket.write(text[next++]!);
   }, 1000);
-  const outcome = closed.finally(() => clearInterval(drip)).then((result): SlowOutcome => {
-    let status: number | undefined;
-    try {
-      status = parseHttpResponse(result.data).status;
-    } catch {
-      status = undefined;
-    }
-    return { kind, closedAfterMs: result.closedAfterMs, timedOut: result.timedOut, status };
-  });
+  const outcome = closed
+    .finally(() => clearInterval(drip))
+    .then((result): SlowOutcome => {
+      let status: number | undefined;
+      try {
+        status = parseHttpResponse(result.data).status;
+      } catch {
+        status = undefined;
+      }
+      return { kind, closedAfterMs: result.closedAfterMs, timedOut: result.timedOut, status };
+    });
   return { outcome };
 }
 
@@ -69,7 +77,9 @@ describe.each(PROTOCOL_ENGINES)('slow clients on %s', (engine) => {
 
     const clients = await Promise.all(
       Array.from({ length: CONNECTIONS }, (_, i) =>
-        i % 2 === 0 ? startSlowClient(server, 'headers', headerText, 1, HEADERS_MS) : startSlowClient(server, 'body', bodyHead + body, bodyHead.length + 1, REQUEST_MS),
+        i % 2 === 0
+          ? startSlowClient(server, 'headers', headerText, 1, HEADERS_MS)
+          : startSlowClient(server, 'body', bodyHead + body, bodyHead.length + 1, REQUEST_MS),
       ),
     );
     let hanging = true;

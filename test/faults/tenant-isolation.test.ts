@@ -1,11 +1,26 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PriceHistoryEntry } from '../../src/contract/price-history.js';
 import { checkedClient, expectError, type CheckedClient } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { PLANTED_FAULTS } from './support/planted-faults.js';
 import { figure, faultSeed, reportLine } from './support/report.js';
-import { effectivePrice, emptyStore, HISTORY_KINDS, type Kind, KINDS, listOf, PATHS, PROLOGUE, project, type Step, stepArbitrary, type StoreModel } from './support/tenant-model.js';
+import {
+  effectivePrice,
+  emptyStore,
+  HISTORY_KINDS,
+  type Kind,
+  KINDS,
+  listOf,
+  PATHS,
+  PROLOGUE,
+  project,
+  type Step,
+  stepArbitrary,
+  type StoreModel,
+} from './support/tenant-model.js';
+import { strength } from './support/strength.js';
 
 /**
  * Tenant isolation: random sequences of operations by two stores, each operation given ids of
@@ -15,11 +30,17 @@ import { effectivePrice, emptyStore, HISTORY_KINDS, type Kind, KINDS, listOf, PA
  * changes shown in the price history. The negative control plants a leak in the
  * trade price list and must see differences.
  */
-const RUNS = 60;
+const RUNS = strength(60, 300);
 /** Sequences of the negative control (each one, from its prologue on, has prices the leak shows). */
 const CONTROL_RUNS = 4;
 const seed = faultSeed();
-const TOPIC_KINDS: Record<string, Kind> = { customer: 'customers', product: 'products', category: 'categories', trade_customer_product_price: 'prices', order: 'orders' };
+const TOPIC_KINDS: Record<string, Kind> = {
+  customer: 'customers',
+  product: 'products',
+  category: 'categories',
+  trade_customer_product_price: 'prices',
+  order: 'orders',
+};
 
 describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
   let server: TestServer;
@@ -68,7 +89,12 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
         case 'create': {
           serial += 1;
           const unique = `${run}-${serial}`;
-          const body = step.kind === 'customers' ? { email: `iso-${unique}@example.com`, trade: step.trade } : step.kind === 'products' ? { title: 'P', sku: `ISO-${unique}`, price: 2.5 } : { title: `C-${unique}` };
+          const body =
+            step.kind === 'customers'
+              ? { email: `iso-${unique}@example.com`, trade: step.trade }
+              : step.kind === 'products'
+                ? { title: 'P', sku: `ISO-${unique}`, price: 2.5 }
+                : { title: `C-${unique}` };
           const response = await call(s, 'POST', PATHS[step.kind], body);
           expect(response.status, response.text).toBe(201);
           const record = project(step.kind, response.body as Record<string, unknown>) as { id: number; sku?: string };
@@ -103,7 +129,9 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           const owners = new Map([...mine.products.values()].map((product) => [product.sku, product]));
           const sent = [...new Set(skus)];
           expect(response.body).toEqual({
-            found: sent.filter((sku) => owners.has(sku)).map((sku) => ({ sku, productId: owners.get(sku)!.id, variationId: null, price: owners.get(sku)!.price })),
+            found: sent
+              .filter((sku) => owners.has(sku))
+              .map((sku) => ({ sku, productId: owners.get(sku)!.id, variationId: null, price: owners.get(sku)!.price })),
             unknown: sent.filter((sku) => !owners.has(sku)),
           });
           break;
@@ -136,7 +164,10 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           const productId = idFrom('products', step.product);
           note(s, 'customers', customerId);
           note(s, 'products', productId);
-          const response = await call(s, 'POST', PATHS.orders, { customerId, lines: [{ sku: skuOf.get(productId) ?? 'NO-SUCH-SKU', quantity: step.quantity }] });
+          const response = await call(s, 'POST', PATHS.orders, {
+            customerId,
+            lines: [{ sku: skuOf.get(productId) ?? 'NO-SUCH-SKU', quantity: step.quantity }],
+          });
           if (!mine.customers.has(customerId) || !mine.products.has(productId)) {
             expectError(response, 422, 10);
             break;
@@ -192,7 +223,9 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           note(s, 'customers', customerId);
           const response = await call(s, 'GET', `${PATHS.prices}?customerId=${customerId}&count=100`);
           expect(response.status).toBe(200);
-          expect((response.body as Array<Record<string, unknown>>).map((record) => project('prices', record))).toEqual(listOf(mine, 'prices').filter((price) => (price as { customerId: number }).customerId === customerId));
+          expect((response.body as Array<Record<string, unknown>>).map((record) => project('prices', record))).toEqual(
+            listOf(mine, 'prices').filter((price) => (price as { customerId: number }).customerId === customerId),
+          );
           break;
         }
         case 'effective': {
@@ -200,7 +233,11 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           const productId = idFrom('products', step.product);
           note(s, 'customers', customerId);
           note(s, 'products', productId);
-          const response = await call(s, 'GET', `${PATHS.prices}/effective?customerId=${customerId}&sku=${encodeURIComponent(skuOf.get(productId) ?? 'NO-SUCH-SKU')}`);
+          const response = await call(
+            s,
+            'GET',
+            `${PATHS.prices}/effective?customerId=${customerId}&sku=${encodeURIComponent(skuOf.get(productId) ?? 'NO-SUCH-SKU')}`,
+          );
           if (!mine.customers.has(customerId) || !mine.products.has(productId)) {
             expectError(response, 404, 5);
           } else {
@@ -215,13 +252,16 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
           note(s, 'customers', customerId);
           const response = await call(s, 'GET', `/v1/price-history?customerId=${customerId}&count=100`);
           expect(response.status, response.text).toBe(200);
-          const entries = response.body as HistoryEntry[];
+          const entries = response.body as PriceHistoryEntry[];
           if (!created[s]!.has(`customers:${customerId}`)) {
             expect(entries).toEqual([]);
             break;
           }
           for (const entry of entries) {
-            expect(entry.resource === 'customer' ? entry.resourceId : (entry.after ?? entry.before)?.customerId, `${entry.resource} ${entry.resourceId}`).toBe(customerId);
+            expect(
+              entry.resource === 'customer' ? entry.resourceId : ((entry.after ?? entry.before) as { customerId?: number } | null)?.customerId,
+              `${entry.resource} ${entry.resourceId}`,
+            ).toBe(customerId);
           }
           const pricesCreated = entries.filter((entry) => entry.resource === 'trade_price' && entry.change === 'created').map((entry) => entry.resourceId);
           const expected = [...everPrices[s]].filter(([, customer]) => customer === customerId).map(([id]) => id);
@@ -245,8 +285,8 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
       }
       const history = await call(s, 'GET', '/v1/price-history?count=100');
       expect(history.status).toBe(200);
-      expect((history.body as HistoryEntry[]).length).toBeGreaterThan(0);
-      for (const entry of history.body as HistoryEntry[]) {
+      expect((history.body as PriceHistoryEntry[]).length).toBeGreaterThan(0);
+      for (const entry of history.body as PriceHistoryEntry[]) {
         expect(created[s]!.has(`${HISTORY_KINDS[entry.resource]}:${entry.resourceId}`), `${entry.resource} ${entry.resourceId}`).toBe(true);
       }
     }
@@ -263,14 +303,20 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     }
   }
 
-  it('never returns, counts, changes or deletes the other store’s records', async () => {
-    await fc.assert(
-      fc.asyncProperty(sequences, (steps) => play(server, steps, figures)),
-      { numRuns: RUNS, seed },
-    );
-    reportLine(`isolation/${engine}: ${RUNS} random sequences, ${figure(figures.steps)} operations (${figure(figures.crossStore)} with the other store's ids), ${figure(figures.requests)} requests, 0 differences from the model`);
-    expect(figures.crossStore).toBeGreaterThan(0);
-  }, 120_000);
+  it(
+    'never returns, counts, changes or deletes the other store’s records',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(sequences, (steps) => play(server, steps, figures)),
+        { numRuns: RUNS, seed },
+      );
+      reportLine(
+        `isolation/${engine}: ${RUNS} random sequences, ${figure(figures.steps)} operations (${figure(figures.crossStore)} with the other store's ids), ${figure(figures.requests)} requests, 0 differences from the model`,
+      );
+      expect(figures.crossStore).toBeGreaterThan(0);
+    },
+    strength(120_000, 900_000),
+  );
 
   it('negative control: with the trade price list leaking every store’s records, the model comparison reports differences', async () => {
     const mutant = await startTestServer(engine, {}, { services: { unitOfWork: PLANTED_FAULTS['trade-price-list-every-store'] } });
@@ -296,15 +342,6 @@ describe.each(await enginesUnderTest())('tenant isolation on %s', (engine) => {
     expect(differences.length).toBeGreaterThan(0);
   }, 60_000);
 });
-
-/** The fields of a price history entry (docs/history.md) this test reads. */
-interface HistoryEntry {
-  resource: string;
-  resourceId: number;
-  change: string;
-  before: { customerId?: number } | null;
-  after: { customerId?: number } | null;
-}
 
 interface Figures {
   steps: number;

@@ -44,22 +44,34 @@ const CASES: Record<string, SiteCase> = {
   'POST /v1/orders lines': {
     url: () => '/v1/orders',
     body: (lines, catalog) => ({ customerId: catalog.tradeCustomer, lines }),
-    validItems: (catalog) => [{ sku: catalog.skus.teeRedM, quantity: 1 }, { sku: catalog.skus.mug, quantity: 2 }],
+    validItems: (catalog) => [
+      { sku: catalog.skus.teeRedM, quantity: 1 },
+      { sku: catalog.skus.mug, quantity: 2 },
+    ],
   },
   'POST /v1/products variations': {
     url: () => '/v1/products',
     body: (variations) => ({ title: 'Shaped', price: 1, variations }),
-    validItems: () => [{ sku: 'SHAPE-A', price: 1 }, { sku: 'SHAPE-B', price: 2 }],
+    validItems: () => [
+      { sku: 'SHAPE-A', price: 1 },
+      { sku: 'SHAPE-B', price: 2 },
+    ],
   },
   'PUT /v1/products/{id} variations': {
     url: (catalog) => `/v1/products/${catalog.tee}`,
     body: (variations) => ({ variations }),
-    validItems: (catalog) => [{ sku: catalog.skus.teeRedM, price: 11 }, { sku: catalog.skus.teeRedL, price: 13 }],
+    validItems: (catalog) => [
+      { sku: catalog.skus.teeRedM, price: 11 },
+      { sku: catalog.skus.teeRedL, price: 13 },
+    ],
   },
   'POST /v1/quotes lines': {
     url: () => '/v1/quotes',
     body: (lines, catalog) => ({ customerId: catalog.tradeCustomer, lines }),
-    validItems: (catalog) => [{ sku: catalog.skus.teeRedM, quantity: 1 }, { sku: catalog.skus.mug, quantity: 2 }],
+    validItems: (catalog) => [
+      { sku: catalog.skus.teeRedM, quantity: 1 },
+      { sku: catalog.skus.mug, quantity: 2 },
+    ],
     accepted: 200,
   },
   'POST /v1/price-lists/{id}/prices/bulk ': {
@@ -107,7 +119,10 @@ const CASES: Record<string, SiteCase> = {
   'POST /v1/products/bulk [].variations': {
     url: () => '/v1/products/bulk',
     body: (variations) => [{ title: 'Bulk with variations', price: 1, variations }],
-    validItems: () => [{ sku: 'BULK-SHAPE-V1', price: 1 }, { sku: 'BULK-SHAPE-V2', price: 2 }],
+    validItems: () => [
+      { sku: 'BULK-SHAPE-V1', price: 1 },
+      { sku: 'BULK-SHAPE-V2', price: 2 },
+    ],
   },
   'POST /v1/customers/bulk ': {
     url: () => '/v1/customers/bulk',
@@ -180,7 +195,9 @@ describe.each(await enginesUnderTest())('items of request arrays on %s', (engine
           method: method.toUpperCase(),
           template,
           path,
-          nullable: Object.entries(item.properties ?? {}).filter(([, field]) => acceptsNull(field)).map(([name]) => name),
+          nullable: Object.entries(item.properties ?? {})
+            .filter(([, field]) => acceptsNull(field))
+            .map(([name]) => name),
         })),
       ),
     );

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ProblemBody } from '../support/bodies.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
-
-interface Problem {
-  index?: number;
-  field: string | null;
-  message: string;
-}
 
 /** The issue-24 endpoints under hostile input: every refusal has the documented shape and stores nothing. */
 describe.each(await enginesUnderTest())('catalog bulk creates and SKU lookup, hostile input, on %s', (engine) => {
@@ -19,7 +14,7 @@ describe.each(await enginesUnderTest())('catalog bulk creates and SKU lookup, ho
   const post = (path: string, body: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>
     suite.server.request('POST', path, { token: options.token ?? suite.tenant.token, body, headers: options.headers ?? {} });
   const snapshot = (tenant: Tenant = suite.tenant) => snapshotStore(suite.server.services.database, tenant.storeId);
-  const problemsOf = (body: unknown) => (body as { errors: Problem[] }).errors;
+  const problemsOf = (body: unknown) => (body as ProblemBody).errors;
   /** A second credential of the tenant's store. */
   const sameStoreKey = async (): Promise<string> => (await suite.server.services.credentials.issueKey(suite.tenant.storeId)).token;
 
@@ -136,7 +131,11 @@ describe.each(await enginesUnderTest())('catalog bulk creates and SKU lookup, ho
     it('refuses two items whose e-mails differ only in case, and an e-mail the store has in another case', async () => {
       const tag = unique();
       expect((await post('/v1/customers', { email: `taken-${tag}@example.com` })).status).toBe(201);
-      const problems = await expectRefusedUnchanged('/v1/customers/bulk', [{ email: `Twice-${tag}@example.com` }, { email: `twice-${tag}@EXAMPLE.com` }, { email: `TAKEN-${tag}@example.com` }], true);
+      const problems = await expectRefusedUnchanged(
+        '/v1/customers/bulk',
+        [{ email: `Twice-${tag}@example.com` }, { email: `twice-${tag}@EXAMPLE.com` }, { email: `TAKEN-${tag}@example.com` }],
+        true,
+      );
       expect(problems.map(({ index, field }) => [index, field])).toEqual([
         [1, 'email'],
         [2, 'email'],

@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { Category } from '../../src/contract/categories.js';
 import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
-interface CategoryBody {
-  id: number;
-  title: string;
-  parentId: number | null;
-  createdAt: string;
-  parents?: CategoryBody[];
-}
-
 describe.each(await enginesUnderTest())('categories on %s', (engine) => {
   const suite = suiteServer(engine);
 
-  async function createCategory(title: string, parentId: number | null = null, owner = suite.tenant): Promise<CategoryBody> {
+  async function createCategory(title: string, parentId: number | null = null, owner = suite.tenant): Promise<Category> {
     const response = await suite.server.request('POST', '/v1/categories', { token: owner.token, body: { title, parentId } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body as CategoryBody;
+    return response.body as Category;
   }
 
   const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
@@ -26,7 +19,7 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
   it('creates, reads, updates, lists, counts and deletes', async () => {
     const created = await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { title: 'Apparel' } });
     expect(created.status).toBe(201);
-    const apparel = created.body as CategoryBody;
+    const apparel = created.body as Category;
     expect(apparel).toEqual({ id: expect.any(Number), title: 'Apparel', parentId: null, createdAt: expect.stringMatching(TIMESTAMP) });
     const shirts = await createCategory('Shirts', apparel.id);
     expect(shirts).toMatchObject({ title: 'Shirts', parentId: apparel.id });
@@ -38,7 +31,7 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
     const root = await put(shirts.id, { parentId: null });
     expect(root.body).toEqual({ ...shirts, title: 'T-shirts', parentId: null });
 
-    const listed = (await get('/v1/categories?count=100')).body as CategoryBody[];
+    const listed = (await get('/v1/categories?count=100')).body as Category[];
     expect(listed.slice(-2)).toEqual([apparel, root.body]);
     expect((await get('/v1/categories?fields=title&count=100')).body).toEqual(listed.map(({ title }) => ({ title })));
     expect((await get('/v1/categories/count')).body).toEqual({ count: listed.length });
@@ -87,7 +80,10 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
 
     for (const parentId of [999_999, foreign.id]) {
       const response = await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { title: 'Orphan', parentId } });
-      expect(response).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'parentId', message: `Category ${parentId} does not exist in this store` }] } });
+      expect(response).toMatchObject({
+        status: 422,
+        body: { code: 10, errors: [{ field: 'parentId', message: `Category ${parentId} does not exist in this store` }] },
+      });
       expect(await put(middle.id, { parentId })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'parentId' }] } });
     }
     for (const parentId of [top.id, middle.id, bottom.id]) {
@@ -137,7 +133,10 @@ describe.each(await enginesUnderTest())('categories on %s', (engine) => {
     expect(refused.body).toEqual({ code: 10, message: expect.any(String), errors: [{ field: null, message: expect.stringContaining('has subcategories') }] });
     expect((await get(`/v1/categories/${parent.id}`)).body).toEqual(parent);
 
-    const product = await suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body: { title: 'Linked', price: 1, categoryIds: [parent.id, child.id] } });
+    const product = await suite.server.request('POST', '/v1/products', {
+      token: suite.tenant.token,
+      body: { title: 'Linked', price: 1, categoryIds: [parent.id, child.id] },
+    });
     const productId = (product.body as { id: number }).id;
     expect((await suite.server.request('DELETE', `/v1/categories/${child.id}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`/v1/products/${productId}`)).body).toMatchObject({ categoryIds: [parent.id] });

@@ -1,47 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_PRICES_PER_SET, type ChangeSet, type ChangeSetPreview, type PreviewRow } from '../../src/contract/change-sets.js';
+import type { TradePrice } from '../../src/contract/trade-prices.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
+import { OffsetClock } from '../support/offset-clock.js';
 import { asStaff, createSignedInStaff } from '../support/staff.js';
 import { suiteServer } from '../support/suite-server.js';
-import type { Tenant } from '../support/test-server.js';
-
-interface ChangeSet {
-  id: number;
-  state: string;
-  revision: number;
-  counts: { operations: number; created: number; deleted: number; updated: number };
-  problems: Array<{ index: number; field: string | null; message: string }>;
-  revertOf: number | null;
-  revertedBy: number | null;
-  applyAt: string | null;
-  approvedBy: { type: string; id: number } | null;
-}
-
-interface PriceRecord {
-  id: number;
-  customerId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-}
-
-interface PreviewRow {
-  kind: string;
-  resource: string | null;
-  record: Record<string, unknown> | null;
-  customerId: number | null;
-  sku: string | null;
-  minQuantity: number | null;
-  before: number | null;
-  after: number | null;
-}
+import { requestStatements, type Tenant } from '../support/test-server.js';
 
 const PRICES = '/v1/trade-customer-product-prices';
 
 describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
-  const suite = suiteServer(engine, { catalogs: true });
+  // Moved on by a test whose price starts applying later (a few minutes: later tests schedule sets an hour ahead).
+  const clock = new OffsetClock();
+  const suite = suiteServer(engine, { catalogs: true, services: { clock } });
 
-  const call = (method: string, path: string, body?: unknown, token = suite.tenant.token) => suite.api.request(method, path, { token, ...(body !== undefined && { body }) });
+  const call = (method: string, path: string, body?: unknown, token = suite.tenant.token) =>
+    suite.api.request(method, path, { token, ...(body !== undefined && { body }) });
   async function newSet(name = 'Contract 2027', token = suite.tenant.token): Promise<ChangeSet> {
     const created = await call('POST', '/v1/change-sets', { name, note: 'From the new contract' }, token);
     expect(created.status, created.text).toBe(201);
@@ -52,14 +27,17 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect(added.status, added.text).toBe(201);
     return added.body as ChangeSet;
   }
-  async function createPrices(items: unknown[]): Promise<PriceRecord[]> {
+  async function createPrices(items: unknown[]): Promise<TradePrice[]> {
     const created = await call('POST', `${PRICES}/bulk`, items);
     expect(created.status, created.text).toBe(201);
-    return created.body as PriceRecord[];
+    return created.body as TradePrice[];
   }
-  const pricesOf = async (customerId: number) => (await call('GET', `${PRICES}?customerId=${customerId}&count=100`)).body as PriceRecord[];
+  const pricesOf = async (customerId: number) => (await call('GET', `${PRICES}?customerId=${customerId}&count=100`)).body as TradePrice[];
   const effective = async (customerId: number, sku: string, quantity = 1) =>
-    (await call('GET', `${PRICES}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}&quantity=${quantity}`)).body as { price: number; tradePriceId: number | null };
+    (await call('GET', `${PRICES}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}&quantity=${quantity}`)).body as {
+      price: number;
+      tradePriceId: number | null;
+    };
 
   it('stages operations, previews them before → after, applies them in one go, and a revert takes them back exactly', async () => {
     const { catalog } = suite;
@@ -80,7 +58,7 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
 
     const preview = await call('GET', `/v1/change-sets/${set.id}/preview?count=100`);
     expect(preview.status, preview.text).toBe(200);
-    const body = preview.body as { counts: Record<string, number>; problems: unknown[]; rows: PreviewRow[]; total: number; pricesComplete: boolean };
+    const body = preview.body as ChangeSetPreview;
     expect(body.counts).toMatchObject({ created: 2, deleted: 1, updated: 0 });
     expect(body.problems).toEqual([]);
     expect(body.pricesComplete).toBe(true);
@@ -108,13 +86,23 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect((await effective(catalog.tradeCustomer, catalog.skus.mug)).price).toBe(4.2);
 
     // Every record's history entry names the set; so do the set's own steps.
-    const history = (await call('GET', `/v1/price-history?customerId=${catalog.tradeCustomer}&count=10`)).body as Array<{ resource: string; change: string; source: string; sourceId: number | null }>;
+    const history = (await call('GET', `/v1/price-history?customerId=${catalog.tradeCustomer}&count=10`)).body as Array<{
+      resource: string;
+      change: string;
+      source: string;
+      sourceId: number | null;
+    }>;
     expect(history.slice(0, 3).every((entry) => entry.source === 'changeset' && entry.sourceId === set.id)).toBe(true);
     const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100')).body as Array<{ resourceId: number; after: { state: string } }>;
     expect(steps.filter((entry) => entry.resourceId === set.id).map((entry) => entry.after.state)).toEqual(['applied', 'draft', 'draft']);
 
     const events = (await call('GET', '/v1/events?count=100&after=0')).body as Array<{ topic: string; subjectId: number; data: { counts?: unknown } }>;
-    expect(events.find((event) => event.topic === 'change_set.applied' && event.subjectId === set.id)?.data.counts).toEqual({ operations: 3, created: 2, deleted: 1, updated: 0 });
+    expect(events.find((event) => event.topic === 'change_set.applied' && event.subjectId === set.id)?.data.counts).toEqual({
+      operations: 3,
+      created: 2,
+      deleted: 1,
+      updated: 0,
+    });
 
     const revert = await call('POST', `/v1/change-sets/${set.id}/revert`, {});
     expect(revert.status, revert.text).toBe(201);
@@ -178,7 +166,9 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(200);
     expect((await call('GET', `${PRICES}/${record!.id}`)).status).toBe(404);
     const inverse = (await call('POST', `/v1/change-sets/${set.id}/revert`, {})).body as ChangeSet;
-    expect((await call('GET', `/v1/change-sets/${inverse.id}/operations`)).body).toEqual([{ index: 0, operation: { type: 'trade_price.restore', id: record!.id } }]);
+    expect((await call('GET', `/v1/change-sets/${inverse.id}/operations`)).body).toEqual([
+      { index: 0, operation: { type: 'trade_price.restore', id: record!.id } },
+    ]);
     expect((await call('POST', `/v1/change-sets/${inverse.id}/apply`, {})).status).toBe(200);
     expect((await call('GET', `${PRICES}/${record!.id}`)).body).toMatchObject({ id: record!.id, price: 5.5 });
   });
@@ -275,7 +265,12 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expect(await ended((replaced.body as { id: number }).id)).toMatchObject({ status: 'succeeded' });
     expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 3 }, revision: 3 });
     const third = ((await call('GET', `/v1/change-sets/${set.id}/operations?offset=2`)).body as Array<{ operation: object }>)[0]!.operation;
-    expect(third).toMatchObject({ type: 'trade_prices.replace', customerId: catalog.otherTradeCustomer, scope: 'customer', prices: [{ sku: catalog.skus.mug, price: 2.5 }] });
+    expect(third).toMatchObject({
+      type: 'trade_prices.replace',
+      customerId: catalog.otherTradeCustomer,
+      scope: 'customer',
+      prices: [{ sku: catalog.skus.mug, price: 2.5 }],
+    });
     expect(await pricesOf(catalog.otherTradeCustomer)).toEqual(before);
 
     // Another store's set is not found, a closed one refused, both before the file is read; a dry run adds nothing.
@@ -294,6 +289,305 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     expectError(await upload(`changeSet=${set.id}`, csv), 409, 17);
   });
 
+  let made = 0;
+  async function newCustomer(body: Record<string, unknown> = {}): Promise<number> {
+    const created = await call('POST', '/v1/customers', { email: `cs-made-${++made}@example.com`, trade: true, ...body });
+    expect(created.status, created.text).toBe(201);
+    return (created.body as { id: number }).id;
+  }
+  async function newList(body: Record<string, unknown>): Promise<number> {
+    const created = await call('POST', '/v1/price-lists', { name: `List ${++made}`, ...body });
+    expect(created.status, created.text).toBe(201);
+    return (created.body as { id: number }).id;
+  }
+  async function preview(id: number, query = ''): Promise<ChangeSetPreview> {
+    const answer = await call('GET', `/v1/change-sets/${id}/preview?count=100${query}`);
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body as ChangeSetPreview;
+  }
+  /** Every row of the set's preview, a page after another. */
+  async function allRows(id: number, query = ''): Promise<PreviewRow[]> {
+    const rows: PreviewRow[] = [];
+    for (let total = 1; rows.length < total;) {
+      const page = await preview(id, `${query}&offset=${rows.length}`);
+      rows.push(...page.rows);
+      total = page.total;
+    }
+    return rows;
+  }
+  const priceRows = (rows: PreviewRow[]) =>
+    rows.filter((row) => row.kind === 'price').map(({ customerId, sku, minQuantity, before, after }) => ({ customerId, sku, minQuantity, before, after }));
+
+  it('checks added operations without carrying out those the set holds again, after only the held ones that decide them', async () => {
+    const { catalog } = suite;
+    const customerId = await newCustomer();
+    // A set holding 150 operations of its own (each a customer's lists set: a few statements).
+    const busy = await newSet('Many held');
+    await add(
+      busy.id,
+      Array.from({ length: 150 }, () => ({ type: 'customer.set_price_lists', customerId, priceListIds: [] })),
+    );
+    suite.server.statements.length = 0;
+    await add(busy.id, [{ type: 'trade_price.create', customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 3 }]);
+    // The add's own work (its create tried and undone, the set's row, its history step), not 150 held operations again.
+    expect(requestStatements(suite.server.statements).length).toBeLessThan(60);
+
+    // Two records equal in every field: a replace keeping one such price keeps the oldest, unless the set deleted it first.
+    const [older, newer] = await createPrices([
+      { customerId, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 8 },
+      { customerId, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 8 },
+    ]);
+    const replace = { type: 'trade_prices.replace', customerId, scope: 'skus', prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedL, price: 8 }] };
+    const keepsOlder = await newSet('Keeps the older');
+    await add(keepsOlder.id, [{ type: 'trade_price.create', customerId, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 8 }, replace]);
+    expectError(await call('POST', `/v1/change-sets/${keepsOlder.id}/operations`, [{ type: 'trade_price.delete', id: newer!.id }]), 422, 10);
+    await add(keepsOlder.id, [{ type: 'trade_price.delete', id: older!.id }]);
+    await add(keepsOlder.id, [{ type: 'trade_price.restore', id: newer!.id }]);
+    const keepsNewer = await newSet('Keeps the newer');
+    await add(keepsNewer.id, [{ type: 'trade_price.delete', id: older!.id }, replace]);
+    await add(keepsNewer.id, [{ type: 'trade_price.delete', id: newer!.id }]);
+    const again = await call('POST', `/v1/change-sets/${keepsNewer.id}/operations`, [{ type: 'trade_price.delete', id: older!.id }]);
+    expectError(again, 422, 10);
+    expect((again.body as { errors: Array<{ index: number; field: string }> }).errors).toMatchObject([{ index: 0, field: 'id' }]);
+    // What the add accepted is what the apply does.
+    expect((await call('POST', `/v1/change-sets/${keepsOlder.id}/apply`, {})).status).toBe(200);
+    expect((await pricesOf(customerId)).filter((price) => price.sku === catalog.skus.teeRedL).map((price) => price.id)).toEqual([newer!.id]);
+
+    // A value an operation expects is what the set's own operations leave it, and an entry the set deletes is gone.
+    const listId = await newList({ kind: 'fixed' });
+    const entry = await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [{ productId: catalog.mug, sku: catalog.skus.mug, price: 3.1 }]);
+    const entryId = (entry.body as Array<{ id: number }>)[0]!.id;
+    const expects = await newSet('Expects');
+    await add(expects.id, [
+      { type: 'customer.set_price_lists', customerId, priceListIds: [listId] },
+      { type: 'price_list_entry.delete', priceListId: listId, id: entryId },
+    ]);
+    await add(expects.id, [{ type: 'customer.set_price_lists', customerId, priceListIds: [], expectedPriceListIds: [listId] }]);
+    const stale = await call('POST', `/v1/change-sets/${expects.id}/operations`, [
+      { type: 'customer.set_price_lists', customerId, priceListIds: [listId], expectedPriceListIds: [listId] },
+      { type: 'price_list_entry.delete', priceListId: listId, id: entryId },
+    ]);
+    expectError(stale, 422, 10);
+    expect((stale.body as { errors: Array<{ index: number; field: string }> }).errors.map(({ index, field }) => [index, field])).toEqual([
+      [0, 'expectedPriceListIds'],
+      [1, 'id'],
+    ]);
+    await add(expects.id, [{ type: 'price_list_entry.restore', priceListId: listId, id: entryId }]);
+  });
+
+  it('refuses an add or an import that would take a set past its prices, and tries nothing', async () => {
+    const { catalog } = suite;
+    const customerId = await newCustomer();
+    const set = await newSet('Nearly full');
+    // A replace of all but one of the prices a set holds, written as the set's own (an add would try it first).
+    const held = {
+      type: 'trade_prices.replace' as const,
+      customerId,
+      scope: 'customer' as const,
+      prices: Array.from({ length: MAX_PRICES_PER_SET - 1 }, (_, index) => ({
+        productId: catalog.mug,
+        sku: catalog.skus.mug,
+        price: 1,
+        minQuantity: index + 1,
+      })),
+    };
+    await suite.server.services.uow.transaction(async (repos) => {
+      await repos.changeSets.appendOperations(set.id, 0, [held]);
+      expect(await repos.changeSets.move(suite.tenant.storeId, set.id, 'draft', { operationCount: 1, priceCount: MAX_PRICES_PER_SET - 1 })).toBe(true);
+    });
+    const create = { type: 'trade_price.create', customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 2 };
+    await add(set.id, [create]);
+    const refused = await call('POST', `/v1/change-sets/${set.id}/operations`, [create]);
+    expectError(refused, 422, 10);
+    expect((refused.body as { errors: unknown[] }).errors).toEqual([
+      {
+        field: null,
+        message: `would make ${MAX_PRICES_PER_SET + 1} prices (${MAX_PRICES_PER_SET} held, 1 added); a change set holds at most ${MAX_PRICES_PER_SET}: make it two sets`,
+      },
+    ]);
+    const upload = await suite.server.request('POST', `/v1/imports?mode=add&changeSet=${set.id}`, {
+      token: suite.tenant.token,
+      rawBody: `customer_id,sku,price\n${customerId},${catalog.skus.mug},2.5\n`,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(upload.status, upload.text).toBe(202);
+    let ended: { status: string; errors: Array<{ message: string }> } | undefined;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      ended = (await call('GET', `/v1/imports/${(upload.body as { id: number }).id}`)).body as typeof ended;
+      if (ended?.status === 'failed' || ended?.status === 'succeeded') break;
+    }
+    expect(ended?.status).toBe('failed');
+    expect(ended?.errors.map((error) => error.message).join(' ')).toContain(`would make ${MAX_PRICES_PER_SET + 1} prices`);
+    expect((await call('GET', `/v1/change-sets/${set.id}`)).body).toMatchObject({ counts: { operations: 2 } });
+  });
+
+  it('lists the price that a customer’s lists and an entry of them change together, in either order', async () => {
+    const { catalog } = suite;
+    const listId = await newList({ kind: 'fixed' });
+    const entry = await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [{ productId: catalog.mug, sku: catalog.skus.mug, price: 3.5 }]);
+    expect(entry.status, entry.text).toBe(201);
+    const entryId = (entry.body as Array<{ id: number }>)[0]!.id;
+    const customerId = await newCustomer({ priceListIds: [listId] });
+    expect((await effective(customerId, catalog.skus.mug)).price).toBe(3.5);
+    const lists = { type: 'customer.set_price_lists', customerId, priceListIds: [] };
+    const deletion = { type: 'price_list_entry.delete', priceListId: listId, id: entryId };
+    for (const operations of [[lists, deletion], [deletion, lists], [lists]]) {
+      const set = await newSet('Lists and an entry');
+      await add(set.id, operations);
+      expect(priceRows((await preview(set.id)).rows), JSON.stringify(operations)).toEqual([
+        { customerId, sku: catalog.skus.mug, minQuantity: 1, before: 3.5, after: 4.2 },
+      ]);
+      expect((await call('POST', `/v1/change-sets/${set.id}/discard`, {})).status).toBe(200);
+    }
+  });
+
+  it('keeps an unchanged set’s preview: its pages and its CSV are worked out once, and anew when the book, a price’s window or the set changes', async () => {
+    const { catalog } = suite;
+    const customerId = await newCustomer();
+    // A price that starts applying in 10 minutes: the preview for now holds until then.
+    const startsAt = new Date(clock.now() + 600_000).toISOString();
+    await createPrices([{ customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 6, validFrom: startsAt }]);
+    const set = await newSet('Kept');
+    await add(set.id, [
+      { type: 'trade_price.create', customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 5 },
+      ...Array.from({ length: 150 }, (_, index) => ({
+        type: 'trade_price.create',
+        customerId,
+        productId: catalog.tee,
+        sku: catalog.skus.tee,
+        price: 9,
+        minQuantity: index + 2,
+      })),
+    ]);
+    const rehearsals = vi.spyOn(suite.server.services.uow, 'rehearse');
+    try {
+      const first = await preview(set.id);
+      const second = await preview(set.id, '&offset=100');
+      const csv = await suite.server.request('GET', `/v1/change-sets/${set.id}/preview?format=csv`, { token: suite.tenant.token });
+      expect(rehearsals).toHaveBeenCalledTimes(1);
+      expect(first.total).toBe(second.total);
+      expect(csv.text.trimEnd().split('\n')).toHaveLength(first.total + 1);
+      expect(new Date(second.at).getTime()).toBeGreaterThanOrEqual(new Date(first.at).getTime());
+      expect(priceRows(await allRows(set.id)).find((row) => row.sku === catalog.skus.mug)).toEqual({
+        customerId,
+        sku: catalog.skus.mug,
+        minQuantity: 1,
+        before: 4.2,
+        after: 5,
+      });
+      expect(rehearsals).toHaveBeenCalledTimes(1);
+
+      // The book changes (another of the customer's prices): worked out again, with it.
+      await createPrices([{ customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 4, minQuantity: 20 }]);
+      const changed = await allRows(set.id);
+      expect(rehearsals).toHaveBeenCalledTimes(2);
+      expect(
+        priceRows(changed)
+          .filter((row) => row.sku === catalog.skus.mug)
+          .map((row) => [row.minQuantity, row.before, row.after]),
+      ).toEqual([
+        [1, 4.2, 5],
+        [20, 4, 4],
+      ]);
+      // Another moment is another preview; the same one again is kept.
+      await preview(set.id, '&at=2031-01-01T00:00:00Z');
+      await preview(set.id, '&at=2031-01-01T00:00:00Z');
+      expect(rehearsals).toHaveBeenCalledTimes(3);
+      await preview(set.id);
+      expect(rehearsals).toHaveBeenCalledTimes(3);
+      // Once the window's bound has passed, now is priced anew: the dated price is the customer's then.
+      clock.advance(Date.parse(startsAt) - clock.now() + 1000);
+      const later = await allRows(set.id);
+      expect(rehearsals).toHaveBeenCalledTimes(4);
+      expect(priceRows(later).find((row) => row.sku === catalog.skus.mug && row.minQuantity === 1)).toEqual({
+        customerId,
+        sku: catalog.skus.mug,
+        minQuantity: 1,
+        before: 6,
+        after: 5,
+      });
+      // A change of the set is another revision (the add tries its operation in a rehearsal of its own).
+      await add(set.id, [{ type: 'trade_price.create', customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 4.5, minQuantity: 3 }]);
+      rehearsals.mockClear();
+      const added = await preview(set.id);
+      expect(rehearsals).toHaveBeenCalledTimes(1);
+      expect(added.total).toBe(later.length + 2);
+    } finally {
+      rehearsals.mockRestore();
+    }
+  });
+
+  it('refuses a revert that would overwrite a customer’s lists or a list’s percentage changed since its set', async () => {
+    const [first, second] = [await newList({ kind: 'fixed' }), await newList({ kind: 'fixed' })];
+    const percentage = await newList({ kind: 'percentage', percentage: 10 });
+    const customerId = await newCustomer();
+    const set = await newSet('Lists');
+    await add(set.id, [
+      { type: 'customer.set_price_lists', customerId, priceListIds: [first] },
+      { type: 'price_list.set_percentage', priceListId: percentage, percentage: 20 },
+    ]);
+    expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(200);
+    // Later changes, made directly.
+    expect((await call('PUT', `/v1/customers/${customerId}`, { priceListIds: [first, second] })).status).toBe(200);
+    expect((await call('PUT', `/v1/price-lists/${percentage}`, { percentage: 30 })).status).toBe(200);
+    const revert = (await call('POST', `/v1/change-sets/${set.id}/revert`, {})).body as ChangeSet;
+    expect((await call('GET', `/v1/change-sets/${revert.id}/operations`)).body).toEqual([
+      { index: 0, operation: { type: 'customer.set_price_lists', customerId, priceListIds: [], expectedPriceListIds: [first] } },
+      { index: 1, operation: { type: 'price_list.set_percentage', priceListId: percentage, percentage: 10, expectedPercentage: 20 } },
+    ]);
+    const refused = await call('POST', `/v1/change-sets/${revert.id}/apply`, {});
+    expectError(refused, 422, 10, /nothing changed/);
+    expect((refused.body as { errors: unknown[] }).errors).toEqual([
+      {
+        index: 0,
+        field: 'expectedPriceListIds',
+        message: expect.stringContaining(`Customer ${customerId} has the price lists [${first}, ${second}], not [${first}]`),
+      },
+      { index: 1, field: 'expectedPercentage', message: expect.stringContaining(`Price list ${percentage} takes 30 % off, not 20 %`) },
+    ]);
+    expect((await call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({ priceListIds: [first, second] });
+    expect((await call('GET', `/v1/price-lists/${percentage}`)).body).toMatchObject({ percentage: 30 });
+    // Back to what the set left, the revert applies, and the book is as before the set.
+    expect((await call('PUT', `/v1/customers/${customerId}`, { priceListIds: [first] })).status).toBe(200);
+    expect((await call('PUT', `/v1/price-lists/${percentage}`, { percentage: 20 })).status).toBe(200);
+    expect((await call('POST', `/v1/change-sets/${revert.id}/apply`, {})).status).toBe(200);
+    expect((await call('GET', `/v1/customers/${customerId}`)).body).toMatchObject({ priceListIds: [] });
+    expect((await call('GET', `/v1/price-lists/${percentage}`)).body).toMatchObject({ percentage: 10 });
+  });
+
+  it('restores what its set deleted though the customer is no longer a trade customer; a record whose product is gone cannot come back', async () => {
+    const { catalog } = suite;
+    const customerId = await newCustomer();
+    const product = await call('POST', '/v1/products', { title: 'Soon gone', sku: `GONE-${++made}`, price: 2 });
+    expect(product.status, product.text).toBe(201);
+    const gone = product.body as { id: number; sku: string };
+    const [kept, lost] = await createPrices([
+      { customerId, productId: catalog.mug, sku: catalog.skus.mug, price: 3.3 },
+      { customerId, productId: gone.id, sku: gone.sku, price: 1.5 },
+    ]);
+    const set = await newSet('Drops them');
+    await add(set.id, [{ type: 'trade_price.delete', id: kept!.id }]);
+    expect((await call('POST', `/v1/change-sets/${set.id}/apply`, {})).status).toBe(200);
+    // The customer stops being a trade customer and keeps its records; the one the set deleted comes back too.
+    expect((await call('PUT', `/v1/customers/${customerId}`, { trade: false })).status).toBe(200);
+    const revert = (await call('POST', `/v1/change-sets/${set.id}/revert`, {})).body as ChangeSet;
+    const applied = await call('POST', `/v1/change-sets/${revert.id}/apply`, {});
+    expect(applied.status, applied.text).toBe(200);
+    expect((await call('GET', `${PRICES}/${kept!.id}`)).body).toMatchObject({ id: kept!.id, customerId, price: 3.3 });
+    // A record of a product deleted since cannot be as it was: refused, clearly, and it stays gone.
+    const other = await newSet('Drops the other');
+    await add(other.id, [{ type: 'trade_price.delete', id: lost!.id }]);
+    expect((await call('POST', `/v1/change-sets/${other.id}/apply`, {})).status).toBe(200);
+    expect((await call('DELETE', `/v1/products/${gone.id}`)).status).toBe(204);
+    const back = (await call('POST', `/v1/change-sets/${other.id}/revert`, {})).body as ChangeSet;
+    const refused = await call('POST', `/v1/change-sets/${back.id}/apply`, {});
+    expectError(refused, 422, 10);
+    expect((refused.body as { errors: unknown[] }).errors).toEqual([
+      { index: 0, field: 'productId', message: `Product ${gone.id} does not exist in this store` },
+    ]);
+    expect((await call('GET', `${PRICES}/${lost!.id}`)).status).toBe(404);
+  });
+
   describe('where the store requires approval', () => {
     let approvingKey: Tenant;
 
@@ -304,7 +598,11 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
         const issued = await server.services.credentials.issueKey(tenant.storeId, ['trade_prices:read', 'trade_prices:write', 'trade_prices:approve']);
         approvingKey = { ...tenant, keyId: issued.id, token: issued.token, key: issued.key, secret: issued.secret };
         const set = await newSet('Needs a second pair of eyes', approvingKey.token);
-        await add(set.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.9 }], approvingKey.token);
+        await add(
+          set.id,
+          [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.9 }],
+          approvingKey.token,
+        );
         // Not approved: neither applied nor scheduled.
         expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, {}), 409, 17, /requires an approval/);
         expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, { at: new Date(Date.now() + 60_000).toISOString() }), 409, 17);
@@ -322,14 +620,20 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
         expect(approved.body).toMatchObject({ state: 'approved', approvedBy: { type: 'staff', id: approver.id } });
 
         // A change after the approval: the approval no longer holds.
-        await add(set.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.8, minQuantity: 6 }]);
+        await add(set.id, [
+          { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.8, minQuantity: 6 },
+        ]);
         expectError(await call('POST', `/v1/change-sets/${set.id}/apply`, {}), 409, 17, /changed after the approval/);
         expect((await call('POST', `/v1/change-sets/${set.id}/submit`, {})).status).toBe(200);
         // The default key added operations: it may not approve now either, the approver may.
         expect((await server.request('POST', `/v1/change-sets/${set.id}/approve`, asStaff(server, approver.token, { body: {} }))).status).toBe(200);
         const applied = await call('POST', `/v1/change-sets/${set.id}/apply`, {});
         expect(applied.status, applied.text).toBe(200);
-        const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100&offset=0')).body as Array<{ resourceId: number; actor: { type: string; id: number }; after: { state: string } }>;
+        const steps = (await call('GET', '/v1/price-history?resource=change_set&count=100&offset=0')).body as Array<{
+          resourceId: number;
+          actor: { type: string; id: number };
+          after: { state: string };
+        }>;
         const ofSet = steps.filter((entry) => entry.resourceId === set.id).reverse();
         expect(ofSet.map((entry) => entry.after.state)).toEqual(['draft', 'draft', 'submitted', 'approved', 'draft', 'submitted', 'approved', 'applied']);
         expect(ofSet[3]!.actor).toMatchObject({ type: 'staff', id: approver.id });
@@ -341,9 +645,15 @@ describe.each(await enginesUnderTest())('change sets on %s', (engine) => {
     it('does not count a writer’s approval given while approval was not required, and fails a scheduled set that lacks one by its moment', async () => {
       const { server, tenant, catalog } = suite;
       const ownApproval = await newSet('Approved by its writer', approvingKey.token);
-      await add(ownApproval.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.7, minQuantity: 7 }], approvingKey.token);
+      await add(
+        ownApproval.id,
+        [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.7, minQuantity: 7 }],
+        approvingKey.token,
+      );
       const scheduledSet = await newSet('Scheduled before approval was required');
-      await add(scheduledSet.id, [{ type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.6, minQuantity: 8 }]);
+      await add(scheduledSet.id, [
+        { type: 'trade_price.create', customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3.6, minQuantity: 8 },
+      ]);
       // Approval not required yet: the writer approves its own set, and another set is scheduled unapproved.
       expect((await call('POST', `/v1/change-sets/${ownApproval.id}/submit`, {}, approvingKey.token)).status).toBe(200);
       expect((await call('POST', `/v1/change-sets/${ownApproval.id}/approve`, {}, approvingKey.token)).status).toBe(200);

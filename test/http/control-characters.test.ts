@@ -4,6 +4,7 @@ import { enginesUnderTest } from '../support/engines.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { CatalogFixture } from '../support/catalog-fixture.js';
+import { clip } from '../../src/text/clip.js';
 
 /**
  * C0 and C1 control characters in what names things (SKUs, customer and company names,
@@ -58,7 +59,11 @@ const title = (context: Context) => `Title ${context.next()}`;
 const freshSku = (context: Context) => `CC-${context.next()}`;
 const email = (context: Context) => `cc${context.next()}@example.com`;
 
-const productBody = (field: 'title' | 'sku') => (value: string, context: Context) => ({ title: field === 'title' ? value : 'Shirt', sku: field === 'sku' ? value : freshSku(context), price: 1 });
+const productBody = (field: 'title' | 'sku') => (value: string, context: Context) => ({
+  title: field === 'title' ? value : 'Shirt',
+  sku: field === 'sku' ? value : freshSku(context),
+  price: 1,
+});
 const customerBody = (field: string) => (value: string, context: Context) => ({ email: email(context), [field]: value });
 const tradePrice = (sku: string, context: Context) => ({ customerId: context.catalog.tradeCustomer, productId: context.catalog.tee, sku, price: 9 });
 const pricedSku = (sku: string, context: Context) => ({ productId: context.catalog.tee, sku, price: 9 });
@@ -72,15 +77,30 @@ const CASES: Record<string, FieldCase> = {
     valid: freshSku,
     at: { field: 'variations[1].sku' },
   },
-  'PUT /v1/products/{id} title': { url: (context) => `/v1/products/${context.productId}`, body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
-  'PUT /v1/products/{id} sku': { url: (context) => `/v1/products/${context.productId}`, body: (value) => ({ sku: value }), valid: freshSku, at: { field: 'sku' } },
+  'PUT /v1/products/{id} title': {
+    url: (context) => `/v1/products/${context.productId}`,
+    body: (value) => ({ title: value }),
+    valid: title,
+    at: { field: 'title' },
+  },
+  'PUT /v1/products/{id} sku': {
+    url: (context) => `/v1/products/${context.productId}`,
+    body: (value) => ({ sku: value }),
+    valid: freshSku,
+    at: { field: 'sku' },
+  },
   'PUT /v1/products/{id} variations[].sku': {
     url: (context) => `/v1/products/${context.productId}`,
     body: (value, context) => ({ variations: [{ sku: freshSku(context) }, { sku: freshSku(context) }, { sku: value }] }),
     valid: freshSku,
     at: { field: 'variations[2].sku' },
   },
-  'POST /v1/products/{id}/variations sku': { url: (context) => `/v1/products/${context.variationProductId}/variations`, body: (value) => ({ sku: value }), valid: freshSku, at: { field: 'sku' } },
+  'POST /v1/products/{id}/variations sku': {
+    url: (context) => `/v1/products/${context.variationProductId}/variations`,
+    body: (value) => ({ sku: value }),
+    valid: freshSku,
+    at: { field: 'sku' },
+  },
   'PUT /v1/products/{id}/variations/{variationId} sku': {
     url: (context) => `/v1/products/${context.variationProductId}/variations/${context.variationId}`,
     body: (value) => ({ sku: value }),
@@ -90,10 +110,30 @@ const CASES: Record<string, FieldCase> = {
   'POST /v1/customers email': { url: () => '/v1/customers', body: (value) => ({ email: value }), valid: email, at: { field: 'email' } },
   'POST /v1/customers firstName': { url: () => '/v1/customers', body: customerBody('firstName'), valid: () => 'Ada', at: { field: 'firstName' } },
   'POST /v1/customers lastName': { url: () => '/v1/customers', body: customerBody('lastName'), valid: () => 'Lovelace', at: { field: 'lastName' } },
-  'POST /v1/customers companyName': { url: () => '/v1/customers', body: customerBody('companyName'), valid: () => 'Analytical Engines Ltd', at: { field: 'companyName' } },
-  'PUT /v1/customers/{id} email': { url: (context) => `/v1/customers/${context.catalog.regularCustomer}`, body: (value) => ({ email: value }), valid: email, at: { field: 'email' } },
-  'PUT /v1/customers/{id} firstName': { url: (context) => `/v1/customers/${context.catalog.regularCustomer}`, body: (value) => ({ firstName: value }), valid: () => 'Grace', at: { field: 'firstName' } },
-  'PUT /v1/customers/{id} lastName': { url: (context) => `/v1/customers/${context.catalog.regularCustomer}`, body: (value) => ({ lastName: value }), valid: () => 'Hopper', at: { field: 'lastName' } },
+  'POST /v1/customers companyName': {
+    url: () => '/v1/customers',
+    body: customerBody('companyName'),
+    valid: () => 'Analytical Engines Ltd',
+    at: { field: 'companyName' },
+  },
+  'PUT /v1/customers/{id} email': {
+    url: (context) => `/v1/customers/${context.catalog.regularCustomer}`,
+    body: (value) => ({ email: value }),
+    valid: email,
+    at: { field: 'email' },
+  },
+  'PUT /v1/customers/{id} firstName': {
+    url: (context) => `/v1/customers/${context.catalog.regularCustomer}`,
+    body: (value) => ({ firstName: value }),
+    valid: () => 'Grace',
+    at: { field: 'firstName' },
+  },
+  'PUT /v1/customers/{id} lastName': {
+    url: (context) => `/v1/customers/${context.catalog.regularCustomer}`,
+    body: (value) => ({ lastName: value }),
+    valid: () => 'Hopper',
+    at: { field: 'lastName' },
+  },
   'PUT /v1/customers/{id} companyName': {
     url: (context) => `/v1/customers/${context.catalog.regularCustomer}`,
     body: (value) => ({ companyName: value }),
@@ -101,12 +141,27 @@ const CASES: Record<string, FieldCase> = {
     at: { field: 'companyName' },
   },
   'POST /v1/categories title': { url: () => '/v1/categories', body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
-  'PUT /v1/categories/{id} title': { url: (context) => `/v1/categories/${context.categoryId}`, body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
+  'PUT /v1/categories/{id} title': {
+    url: (context) => `/v1/categories/${context.categoryId}`,
+    body: (value) => ({ title: value }),
+    valid: title,
+    at: { field: 'title' },
+  },
   'POST /v1/change-sets name': { url: () => '/v1/change-sets', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/price-lists name': { url: () => '/v1/price-lists', body: (value) => ({ name: value, kind: 'fixed' }), valid: title, at: { field: 'name' } },
-  'PUT /v1/price-lists/{id} name': { url: (context) => `/v1/price-lists/${context.priceListId}`, body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
+  'PUT /v1/price-lists/{id} name': {
+    url: (context) => `/v1/price-lists/${context.priceListId}`,
+    body: (value) => ({ name: value }),
+    valid: title,
+    at: { field: 'name' },
+  },
   'POST /v1/customer-groups name': { url: () => '/v1/customer-groups', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
-  'PUT /v1/customer-groups/{id} name': { url: (context) => `/v1/customer-groups/${context.customerGroupId}`, body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
+  'PUT /v1/customer-groups/{id} name': {
+    url: (context) => `/v1/customer-groups/${context.customerGroupId}`,
+    body: (value) => ({ name: value }),
+    valid: title,
+    at: { field: 'name' },
+  },
   'POST /v1/products/bulk [].title': {
     url: () => '/v1/products/bulk',
     body: (value, context) => [productBody('title')(title(context), context), productBody('title')(value, context)],
@@ -125,9 +180,24 @@ const CASES: Record<string, FieldCase> = {
     valid: freshSku,
     at: { index: 0, field: 'variations[1].sku' },
   },
-  'POST /v1/customers/bulk [].email': { url: () => '/v1/customers/bulk', body: (value, context) => [{ email: email(context) }, { email: value }], valid: email, at: { index: 1, field: 'email' } },
-  'POST /v1/customers/bulk [].firstName': { url: () => '/v1/customers/bulk', body: (value, context) => [customerBody('firstName')(value, context)], valid: () => 'Ada', at: { index: 0, field: 'firstName' } },
-  'POST /v1/customers/bulk [].lastName': { url: () => '/v1/customers/bulk', body: (value, context) => [customerBody('lastName')(value, context)], valid: () => 'Lovelace', at: { index: 0, field: 'lastName' } },
+  'POST /v1/customers/bulk [].email': {
+    url: () => '/v1/customers/bulk',
+    body: (value, context) => [{ email: email(context) }, { email: value }],
+    valid: email,
+    at: { index: 1, field: 'email' },
+  },
+  'POST /v1/customers/bulk [].firstName': {
+    url: () => '/v1/customers/bulk',
+    body: (value, context) => [customerBody('firstName')(value, context)],
+    valid: () => 'Ada',
+    at: { index: 0, field: 'firstName' },
+  },
+  'POST /v1/customers/bulk [].lastName': {
+    url: () => '/v1/customers/bulk',
+    body: (value, context) => [customerBody('lastName')(value, context)],
+    valid: () => 'Lovelace',
+    at: { index: 0, field: 'lastName' },
+  },
   'POST /v1/customers/bulk [].companyName': {
     url: () => '/v1/customers/bulk',
     body: (value, context) => [customerBody('companyName')(value, context)],
@@ -155,7 +225,11 @@ const CASES: Record<string, FieldCase> = {
   },
   'POST /v1/trade-customer-product-prices/replace prices[].sku': {
     url: () => '/v1/trade-customer-product-prices/replace',
-    body: (value, context) => ({ customerId: context.catalog.tradeCustomer, scope: 'skus', prices: [pricedSku(context.catalog.skus.tee, context), pricedSku(value, context)] }),
+    body: (value, context) => ({
+      customerId: context.catalog.tradeCustomer,
+      scope: 'skus',
+      prices: [pricedSku(context.catalog.skus.tee, context), pricedSku(value, context)],
+    }),
     valid: (context) => context.catalog.skus.teeRedM,
     at: { index: 1, field: 'sku' },
     accepted: 200,
@@ -169,14 +243,26 @@ const CASES: Record<string, FieldCase> = {
   },
   'POST /v1/quotes lines[].sku': {
     url: () => '/v1/quotes',
-    body: (value, context) => ({ customerId: context.catalog.tradeCustomer, lines: [{ sku: context.catalog.skus.mug, quantity: 1 }, { sku: value, quantity: 1 }] }),
+    body: (value, context) => ({
+      customerId: context.catalog.tradeCustomer,
+      lines: [
+        { sku: context.catalog.skus.mug, quantity: 1 },
+        { sku: value, quantity: 1 },
+      ],
+    }),
     valid: (context) => context.catalog.skus.teeRedM,
     at: { index: 1, field: 'sku' },
     accepted: 200,
   },
   'POST /v1/orders lines[].sku': {
     url: () => '/v1/orders',
-    body: (value, context) => ({ customerId: context.catalog.tradeCustomer, lines: [{ sku: context.catalog.skus.mug, quantity: 1 }, { sku: value, quantity: 1 }] }),
+    body: (value, context) => ({
+      customerId: context.catalog.tradeCustomer,
+      lines: [
+        { sku: context.catalog.skus.mug, quantity: 1 },
+        { sku: value, quantity: 1 },
+      ],
+    }),
     valid: (context) => context.catalog.skus.teeRedM,
     at: { index: 1, field: 'sku' },
   },
@@ -214,10 +300,13 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
       variationId: (withVariation.body as { variations: Array<{ id: number }> }).variations[0]!.id,
       next: () => ++sequence,
     };
-    const document = (await suite.server.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>> };
+    const document = (await suite.server.request('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+    };
     for (const [template, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const field of markedFields(operation.requestBody?.content['application/json']?.schema)) sites.push(`${method.toUpperCase()} ${template} ${field}`);
+        for (const field of markedFields(operation.requestBody?.content['application/json']?.schema))
+          sites.push(`${method.toUpperCase()} ${template} ${field}`);
       }
     }
   });
@@ -239,14 +328,21 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
       const sent = `${named(codePoint)} in ${JSON.stringify(value)}`;
       expectError(response, 422, 10);
       const problems = (response.body as { errors: Array<{ index?: number; field: string | null; message: string }> }).errors;
-      expect(problems, sent).toContainEqual({ ...site.at, message: `must not contain control characters (${named(codePoint)} at position 3)` });
+      // The value refused comes back as sent (JSON escapes the character), clipped as every quoted value.
+      expect(problems, sent).toContainEqual({
+        ...site.at,
+        message: `must not contain control characters (${named(codePoint)} at position 3)`,
+        value: clip(value),
+      });
       // An e-mail address with one is also not an address; nothing else is named.
       for (const problem of problems) expect({ index: problem.index, field: problem.field }, sent).toEqual({ index: site.at.index, field: site.at.field });
     }
     // An OSC title change ended by BEL: the first control character is named.
     const osc = await api.request(method, site.url(context), { token, body: site.body(`\u001b]0;owned\u0007${site.valid(context)}`, context) });
     expectError(osc, 422, 10);
-    expect((osc.body as { errors: unknown[] }).errors).toContainEqual({ ...site.at, message: 'must not contain control characters (U+001B at position 1)' });
+    expect((osc.body as { errors: unknown[] }).errors).toContainEqual(
+      expect.objectContaining({ ...site.at, message: 'must not contain control characters (U+001B at position 1)' }),
+    );
     expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId)).toEqual(before);
 
     const accepted = await api.request(method, site.url(context), { token, body: site.body(site.valid(context), context) });
@@ -277,7 +373,9 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
     const customer = await api.request('POST', '/v1/customers', { token, body: { email: 'legacy@example.com', firstName: 'Old', trade: true } });
     const productId = (created.body as { id: number }).id;
     const customerId = (customer.body as { id: number }).id;
-    expect((await api.request('POST', '/v1/trade-customer-product-prices/bulk', { token, body: [{ customerId, productId, sku: 'LEGACY-1', price: 4 }] })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/v1/trade-customer-product-prices/bulk', { token, body: [{ customerId, productId, sku: 'LEGACY-1', price: 4 }] })).status,
+    ).toBe(201);
     // What an older version let in, written straight to the database.
     const legacySku = 'LEGACY-\u001b[31m\u009b1';
     const { db } = suite.server.services.database;
@@ -291,7 +389,9 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
     expect((await api.request('GET', `/v1/customers/${customerId}`, { token })).body).toMatchObject({ firstName: 'Old\u001b]0;x\u0007' });
     const prices = await api.request('GET', `/v1/trade-customer-product-prices?customerId=${customerId}&embed=product,customer`, { token });
     expect(prices.body).toMatchObject([{ sku: legacySku, product: { sku: legacySku }, customer: { firstName: 'Old\u001b]0;x\u0007' } }]);
-    const effective = await api.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${encodeURIComponent(legacySku)}`, { token });
+    const effective = await api.request('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${encodeURIComponent(legacySku)}`, {
+      token,
+    });
     expect([effective.status, (effective.body as { price: number }).price]).toEqual([200, 4]);
     // Fields that are sent are checked; the stored ones are left as they are.
     const repriced = await api.request('PUT', `/v1/products/${productId}`, { token, body: { price: 6 } });

@@ -25,7 +25,10 @@ describe.each(await enginesUnderTest())('contract §3.3 authentication on %s', (
   });
 
   it('accepts HTTP Basic with the key as user name and the secret as password, scheme in any case', async () => {
-    const created = await suite.api.request('POST', '/v1/customers', { headers: { authorization: basic(suite.tenant.key, suite.tenant.secret) }, body: { email: 'basic@example.com' } });
+    const created = await suite.api.request('POST', '/v1/customers', {
+      headers: { authorization: basic(suite.tenant.key, suite.tenant.secret) },
+      body: { email: 'basic@example.com' },
+    });
     expect(created.status).toBe(201);
     const token = basic(suite.tenant.key, suite.tenant.secret).slice('Basic '.length);
     for (const scheme of ['basic', 'BASIC']) {
@@ -104,7 +107,10 @@ describe.each(await enginesUnderTest())('contract §3.3 authentication on %s', (
       ['GET', `/v1/customers/${'9'.repeat(300)}`],
     ] as const) {
       expectUnauthenticated(await suite.api.request(method, urlPath), `${method} ${urlPath}`);
-      expectUnauthenticated(await suite.api.request(method, urlPath, { headers: { authorization: 'Bearer pk_x.sk_y' } }), `${method} ${urlPath} with a bad token`);
+      expectUnauthenticated(
+        await suite.api.request(method, urlPath, { headers: { authorization: 'Bearer pk_x.sk_y' } }),
+        `${method} ${urlPath} with a bad token`,
+      );
     }
   });
 
@@ -126,8 +132,14 @@ describe.each(await enginesUnderTest())('contract §3.3 failed-authentication th
   it('refuses an address with 5 failures with 429 code 11, even with a valid token, without counting successes', async () => {
     // Successful requests do not count as failures.
     for (let i = 0; i < 8; i++) expect((await suite.api.request('GET', '/v1/customers', { token: suite.tenant.token })).status).toBe(200);
-    for (let i = 0; i < 5; i++) expectUnauthenticated(await suite.api.request('GET', '/v1/customers', { token: `${suite.tenant.key}.sk_wrong${i}` }), `failure ${i + 1}`);
-    const attempts: Array<Record<string, string>> = [{ authorization: `Bearer ${suite.tenant.token}` }, { authorization: basic(suite.tenant.key, suite.tenant.secret) }, {}, { authorization: 'Bearer pk_x.sk_y' }];
+    for (let i = 0; i < 5; i++)
+      expectUnauthenticated(await suite.api.request('GET', '/v1/customers', { token: `${suite.tenant.key}.sk_wrong${i}` }), `failure ${i + 1}`);
+    const attempts: Array<Record<string, string>> = [
+      { authorization: `Bearer ${suite.tenant.token}` },
+      { authorization: basic(suite.tenant.key, suite.tenant.secret) },
+      {},
+      { authorization: 'Bearer pk_x.sk_y' },
+    ];
     for (const headers of attempts) {
       const refused = await suite.api.request('GET', '/v1/customers', { headers });
       expectError(refused, 429, 11);
@@ -145,8 +157,13 @@ describe.each(await enginesUnderTest())('contract §3.3 failed-authentication th
 
 describe.each(await enginesUnderTest())('failed-authentication throttle behind a trusted proxy on %s', (engine) => {
   // The proxy is 127.0.0.1; the clients are the addresses it forwards. Nothing leaks during the test.
-  const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '127.0.0.1', PRICEBOOK_AUTH_FAILURE_BUCKET: '3', PRICEBOOK_AUTH_FAILURE_LEAK: '0.001' }, plainHttp: true, tenants: 1 });
-  const viaProxy = (client: string, token: string) => suite.api.plainRequest('GET', '/v1/customers', { token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
+  const suite = suiteServer(engine, {
+    env: { PRICEBOOK_TRUST_PROXY: '127.0.0.1', PRICEBOOK_AUTH_FAILURE_BUCKET: '3', PRICEBOOK_AUTH_FAILURE_LEAK: '0.001' },
+    plainHttp: true,
+    tenants: 1,
+  });
+  const viaProxy = (client: string, token: string) =>
+    suite.api.plainRequest('GET', '/v1/customers', { token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': client } });
 
   it('counts failures per forwarded client address, not per proxy', async () => {
     for (let i = 0; i < 3; i++) expectUnauthenticated(await viaProxy('198.51.100.7', `pk_nope${i}.sk_nope`), `failure ${i + 1}`);

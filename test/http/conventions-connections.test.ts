@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { METRICS_MAX_CONNECTIONS } from '../../src/http/metrics-listener.js';
+import { METRICS_MAX_CONNECTIONS } from '../../src/http/server/metrics-listener.js';
 import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { clientHelloPart, connectTls, rawTlsExchange, readUntilClosed, silentSocket, type SocketOutcome } from '../support/raw-http.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -23,7 +23,11 @@ describe.each(engines)('connections that never become requests on %s', (engine) 
 
   it('closes a connection that sends nothing, or half a ClientHello, at the handshake limit, without writing to it', async () => {
     const half = await clientHelloPart(0.5);
-    const sockets = await Promise.all([silentSocket(suite.server.port), silentSocket(suite.server.port, half), silentSocket(suite.server.port, Buffer.from('GET / HTTP/1.1\r\n\r\n'))]);
+    const sockets = await Promise.all([
+      silentSocket(suite.server.port),
+      silentSocket(suite.server.port, half),
+      silentSocket(suite.server.port, Buffer.from('GET / HTTP/1.1\r\n\r\n')),
+    ]);
     const outcomes = await Promise.all(sockets.map((socket) => readUntilClosed(socket, HANDSHAKE_MS + 5000)));
     for (const [index, outcome] of outcomes.entries()) {
       expect(outcome.timedOut, `socket ${index} still open`).toBe(false);
@@ -71,7 +75,9 @@ async function holdInFlight(server: TestServer, token: string, address: string, 
   const held: Held[] = [];
   for (let i = 0; i < count; i++) {
     const socket = await connectTls(server.port, server.ca, address);
-    socket.write(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`);
+    socket.write(
+      `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
+    );
     held.push(watch(socket));
   }
   return held;
@@ -191,7 +197,9 @@ describe.each(engines)('connection slots on %s', (engine) => {
       },
       { app: { logger: { level: 'warn', stream: { write: (line: string) => log.push(line) } } } },
     );
-    const warnings = log.map((line) => JSON.parse(line) as { msg: string; closedForListener: number; maxConnections: number }).filter((line) => /connection limits/.test(line.msg));
+    const warnings = log
+      .map((line) => JSON.parse(line) as { msg: string; closedForListener: number; maxConnections: number })
+      .filter((line) => /connection limits/.test(line.msg));
     // At most one a minute: the first closing says so, the second waits for the next minute.
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ closedForListener: 1, maxConnections: MAX, maxConnectionsPerAddress: PER_ADDRESS });
@@ -293,5 +301,4 @@ describe.each(engines)('connection slots on %s', (engine) => {
       { metrics: true },
     );
   });
-
 });

@@ -162,7 +162,13 @@ async function readOperations(): Promise<Operation[]> {
       if (collections.length === 0) continue;
       for (const [method, operation] of Object.entries(pathItem)) {
         if (METHODS.includes(method)) {
-          operations.push({ method: method.toUpperCase(), template, hasBody: operation.requestBody !== undefined, collections, listable: pathItem.get !== undefined });
+          operations.push({
+            method: method.toUpperCase(),
+            template,
+            hasBody: operation.requestBody !== undefined,
+            collections,
+            listable: pathItem.get !== undefined,
+          });
         }
       }
     }
@@ -250,7 +256,9 @@ describe.each(await enginesUnderTest())('contract §3 other stores’ records on
   });
 
   it('finds the operations to try in the OpenAPI document', () => {
-    expect(operations.map((operation) => `${operation.method} ${operation.template}`)).toEqual(expect.arrayContaining(['GET /v1/customers/{id}', 'PUT /v1/customers/{id}', 'DELETE /v1/customers/{id}']));
+    expect(operations.map((operation) => `${operation.method} ${operation.template}`)).toEqual(
+      expect.arrayContaining(['GET /v1/customers/{id}', 'PUT /v1/customers/{id}', 'DELETE /v1/customers/{id}']),
+    );
   });
 
   for (const operation of operations) {

@@ -45,7 +45,7 @@ process.stdout.write(JSON.stringify(outcomes));
 
 /**
  * A kept-alive client that sends a large request right after reading a large answer, while the
- * server is busy with other connections, gets every answer (src/http/answer-buffer.ts): Node
+ * server is busy with other connections, gets every answer (src/http/server/answer-buffer.ts): Node
  * used to fail such a request with a parser error (400, connection closed) when the answer
  * before it had not left the socket's buffer yet.
  */

@@ -55,7 +55,13 @@ describe.each(PROTOCOL_ENGINES)('request log on %s', (engine) => {
     }
 
     const everything = written.join('');
-    for (const secret of [suite.tenant.token, suite.tenant.secret, basicHeader.slice('Basic '.length), `${suite.tenant.secret}x`, basic(suite.tenant.key, `${suite.tenant.secret}y`).slice(6)]) {
+    for (const secret of [
+      suite.tenant.token,
+      suite.tenant.secret,
+      basicHeader.slice('Basic '.length),
+      `${suite.tenant.secret}x`,
+      basic(suite.tenant.key, `${suite.tenant.secret}y`).slice(6),
+    ]) {
       expect(everything).not.toContain(secret);
     }
     expect(everything).not.toMatch(/sk_[A-Za-z0-9_-]{10}/);

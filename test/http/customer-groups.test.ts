@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CUSTOMER_GROUPS } from '../../src/contract/customer-groups.js';
+import { MAX_CUSTOMER_GROUPS, type CustomerGroup } from '../../src/contract/customer-groups.js';
+import type { Customer } from '../../src/contract/customers.js';
+import type { Event } from '../../src/contract/events.js';
+import type { EffectivePrice } from '../../src/contract/trade-prices.js';
 import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 import type { Scope } from '../../src/modules/stores/scopes.js';
 import { type ProblemBody, TIMESTAMP } from '../support/bodies.js';
@@ -17,44 +20,6 @@ const GROUPS = '/v1/customer-groups';
 const TRADE = '/v1/trade-customer-product-prices';
 const HOUR = 3_600_000;
 
-interface GroupBody {
-  id: number;
-  name: string;
-  priceListIds: number[];
-  policy: string;
-  createdAt: string;
-}
-
-interface CustomerBody {
-  id: number;
-  priceListIds: number[];
-  customerGroupId: number | null;
-}
-
-interface Candidate {
-  priceListId: number | null;
-  priceListPriceId: number | null;
-  customerGroupId?: number;
-  applies: boolean;
-  reason: string | null;
-}
-
-interface EffectiveBody {
-  price: number;
-  source: string;
-  priceListId: number | null;
-  priceListPriceId: number | null;
-  candidates: Candidate[];
-}
-
-interface FeedEvent {
-  id: number;
-  topic: string;
-  subjectId: number;
-  data: Record<string, unknown>;
-  previous?: Record<string, unknown>;
-}
-
 let sequence = 0;
 
 describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
@@ -67,24 +32,30 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(response.status, `${method} ${path}: ${response.text}`).toBe(status);
     return response.body as T;
   }
-  const createGroup = (body: object, token = suite.tenant.token) => expectStatus<GroupBody>('POST', GROUPS, body, 201, token);
+  const createGroup = (body: object, token = suite.tenant.token) => expectStatus<CustomerGroup>('POST', GROUPS, body, 201, token);
   const createList = async (body: object, token = suite.tenant.token) => (await expectStatus<{ id: number }>('POST', '/v1/price-lists', body, 201, token)).id;
-  const createCustomer = (body: object, token = suite.tenant.token) => expectStatus<CustomerBody>('POST', '/v1/customers', { email: `group-${engine}-${++sequence}@example.com`, ...body }, 201, token);
+  const createCustomer = (body: object, token = suite.tenant.token) =>
+    expectStatus<Customer>('POST', '/v1/customers', { email: `group-${engine}-${++sequence}@example.com`, ...body }, 201, token);
   const keyWith = async (scopes: Scope[]) => (await suite.server.services.credentials.issueKey(suite.tenant.storeId, scopes)).token;
   const snapshot = () => snapshotStore(suite.server.services.database, suite.tenant.storeId);
   const fieldsOf = (body: unknown) => (body as ProblemBody).errors.map(({ index, field }) => (index === undefined ? field : [index, field]));
   const lastEventId = async () => {
     let after = 0;
     for (let page = 0; page < 1000; page++) {
-      const events = await expectStatus<FeedEvent[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
+      const events = await expectStatus<Event[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
       if (events.length === 0) return after;
       after = events.at(-1)!.id;
     }
     throw new Error('the feed did not end');
   };
-  const eventsAfter = (after: number) => expectStatus<FeedEvent[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
+  const eventsAfter = (after: number) => expectStatus<Event[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
   const effective = (customerId: number, sku: string, at?: string) =>
-    expectStatus<EffectiveBody>('GET', `${TRADE}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}${at === undefined ? '' : `&at=${encodeURIComponent(at)}`}`, undefined, 200);
+    expectStatus<EffectivePrice>(
+      'GET',
+      `${TRADE}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}${at === undefined ? '' : `&at=${encodeURIComponent(at)}`}`,
+      undefined,
+      200,
+    );
   /** A product of its own, so one test's entries never price another's. */
   const product = async (price: number) => {
     const sku = `GROUPED-${engine}-${++sequence}`;
@@ -102,8 +73,14 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const b = await createList({ name: 'B', kind: 'percentage', percentage: 5 }, token);
     const created = await call('POST', GROUPS, { name: 'Wholesale', priceListIds: [b, a] }, token);
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Wholesale', priceListIds: [b, a], policy: 'first', createdAt: expect.stringMatching(TIMESTAMP) });
-    const wholesale = created.body as GroupBody;
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'Wholesale',
+      priceListIds: [b, a],
+      policy: 'first',
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
+    const wholesale = created.body as CustomerGroup;
     const retail = await createGroup({ name: 'Retail' }, token);
     expect(retail.priceListIds).toEqual([]);
 
@@ -160,14 +137,19 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(joined.customerGroupId).toBe(group.id);
     const plain = await createCustomer({});
     expect(plain.customerGroupId).toBeNull();
-    const bulk = await expectStatus<CustomerBody[]>('POST', '/v1/customers/bulk', [{ email: `bulk-${engine}-${++sequence}@example.com`, customerGroupId: group.id }], 201);
+    const bulk = await expectStatus<Customer[]>(
+      'POST',
+      '/v1/customers/bulk',
+      [{ email: `bulk-${engine}-${++sequence}@example.com`, customerGroupId: group.id }],
+      201,
+    );
     expect(bulk[0]!.customerGroupId).toBe(group.id);
-    expect((await expectStatus<CustomerBody>('PUT', `/v1/customers/${plain.id}`, { customerGroupId: group.id }, 200)).customerGroupId).toBe(group.id);
-    expect((await expectStatus<CustomerBody>('GET', `/v1/customers/${plain.id}`, undefined, 200)).customerGroupId).toBe(group.id);
-    const members = await expectStatus<CustomerBody[]>('GET', `/v1/customers?customerGroupId=${group.id}`, undefined, 200);
+    expect((await expectStatus<Customer>('PUT', `/v1/customers/${plain.id}`, { customerGroupId: group.id }, 200)).customerGroupId).toBe(group.id);
+    expect((await expectStatus<Customer>('GET', `/v1/customers/${plain.id}`, undefined, 200)).customerGroupId).toBe(group.id);
+    const members = await expectStatus<Customer[]>('GET', `/v1/customers?customerGroupId=${group.id}`, undefined, 200);
     expect(members.map((customer) => customer.id)).toEqual([joined.id, plain.id, bulk[0]!.id].sort((x, y) => x - y));
     expect(await expectStatus('GET', `/v1/customers/count?customerGroupId=${group.id}`, undefined, 200)).toEqual({ count: 3 });
-    expect((await expectStatus<CustomerBody>('PUT', `/v1/customers/${plain.id}`, { customerGroupId: null }, 200)).customerGroupId).toBeNull();
+    expect((await expectStatus<Customer>('PUT', `/v1/customers/${plain.id}`, { customerGroupId: null }, 200)).customerGroupId).toBeNull();
 
     const theirs = await createGroup({ name: 'Theirs' }, suite.other.token);
     const before = await snapshot();
@@ -177,7 +159,10 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
       expect(fieldsOf(created.body)).toEqual(['customerGroupId']);
       expect(created.text).toContain(`Customer group ${customerGroupId} does not exist in this store`);
       expectError(await call('PUT', `/v1/customers/${joined.id}`, { customerGroupId }), 422, 10);
-      const bulkRefused = await call('POST', '/v1/customers/bulk', [{ email: `fine-${++sequence}@example.com` }, { email: `refused-${++sequence}@example.com`, customerGroupId }]);
+      const bulkRefused = await call('POST', '/v1/customers/bulk', [
+        { email: `fine-${++sequence}@example.com` },
+        { email: `refused-${++sequence}@example.com`, customerGroupId },
+      ]);
       expectError(bulkRefused, 422, 10);
       expect(fieldsOf(bulkRefused.body)).toEqual([[1, 'customerGroupId']]);
     }
@@ -227,9 +212,19 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const lowest = await effective(member.id, item.sku);
     expect(lowest).toMatchObject({ price: 16, priceListId: cheap.id, priceListPriceId: cheap.entryId });
 
-    const quote = await expectStatus<{ lines: Array<{ unitPrice: number; priceListId: number | null; priceListPriceId: number | null }> }>('POST', '/v1/quotes', { customerId: member.id, lines: [{ sku: item.sku, quantity: 3 }] }, 200);
+    const quote = await expectStatus<{ lines: Array<{ unitPrice: number; priceListId: number | null; priceListPriceId: number | null }> }>(
+      'POST',
+      '/v1/quotes',
+      { customerId: member.id, lines: [{ sku: item.sku, quantity: 3 }] },
+      200,
+    );
     expect(quote.lines[0]).toMatchObject({ unitPrice: 16, priceListId: cheap.id, priceListPriceId: cheap.entryId });
-    const order = await expectStatus<{ lines: Array<{ unitPrice: number; lineTotal: number; priceListId: number | null }> }>('POST', '/v1/orders', { customerId: member.id, lines: [{ sku: item.sku, quantity: 3 }] }, 201);
+    const order = await expectStatus<{ lines: Array<{ unitPrice: number; lineTotal: number; priceListId: number | null }> }>(
+      'POST',
+      '/v1/orders',
+      { customerId: member.id, lines: [{ sku: item.sku, quantity: 3 }] },
+      201,
+    );
     expect(order.lines[0]).toMatchObject({ unitPrice: 16, lineTotal: 48, priceListId: cheap.id });
 
     // Out of the group, only its own list prices.
@@ -237,7 +232,7 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(await effective(member.id, item.sku)).toMatchObject({ price: 18, priceListId: groupPercent });
   });
 
-  it("deleting a group takes its customers out (an event each) and its lists stop pricing them; deleting a list takes it out of groups", async () => {
+  it('deleting a group takes its customers out (an event each) and its lists stop pricing them; deleting a list takes it out of groups', async () => {
     const item = await product(30);
     const listed = await fixedList('Listed', item, 25);
     const spare = await createList({ name: 'Spare', kind: 'fixed' });
@@ -249,11 +244,14 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const start = await lastEventId();
     expect((await call('DELETE', `${GROUPS}/${group.id}`)).status).toBe(204);
     for (const member of members) {
-      expect((await expectStatus<CustomerBody>('GET', `/v1/customers/${member.id}`, undefined, 200)).customerGroupId).toBeNull();
+      expect((await expectStatus<Customer>('GET', `/v1/customers/${member.id}`, undefined, 200)).customerGroupId).toBeNull();
       expect(await effective(member.id, item.sku)).toMatchObject({ price: 30, source: 'product' });
     }
     const events = await eventsAfter(start);
-    expect(events.map((event) => `${event.topic}:${event.subjectId}`)).toEqual([...members.map((member) => `customer.updated:${member.id}`), `customer_group.deleted:${group.id}`]);
+    expect(events.map((event) => `${event.topic}:${event.subjectId}`)).toEqual([
+      ...members.map((member) => `customer.updated:${member.id}`),
+      `customer_group.deleted:${group.id}`,
+    ]);
     expect(events[0]!.previous).toMatchObject({ customerGroupId: group.id });
     expect(events[0]!.data).toMatchObject({ customerGroupId: null });
 
@@ -272,9 +270,18 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     const group = await createGroup({ name: 'Previewed', priceListIds: [list] });
     const member = await createCustomer({ customerGroupId: group.id });
     const set = await expectStatus<{ id: number }>('POST', '/v1/change-sets', { name: 'Group entry' }, 201);
-    await expectStatus('POST', `/v1/change-sets/${set.id}/operations`, [{ type: 'price_list_entry.create', priceListId: list, productId: item.id, sku: item.sku, price: 45 }], 201);
-    const preview = await expectStatus<{ rows: Array<{ kind: string; customerId: number | null; sku: string | null; before: number | null; after: number | null }> }>('GET', `/v1/change-sets/${set.id}/preview?count=100`, undefined, 200);
-    expect(preview.rows.filter((row) => row.kind === 'price')).toEqual([expect.objectContaining({ customerId: member.id, sku: item.sku, before: 50, after: 45 })]);
+    await expectStatus(
+      'POST',
+      `/v1/change-sets/${set.id}/operations`,
+      [{ type: 'price_list_entry.create', priceListId: list, productId: item.id, sku: item.sku, price: 45 }],
+      201,
+    );
+    const preview = await expectStatus<{
+      rows: Array<{ kind: string; customerId: number | null; sku: string | null; before: number | null; after: number | null }>;
+    }>('GET', `/v1/change-sets/${set.id}/preview?count=100`, undefined, 200);
+    expect(preview.rows.filter((row) => row.kind === 'price')).toEqual([
+      expect.objectContaining({ customerId: member.id, sku: item.sku, before: 50, after: 45 }),
+    ]);
   });
 
   it('announces groups in the feed and records them in the price history', async () => {
@@ -287,7 +294,12 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
       `customer_group.updated:${group.id}`,
       `customer_group.deleted:${group.id}`,
     ]);
-    const history = await expectStatus<Array<{ change: string; before: unknown; after: unknown }>>('GET', `/v1/price-history?resource=customer_group&count=100`, undefined, 200);
+    const history = await expectStatus<Array<{ change: string; before: unknown; after: unknown }>>(
+      'GET',
+      `/v1/price-history?resource=customer_group&count=100`,
+      undefined,
+      200,
+    );
     const ours = history.filter((entry) => [entry.before, entry.after].some((record) => (record as { id?: number } | null)?.id === group.id));
     expect(ours.map((entry) => entry.change).sort()).toEqual(['created', 'deleted', 'updated']);
   });
@@ -305,7 +317,7 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
 
     // In turn: the customer's own list comes first.
     expect(await effective(member.id, item.sku)).toMatchObject({ price: 19, priceListId: ownContract.id });
-    const lowest = await expectStatus<GroupBody>('PUT', `${GROUPS}/${group.id}`, { policy: 'lowest' }, 200);
+    const lowest = await expectStatus<CustomerGroup>('PUT', `${GROUPS}/${group.id}`, { policy: 'lowest' }, 200);
     expect(lowest).toMatchObject({ policy: 'lowest', priceListIds: [groupContract.id, groupDeal.id] });
     // Lowest: every list of the group offers its price, and the lowest of all is paid.
     const paid = await effective(member.id, item.sku);
@@ -315,10 +327,20 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
       [groupContract.id, 'lower price wins'],
       [groupDeal.id, null],
     ]);
-    const quote = await expectStatus<{ lines: Array<{ unitPrice: number; priceListId: number | null }> }>('POST', '/v1/quotes', { customerId: member.id, lines: [{ sku: item.sku, quantity: 2 }] }, 200);
+    const quote = await expectStatus<{ lines: Array<{ unitPrice: number; priceListId: number | null }> }>(
+      'POST',
+      '/v1/quotes',
+      { customerId: member.id, lines: [{ sku: item.sku, quantity: 2 }] },
+      200,
+    );
     expect(quote.lines[0]).toMatchObject({ unitPrice: 17.5, priceListId: groupDeal.id });
     expect(await effective(member.id, item.sku, before)).toMatchObject({ price: 19, priceListId: ownContract.id });
-    const history = await expectStatus<Array<{ before: { policy?: string }; after: { policy: string } }>>('GET', `/v1/price-history?resource=customer_group`, undefined, 200);
+    const history = await expectStatus<Array<{ before: { policy?: string }; after: { policy: string } }>>(
+      'GET',
+      `/v1/price-history?resource=customer_group`,
+      undefined,
+      200,
+    );
     expect(history[0]).toMatchObject({ before: { policy: 'first' }, after: { policy: 'lowest' } });
 
     const refused = await call('PUT', `${GROUPS}/${group.id}`, { policy: 'cheapest' });
@@ -351,7 +373,12 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect(thenCandidates[0]).toMatchObject({ priceListId: first.id, customerGroupId: group.id });
     expect(await effective(member.id, item.sku, changed)).toMatchObject({ price: 33, priceListId: second.id });
     expect((await effective(member.id, item.sku)).price).toBe(40);
-    const quote = await expectStatus<{ lines: Array<{ unitPrice: number }> }>('POST', '/v1/quotes', { customerId: member.id, at: joined, lines: [{ sku: item.sku, quantity: 1 }] }, 200);
+    const quote = await expectStatus<{ lines: Array<{ unitPrice: number }> }>(
+      'POST',
+      '/v1/quotes',
+      { customerId: member.id, at: joined, lines: [{ sku: item.sku, quantity: 1 }] },
+      200,
+    );
     expect(quote.lines[0]!.unitPrice).toBe(31);
   });
 
@@ -372,7 +399,7 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expectError(await call('PUT', `/v1/customers/${customer.id}`, { customerGroupId: group.id }, catalogOnly), 403, 4);
     expect(await snapshot()).toEqual(afterCreate);
     expect(before).not.toEqual(afterCreate);
-    expect((await expectStatus<CustomerBody>('PUT', `/v1/customers/${customer.id}`, { firstName: 'Fine' }, 200, catalogOnly)).customerGroupId).toBeNull();
+    expect((await expectStatus<Customer>('PUT', `/v1/customers/${customer.id}`, { firstName: 'Fine' }, 200, catalogOnly)).customerGroupId).toBeNull();
   });
 
   it('replays a creation for the same Idempotency-Key to the same credential only', async () => {
@@ -384,8 +411,8 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expect([replay.status, replay.body]).toEqual([201, first.body]);
     const other = await send(await keyWith(['trade_prices:write']));
     expect(other.status, other.text).toBe(201);
-    expect((other.body as GroupBody).id).not.toBe((first.body as GroupBody).id);
-    const named = (await expectStatus<GroupBody[]>('GET', `${GROUPS}?count=100`, undefined, 200)).filter((group) => group.name === 'Once');
+    expect((other.body as CustomerGroup).id).not.toBe((first.body as CustomerGroup).id);
+    const named = (await expectStatus<CustomerGroup[]>('GET', `${GROUPS}?count=100`, undefined, 200)).filter((group) => group.name === 'Once');
     expect(named).toHaveLength(2);
   });
 
@@ -394,7 +421,7 @@ describe.each(await enginesUnderTest())('customer groups on %s', (engine) => {
     expectError(await call('GET', `${GROUPS}/${theirs.id}`), 404, 5);
     expectError(await call('PUT', `${GROUPS}/${theirs.id}`, { name: 'Mine' }), 404, 5);
     expectError(await call('DELETE', `${GROUPS}/${theirs.id}`), 404, 5);
-    expect((await expectStatus<GroupBody[]>('GET', `${GROUPS}?count=100`, undefined, 200)).map((group) => group.id)).not.toContain(theirs.id);
+    expect((await expectStatus<CustomerGroup[]>('GET', `${GROUPS}?count=100`, undefined, 200)).map((group) => group.id)).not.toContain(theirs.id);
     expect(await expectStatus('GET', `${GROUPS}/${theirs.id}`, undefined, 200, suite.other.token)).toMatchObject({ name: 'Theirs' });
   });
 

@@ -7,7 +7,10 @@ describe.each(await enginesUnderTest())('customers on %s', (engine) => {
   const suite = suiteServer(engine);
 
   it('creates, reads, updates, lists, counts and deletes', async () => {
-    const created = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'Ada@Example.com', firstName: 'Ada', trade: true } });
+    const created = await suite.server.request('POST', '/v1/customers', {
+      token: suite.tenant.token,
+      body: { email: 'Ada@Example.com', firstName: 'Ada', trade: true },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(Number),

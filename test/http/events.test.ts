@@ -1,18 +1,10 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Event } from '../../src/contract/events.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
-
-interface FeedEvent {
-  id: number;
-  storeId: number;
-  createdAt: string;
-  topic: string;
-  subjectId: number;
-  data: Record<string, unknown>;
-}
 
 describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 0 });
@@ -31,19 +23,19 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     return response.body as Record<string, unknown> & { id: number };
   };
   /** Every event after the last one seen, oldest first. */
-  const newEvents = async (): Promise<FeedEvent[]> => {
-    const events: FeedEvent[] = [];
+  const newEvents = async (): Promise<Event[]> => {
+    const events: Event[] = [];
     for (let page = 0; page < 100; page += 1) {
       const response = await suite.server.request('GET', `/v1/events?after=${seen}&count=100`, { token: tenant.token });
       expect(response.status).toBe(200);
-      const batch = response.body as FeedEvent[];
+      const batch = response.body as Event[];
       events.push(...batch);
       if (batch.length > 0) seen = batch.at(-1)!.id;
       if (batch.length < 100) return events;
     }
     throw new Error('too many events');
   };
-  const topics = (events: FeedEvent[]) => events.map((event) => `${event.topic}:${event.subjectId}`);
+  const topics = (events: Event[]) => events.map((event) => `${event.topic}:${event.subjectId}`);
 
   it('announces customers created, updated (with the record as it was) and deleted, with the record as the API returns it', async () => {
     const created = await call('POST', '/v1/customers', { email: 'c@example.com', trade: true }, 201);
@@ -52,7 +44,15 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     const events = await newEvents();
     expect(events).toEqual([
       { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.created', subjectId: created.id, data: created },
-      { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.updated', subjectId: created.id, data: updated, previous: created },
+      {
+        id: expect.any(Number),
+        storeId: tenant.storeId,
+        createdAt: expect.any(String),
+        topic: 'customer.updated',
+        subjectId: created.id,
+        data: updated,
+        previous: created,
+      },
       { id: expect.any(Number), storeId: tenant.storeId, createdAt: expect.any(String), topic: 'customer.deleted', subjectId: created.id, data: updated },
     ]);
     expect(events[0]!.id).toBeLessThan(events[1]!.id);
@@ -79,7 +79,13 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     const product = await call('POST', '/v1/products', { title: 'Mug', price: 3, categoryIds: [root.id] }, 201);
     await call('DELETE', `/v1/categories/${root.id}`, undefined, 204);
     const events = await newEvents();
-    expect(topics(events)).toEqual([`category.created:${root.id}`, `category.updated:${root.id}`, `product.created:${product.id}`, `category.deleted:${root.id}`, `product.updated:${product.id}`]);
+    expect(topics(events)).toEqual([
+      `category.created:${root.id}`,
+      `category.updated:${root.id}`,
+      `product.created:${product.id}`,
+      `category.deleted:${root.id}`,
+      `product.updated:${product.id}`,
+    ]);
     expect(events[1]!.data).toEqual(moved);
     expect(events[3]!.data).toEqual(moved);
     expect(events[4]!.data).toEqual({ ...product, categoryIds: [] });
@@ -89,10 +95,12 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     const catalog = await createCatalog(suite.server, tenant);
     await newEvents();
     const item = (sku: string, productId: number) => ({ customerId: catalog.tradeCustomer, productId, sku, price: 2.5 });
-    const created = (await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
-      token: tenant.token,
-      body: [item(catalog.skus.tee, catalog.tee), item(catalog.skus.teeRedM, catalog.tee), item(catalog.skus.mug, catalog.mug)],
-    })).body as Array<{ id: number }>;
+    const created = (
+      await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+        token: tenant.token,
+        body: [item(catalog.skus.tee, catalog.tee), item(catalog.skus.teeRedM, catalog.tee), item(catalog.skus.mug, catalog.mug)],
+      })
+    ).body as Array<{ id: number }>;
     const [first, second, third] = created;
     await call('DELETE', `/v1/trade-customer-product-prices/${first!.id}`, undefined, 204);
     await call('DELETE', `/v1/products/${catalog.tee}`, undefined, 204);
@@ -138,7 +146,9 @@ describe.each(await enginesUnderTest())('the event outbox and feed on %s', (engi
     if (engine === 'postgres') {
       await sql`alter table events add constraint refuse_customer_updated check (topic <> 'customer.updated') not valid`.execute(db);
     } else {
-      await sql`create trigger refuse_customer_updated before insert on events when new.topic = 'customer.updated' begin select raise(abort, 'refused'); end`.execute(db);
+      await sql`create trigger refuse_customer_updated before insert on events when new.topic = 'customer.updated' begin select raise(abort, 'refused'); end`.execute(
+        db,
+      );
     }
     try {
       const failed = await suite.server.request('PUT', `/v1/customers/${customer.id}`, { token: tenant.token, body: { lastName: 'Changed' } });

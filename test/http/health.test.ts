@@ -63,4 +63,3 @@ async function takeDatabaseAway(server: TestServer): Promise<() => Promise<void>
     }
   };
 }
-

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { type RawBuilder, sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
+import { ChainVerifier } from '../../src/modules/history/chain-verifier.js';
 import { canonicalJson } from '../../src/modules/history/history-chain.js';
 import type { StatefulResource } from '../../src/modules/pricing/as-of-repository.js';
 import { enginesUnderTest } from '../support/engines.js';
@@ -46,7 +47,10 @@ type Step =
 const units = fc.integer({ min: 1, max: 200_000 });
 const minQuantity = fc.constantFrom(1, 1, 3, 5);
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('tradePrice' as const), customer: fc.nat(CUSTOMERS - 1), product: fc.nat(PRODUCTS - 1), units, minQuantity }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('tradePrice' as const), customer: fc.nat(CUSTOMERS - 1), product: fc.nat(PRODUCTS - 1), units, minQuantity }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleteTradePrice' as const), pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('entry' as const), list: fc.nat(1), product: fc.nat(PRODUCTS - 1), units, minQuantity }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleteEntry' as const), pick: fc.nat() }) },
@@ -115,13 +119,26 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
     const storeId = tenant.storeId;
     clock.step(60_000);
     /** A scalar change through the API at the next moment, made sure to be in the history. */
-    const change = async <T extends { id: number }>(resource: StatefulResource, method: string, path: string, body: unknown, before: object | null, ...statuses: number[]) => {
+    const change = async <T extends { id: number }>(
+      resource: StatefulResource,
+      method: string,
+      path: string,
+      body: unknown,
+      before: object | null,
+      ...statuses: number[]
+    ) => {
       const at = clock.step();
       const done = await send<T>(tenant, method, path, body, ...statuses);
       if (done.status >= 300) return done;
       const after = method === 'DELETE' ? null : done.body;
       if (after !== null || before !== null) {
-        await ensureRecorded(suite.server, storeId, at, { resource, id: after?.id ?? (before as { id: number }).id, change: before === null ? 'created' : after === null ? 'deleted' : 'updated', before, after });
+        await ensureRecorded(suite.server, storeId, at, {
+          resource,
+          id: after?.id ?? (before as { id: number }).id,
+          change: before === null ? 'created' : after === null ? 'deleted' : 'updated',
+          before,
+          after,
+        });
       }
       return done;
     };
@@ -130,13 +147,26 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
     const skus = new Set<string>();
     for (let index = 0; index < PRODUCTS; index++) {
       const sku = `M${storeId}-P${index}`;
-      products.push((await change<{ id: number; sku: string }>('product', 'POST', '/v1/products', { title: `Product ${index}`, sku, price: 1 + index }, null, 201)).body);
+      products.push(
+        (await change<{ id: number; sku: string }>('product', 'POST', '/v1/products', { title: `Product ${index}`, sku, price: 1 + index }, null, 201)).body,
+      );
       skus.add(sku);
     }
     const lists: Array<({ id: number } & object) | null> = [];
     for (let index = 0; index < LISTS; index++) {
       const kind = index < 2 ? 'fixed' : 'percentage';
-      lists.push((await change<{ id: number }>('price_list', 'POST', '/v1/price-lists', { name: `List ${index}`, kind, ...(kind === 'percentage' && { percentage: 10 }) }, null, 201)).body);
+      lists.push(
+        (
+          await change<{ id: number }>(
+            'price_list',
+            'POST',
+            '/v1/price-lists',
+            { name: `List ${index}`, kind, ...(kind === 'percentage' && { percentage: 10 }) },
+            null,
+            201,
+          )
+        ).body,
+      );
     }
     const customers: Array<{ id: number } & object> = [];
     for (let index = 0; index < CUSTOMERS; index++) {
@@ -166,7 +196,9 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
       switch (next.kind) {
         case 'tradePrice': {
           const product = products[next.product]!;
-          const body = [{ customerId: customers[next.customer]!.id, productId: product.id, sku: product.sku, price: next.units / 10_000, minQuantity: next.minQuantity }];
+          const body = [
+            { customerId: customers[next.customer]!.id, productId: product.id, sku: product.sku, price: next.units / 10_000, minQuantity: next.minQuantity },
+          ];
           const created = await send<Array<{ id: number }>>(tenant, 'POST', `${TRADE}/bulk`, body, 201, 422);
           if (created.status === 201) tradePrices.push(created.body[0]!.id);
           break;
@@ -178,7 +210,13 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
           const list = lists[next.list];
           if (list === null || list === undefined) break;
           const product = products[next.product]!;
-          const created = await send<Array<{ id: number }>>(tenant, 'POST', `/v1/price-lists/${list.id}/prices/bulk`, [{ productId: product.id, sku: product.sku, price: next.units / 10_000, minQuantity: next.minQuantity }], 201);
+          const created = await send<Array<{ id: number }>>(
+            tenant,
+            'POST',
+            `/v1/price-lists/${list.id}/prices/bulk`,
+            [{ productId: product.id, sku: product.sku, price: next.units / 10_000, minQuantity: next.minQuantity }],
+            201,
+          );
           entries.push({ list: list.id, id: created.body[0]!.id });
           break;
         }
@@ -189,11 +227,16 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
           }
           break;
         case 'percentage':
-          lists[2] = (await change<{ id: number }>('price_list', 'PUT', `/v1/price-lists/${lists[2]!.id}`, { percentage: next.units / 10_000 }, lists[2]!, 200)).body;
+          lists[2] = (
+            await change<{ id: number }>('price_list', 'PUT', `/v1/price-lists/${lists[2]!.id}`, { percentage: next.units / 10_000 }, lists[2]!, 200)
+          ).body;
           break;
         case 'renameList': {
           const list = lists[next.list];
-          if (list !== null && list !== undefined) lists[next.list] = (await change<{ id: number }>('price_list', 'PUT', `/v1/price-lists/${list.id}`, { name: `List ${next.list} at ${at}` }, list, 200)).body;
+          if (list !== null && list !== undefined)
+            lists[next.list] = (
+              await change<{ id: number }>('price_list', 'PUT', `/v1/price-lists/${list.id}`, { name: `List ${next.list} at ${at}` }, list, 200)
+            ).body;
           break;
         }
         case 'deleteList': {
@@ -203,7 +246,8 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
           lists[next.list] = null;
           for (let index = entries.length - 1; index >= 0; index--) if (entries[index]!.list === list.id) entries.splice(index, 1);
           // The customers lose the list without an entry of theirs (design rule 2): their records now.
-          for (const [index, customer] of customers.entries()) customers[index] = (await send<{ id: number }>(tenant, 'GET', `/v1/customers/${customer.id}`, undefined, 200)).body;
+          for (const [index, customer] of customers.entries())
+            customers[index] = (await send<{ id: number }>(tenant, 'GET', `/v1/customers/${customer.id}`, undefined, 200)).body;
           break;
         }
         case 'assign': {
@@ -215,12 +259,16 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
         case 'tradeFlag': {
           const customer = customers[next.customer]!;
           if ((customer as { trade?: boolean }).trade === next.trade) break;
-          customers[next.customer] = (await change<{ id: number }>('customer', 'PUT', `/v1/customers/${customer.id}`, { trade: next.trade }, customer, 200)).body;
+          customers[next.customer] = (
+            await change<{ id: number }>('customer', 'PUT', `/v1/customers/${customer.id}`, { trade: next.trade }, customer, 200)
+          ).body;
           break;
         }
         case 'catalogPrice': {
           const product = products[next.product]!;
-          products[next.product] = (await change<{ id: number; sku: string }>('product', 'PUT', `/v1/products/${product.id}`, { price: next.units / 10_000 }, product, 200)).body;
+          products[next.product] = (
+            await change<{ id: number; sku: string }>('product', 'PUT', `/v1/products/${product.id}`, { price: next.units / 10_000 }, product, 200)
+          ).body;
           break;
         }
         case 'renameSku': {
@@ -251,12 +299,22 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
 
     // 2. The history replayed from the start gives today's price book.
     await expectReplayGivesTheBook(storeId);
+
+    // 3. `history verify` holds: the chain, and every kept price against its entries.
+    const report = await new ChainVerifier(suite.server.services.uow, { key: undefined }).verify(storeId);
+    expect(report.broken, 'history verify').toEqual([]);
   }
 
   /** Applies every entry's `after` in order, then compares what is left with the stored book. */
   async function expectReplayGivesTheBook(storeId: number): Promise<void> {
     const { db } = suite.server.services.database;
-    const entries = (await sql<{ resource: string; resource_id: number; after: string | null }>`select resource, resource_id, after from price_history where store_id = ${storeId} order by seq`.execute(db)).rows;
+    const entries = (
+      await sql<{
+        resource: string;
+        resource_id: number;
+        after: string | null;
+      }>`select resource, resource_id, after from price_history where store_id = ${storeId} order by seq`.execute(db)
+    ).rows;
     const state = new Map<string, Record<string, unknown>>();
     for (const entry of entries) {
       const key = `${entry.resource}:${Number(entry.resource_id)}`;
@@ -265,32 +323,88 @@ describe.each(await enginesUnderTest())('the history as a model, on %s', (engine
     }
     const of = (resource: string) => [...state].filter(([key]) => key.startsWith(`${resource}:`)).map(([, record]) => record);
     const rows = async <T>(query: RawBuilder<T>) => (await query.execute(db)).rows;
-    const price = (record: Record<string, unknown>) => canonicalJson([record.id, record.productId, record.sku, record.price, record.minQuantity, record.validFrom, record.validUntil]);
-    const stored = (row: { id: number; product_id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }) =>
+    const price = (record: Record<string, unknown>) =>
+      canonicalJson([record.id, record.productId, record.sku, record.price, record.minQuantity, record.validFrom, record.validUntil]);
+    const stored = (row: {
+      id: number;
+      product_id: number;
+      sku: string;
+      price: number;
+      min_quantity: number;
+      valid_from: string | null;
+      valid_until: string | null;
+    }) =>
       canonicalJson([Number(row.id), Number(row.product_id), row.sku, Number(row.price) / 10_000, Number(row.min_quantity), row.valid_from, row.valid_until]);
 
-    const tradePrices = await rows(sql<{ id: number; customer_id: number; product_id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }>`select * from trade_prices where store_id = ${storeId}`);
+    const tradePrices = await rows(
+      sql<{
+        id: number;
+        customer_id: number;
+        product_id: number;
+        sku: string;
+        price: number;
+        min_quantity: number;
+        valid_from: string | null;
+        valid_until: string | null;
+      }>`select * from trade_prices where store_id = ${storeId}`,
+    );
     expect(of('trade_price').map(price).sort(), 'trade prices').toEqual(tradePrices.map(stored).sort());
     const listEntries = await rows(
-      sql<{ id: number; product_id: number; sku: string; price: number; min_quantity: number; valid_from: string | null; valid_until: string | null }>`select p.* from price_list_prices p join price_lists l on l.id = p.price_list_id where l.store_id = ${storeId}`,
+      sql<{
+        id: number;
+        product_id: number;
+        sku: string;
+        price: number;
+        min_quantity: number;
+        valid_from: string | null;
+        valid_until: string | null;
+      }>`select p.* from price_list_prices p join price_lists l on l.id = p.price_list_id where l.store_id = ${storeId}`,
     );
     expect(of('price_list_entry').map(price).sort(), 'list entries').toEqual(listEntries.map(stored).sort());
 
-    const lists = await rows(sql<{ id: number; name: string; kind: string; percentage: number | null }>`select id, name, kind, percentage from price_lists where store_id = ${storeId}`);
+    const lists = await rows(
+      sql<{
+        id: number;
+        name: string;
+        kind: string;
+        percentage: number | null;
+      }>`select id, name, kind, percentage from price_lists where store_id = ${storeId}`,
+    );
     const listOf = (record: Record<string, unknown>) => canonicalJson([record.id, record.name, record.kind, record.percentage]);
-    expect(of('price_list').map(listOf).sort(), 'lists').toEqual(lists.map((row) => canonicalJson([Number(row.id), row.name, row.kind, row.percentage === null ? null : Number(row.percentage) / 10_000])).sort());
+    expect(of('price_list').map(listOf).sort(), 'lists').toEqual(
+      lists.map((row) => canonicalJson([Number(row.id), row.name, row.kind, row.percentage === null ? null : Number(row.percentage) / 10_000])).sort(),
+    );
 
     // A list's deletion writes no customer entries: a replayed customer drops the lists gone since (design rule 2).
     const liveLists = new Set(of('price_list').map((record) => record.id));
     const customers = await rows(sql<{ id: number; trade: boolean | number }>`select id, trade from customers where store_id = ${storeId}`);
-    const assignments = await rows(sql<{ customer_id: number; price_list_id: number }>`select customer_id, price_list_id from customer_price_lists where store_id = ${storeId} order by customer_id, position`);
-    const customerOf = (record: Record<string, unknown>) => canonicalJson([record.id, record.trade, (record.priceListIds as number[]).filter((id) => liveLists.has(id))]);
+    const assignments = await rows(
+      sql<{
+        customer_id: number;
+        price_list_id: number;
+      }>`select customer_id, price_list_id from customer_price_lists where store_id = ${storeId} order by customer_id, position`,
+    );
+    const customerOf = (record: Record<string, unknown>) =>
+      canonicalJson([record.id, record.trade, (record.priceListIds as number[]).filter((id) => liveLists.has(id))]);
     expect(of('customer').map(customerOf).sort(), 'customers').toEqual(
-      customers.map((row) => canonicalJson([Number(row.id), Boolean(row.trade), assignments.filter((a) => Number(a.customer_id) === Number(row.id)).map((a) => Number(a.price_list_id))])).sort(),
+      customers
+        .map((row) =>
+          canonicalJson([
+            Number(row.id),
+            Boolean(row.trade),
+            assignments.filter((a) => Number(a.customer_id) === Number(row.id)).map((a) => Number(a.price_list_id)),
+          ]),
+        )
+        .sort(),
     );
 
     const products = await rows(sql<{ id: number; sku: string | null; price: number }>`select id, sku, price from products where store_id = ${storeId}`);
-    expect(of('product').map((record) => canonicalJson([record.id, record.sku, record.price])).sort(), 'products').toEqual(products.map((row) => canonicalJson([Number(row.id), row.sku, Number(row.price) / 10_000])).sort());
+    expect(
+      of('product')
+        .map((record) => canonicalJson([record.id, record.sku, record.price]))
+        .sort(),
+      'products',
+    ).toEqual(products.map((row) => canonicalJson([Number(row.id), row.sku, Number(row.price) / 10_000])).sort());
   }
 
   it('answers every past moment as it answered then, and its replay gives the book of now', { timeout: 120_000 }, async () => {

@@ -8,7 +8,12 @@ import type { HttpResponse } from '../support/test-server.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** A clock the test moves; starts at a fixed moment. */
-const clock = { at: Date.parse('2026-03-01T00:00:00.000Z'), now() { return this.at; } };
+const clock = {
+  at: Date.parse('2026-03-01T00:00:00.000Z'),
+  now() {
+    return this.at;
+  },
+};
 
 let sequence = 0;
 const newKey = () => `key-${++sequence}-${Math.random().toString(36).slice(2)}`;
@@ -75,7 +80,9 @@ describe.each(await enginesUnderTest())('Idempotency-Key per credential, for 24 
       expect(afterDelete.text).not.toContain(secret);
       expect((afterDelete.body as { id: number }).id).not.toBe(id);
       // Nothing in the database holds the deleted webhook's secret any more.
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from idempotency_records where response_body like ${`%${secret}%`}`.execute(suite.server.services.database.db);
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from idempotency_records where response_body like ${`%${secret}%`}`.execute(
+        suite.server.services.database.db,
+      );
       expect(Number(rows[0]!.n)).toBe(0);
     } finally {
       await receiver.close();
@@ -123,8 +130,15 @@ describe.each(await enginesUnderTest())('Idempotency-Key per credential, for 24 
   it('two Idempotency-Key headers are a 400 (code 9) and create nothing', async () => {
     const count = async () => ((await suite.server.request('GET', '/v1/customers/count', { token: suite.tenant.token })).body as { count: number }).count;
     const before = await count();
-    for (const keys of [['same', 'same'], ['one', 'two']]) {
-      const response = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `two-${newKey()}@example.com` }, headers: { 'idempotency-key': keys } });
+    for (const keys of [
+      ['same', 'same'],
+      ['one', 'two'],
+    ]) {
+      const response = await suite.server.request('POST', '/v1/customers', {
+        token: suite.tenant.token,
+        body: { email: `two-${newKey()}@example.com` },
+        headers: { 'idempotency-key': keys },
+      });
       expectError(response, 400, 9, /Idempotency-Key/);
     }
     expect(await count()).toBe(before);

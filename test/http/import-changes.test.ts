@@ -33,7 +33,10 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
   }
 
   const price = async (customerId: number, productId: number, sku: string, value: number, minQuantity = 1) => {
-    const response = await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: [{ customerId, productId, sku, price: value, minQuantity }] });
+    const response = await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: suite.tenant.token,
+      body: [{ customerId, productId, sku, price: value, minQuantity }],
+    });
     expect(response.status, response.text).toBe(201);
     return (response.body as Array<{ id: number }>)[0]!.id;
   };
@@ -47,7 +50,13 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
     // A SKU the file does not name at all.
     const redL = await price(catalog.tradeCustomer, catalog.tee, skus.teeRedL, 9, 5);
     const before = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
-    const csv = ['customer_id,sku,price,min_quantity', `${catalog.tradeCustomer},${skus.tee},10,`, `${catalog.tradeCustomer},${skus.mug},5.5,`, `${catalog.tradeCustomer},${skus.teeRedM},6,10`, `${catalog.otherTradeCustomer},${skus.mug},3.25,`].join('\n');
+    const csv = [
+      'customer_id,sku,price,min_quantity',
+      `${catalog.tradeCustomer},${skus.tee},10,`,
+      `${catalog.tradeCustomer},${skus.mug},5.5,`,
+      `${catalog.tradeCustomer},${skus.teeRedM},6,10`,
+      `${catalog.otherTradeCustomer},${skus.mug},3.25,`,
+    ].join('\n');
     const run = await imported(csv, '?mode=replace&dryRun=true');
     expect(run).toMatchObject({ status: 'succeeded', result: { created: 3, deleted: 3, unchanged: 1 } });
     const answer = await changes(run.id);
@@ -71,7 +80,7 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
       ['deleted', skus.teeRedM],
       ['created', skus.teeRedM],
     ]);
-    expect(((await changes(run.id, '?offset=5')).body as ImportChanges)).toMatchObject({ total: 5, rows: [] });
+    expect((await changes(run.id, '?offset=5')).body as ImportChanges).toMatchObject({ total: 5, rows: [] });
     // Only the import, its event and its changes are new.
     const after = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
     expect({ ...after, imports: [], events: [], import_changes: [] }).toEqual({ ...before, imports: [], events: [], import_changes: [] });
@@ -81,7 +90,11 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
   it('lists an add dry run’s rows as created, in the order of the file; a replace that changes nothing lists nothing', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant);
     const { skus } = catalog;
-    const csv = ['customer_id,sku,price,valid_from,valid_until', `${catalog.tradeCustomer},${skus.mug},2,2027-01-01T00:00:00Z,`, `${catalog.tradeCustomer},${skus.tee},1,,2027-06-01T00:00:00+02:00`].join('\n');
+    const csv = [
+      'customer_id,sku,price,valid_from,valid_until',
+      `${catalog.tradeCustomer},${skus.mug},2,2027-01-01T00:00:00Z,`,
+      `${catalog.tradeCustomer},${skus.tee},1,,2027-06-01T00:00:00+02:00`,
+    ].join('\n');
     const run = await imported(csv, '?dryRun=true');
     expect((await changes(run.id)).body).toEqual({
       importId: run.id,
@@ -89,8 +102,28 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
       complete: true,
       total: 2,
       rows: [
-        { kind: 'created', customerId: catalog.tradeCustomer, sku: skus.mug, minQuantity: 1, validFrom: '2027-01-01T00:00:00.000Z', validUntil: null, before: null, after: 2, tradePriceId: null },
-        { kind: 'created', customerId: catalog.tradeCustomer, sku: skus.tee, minQuantity: 1, validFrom: null, validUntil: '2027-05-31T22:00:00.000Z', before: null, after: 1, tradePriceId: null },
+        {
+          kind: 'created',
+          customerId: catalog.tradeCustomer,
+          sku: skus.mug,
+          minQuantity: 1,
+          validFrom: '2027-01-01T00:00:00.000Z',
+          validUntil: null,
+          before: null,
+          after: 2,
+          tradePriceId: null,
+        },
+        {
+          kind: 'created',
+          customerId: catalog.tradeCustomer,
+          sku: skus.tee,
+          minQuantity: 1,
+          validFrom: null,
+          validUntil: '2027-05-31T22:00:00.000Z',
+          before: null,
+          after: 1,
+          tradePriceId: null,
+        },
       ],
     });
     expect((await imported(csv, '')).status).toBe('succeeded');
@@ -112,7 +145,15 @@ describe.each(await enginesUnderTest())('a dry run’s changes on %s', (engine) 
 
   /** The changes an import keeps in storage. */
   const kept = async (importId: number) =>
-    Number((await suite.server.services.database.db.selectFrom('import_changes').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', importId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await suite.server.services.database.db
+          .selectFrom('import_changes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('import_id', '=', importId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('keeps nothing of a dry run that failed, even when its problem is on its last row', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant);

@@ -26,18 +26,16 @@ const MIB = 2 ** 20;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-/** An import as the API answers it. */
-type ImportBody = Import;
-
 type Body = string | Buffer | AsyncIterable<Uint8Array>;
 
 /** What the tests of one server need: uploads, polls, and a look at what an import left in storage. */
 function importTools(server: () => TestServer) {
   const upload = (tenant: Tenant, body: Body, query = '', headers: Record<string, string> = {}): Promise<HttpResponse> =>
     server().request('POST', `/v1/imports${query}`, { token: tenant.token, rawBody: body, headers: { 'content-type': 'text/csv', ...headers } });
-  const read = async (tenant: Tenant, id: number): Promise<ImportBody> => (await server().request('GET', `/v1/imports/${id}`, { token: tenant.token })).body as ImportBody;
+  const read = async (tenant: Tenant, id: number): Promise<Import> =>
+    (await server().request('GET', `/v1/imports/${id}`, { token: tenant.token })).body as Import;
   /** Polls the import until it ends (at most 60 s). */
-  const finished = async (tenant: Tenant, id: number): Promise<ImportBody> => {
+  const finished = async (tenant: Tenant, id: number): Promise<Import> => {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const current = await read(tenant, id);
@@ -46,10 +44,10 @@ function importTools(server: () => TestServer) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  const imported = async (tenant: Tenant, body: Body, query = ''): Promise<ImportBody> => {
+  const imported = async (tenant: Tenant, body: Body, query = ''): Promise<Import> => {
     const response = await upload(tenant, body, query);
     expect(response.status, response.text).toBe(202);
-    return finished(tenant, (response.body as ImportBody).id);
+    return finished(tenant, (response.body as Import).id);
   };
   /** Slices of files and staged prices in storage: of one import, or of every import of a store. */
   const stored = async (where: { importId: number } | { storeId: number }): Promise<{ slices: number; staged: number }> => {
@@ -63,7 +61,8 @@ function importTools(server: () => TestServer) {
   };
   /** Waits (at most 10 s) until the import's file and staged prices are deleted and it is no longer marked for it. */
   const cleanedUp = async (id: number): Promise<void> => {
-    const marked = async () => Number((await server().services.database.db.selectFrom('imports').select('cleanup').where('id', '=', id).executeTakeFirst())?.cleanup ?? 0) === 1;
+    const marked = async () =>
+      Number((await server().services.database.db.selectFrom('imports').select('cleanup').where('id', '=', id).executeTakeFirst())?.cleanup ?? 0) === 1;
     const deadline = Date.now() + 10_000;
     let left = { ...(await stored({ importId: id })), marked: await marked() };
     while ((left.slices > 0 || left.staged > 0 || left.marked) && Date.now() < deadline) {
@@ -112,16 +111,26 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     paused.release();
     const response = await answer;
     expect(response.status, response.text).toBe(202);
-    const queued = response.body as ImportBody;
+    const queued = response.body as Import;
     const done = await tools.finished(tenant, queued.id);
-    expect(done).toMatchObject({ status: 'succeeded', format: 'long', rows: queued.rows, processed: queued.rows, result: { created: queued.rows, deleted: 0, unchanged: 0 } });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      format: 'long',
+      rows: queued.rows,
+      processed: queued.rows,
+      result: { created: queued.rows, deleted: 0, unchanged: 0 },
+    });
     expect(queued.rows).toBeGreaterThan(150_000);
     await tools.cleanedUp(queued.id);
   });
 
   it('deletes the file and staged prices of a failed import and of a real one', async () => {
     const { catalog, tenant } = suite;
-    const good = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.tee},3\n${catalog.otherTradeCustomer},${catalog.skus.tee},4`, '?mode=replace');
+    const good = await tools.imported(
+      tenant,
+      `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.tee},3\n${catalog.otherTradeCustomer},${catalog.skus.tee},4`,
+      '?mode=replace',
+    );
     expect(good).toMatchObject({ status: 'succeeded', result: { created: 2 } });
     await tools.cleanedUp(good.id);
     // The last row fails: every row before it was staged.
@@ -138,25 +147,48 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     // Two products of 750 SKUs each (a product has at most 1000 variations).
     const productIds: number[] = [];
     for (const half of [skus.slice(0, 750), skus.slice(750)]) {
-      const product = await suite.api.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Wide', sku: half[0], price: 1, variations: half.slice(1).map((sku) => ({ sku })) } });
+      const product = await suite.api.request('POST', '/v1/products', {
+        token: tenant.token,
+        body: { title: 'Wide', sku: half[0], price: 1, variations: half.slice(1).map((sku) => ({ sku })) },
+      });
       expect(product.status, product.text).toBe(201);
       productIds.push((product.body as { id: number }).id);
     }
-    const customer = ((await suite.api.request('POST', '/v1/customers', { token: tenant.token, body: { email: `window-${engine}@example.com`, trade: true } })).body as { id: number }).id;
+    const customer = (
+      (await suite.api.request('POST', '/v1/customers', { token: tenant.token, body: { email: `window-${engine}@example.com`, trade: true } })).body as {
+        id: number;
+      }
+    ).id;
     // Records of every third SKU, two of them for every ninth: the file names some, and not others.
-    const existing = skus.flatMap((sku, index) => (index % 3 !== 0 ? [] : index % 9 === 0 ? [index, index] : [index]).map((at) => ({ customerId: customer, productId: productIds[index < 750 ? 0 : 1], sku, price: cents(at + 100) })));
+    const existing = skus.flatMap((sku, index) =>
+      (index % 3 !== 0 ? [] : index % 9 === 0 ? [index, index] : [index]).map((at) => ({
+        customerId: customer,
+        productId: productIds[index < 750 ? 0 : 1],
+        sku,
+        price: cents(at + 100),
+      })),
+    );
     const records: Array<{ id: number; sku: string; price: number }> = [];
     for (let start = 0; start < existing.length; start += 1000) {
-      const created = await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: existing.slice(start, start + 1000) });
+      const created = await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', {
+        token: tenant.token,
+        body: existing.slice(start, start + 1000),
+      });
       expect(created.status, created.text).toBe(201);
       records.push(...(created.body as typeof records));
     }
     // The file: every SKU but each fifth; the price of the records for every sixth (so those
     // stay, one of two where there are two), another for the rest, and a break for every seventh.
     const named = skus.map((sku, index) => ({ sku, index })).filter(({ index }) => index % 5 !== 0);
-    const lines = named.flatMap(({ sku, index }) => [`${customer},${sku},${cents(index % 6 === 0 ? index + 100 : index + 200)},`, ...(index % 7 === 0 ? [`${customer},${sku},0.5,10`] : [])]);
+    const lines = named.flatMap(({ sku, index }) => [
+      `${customer},${sku},${cents(index % 6 === 0 ? index + 100 : index + 200)},`,
+      ...(index % 7 === 0 ? [`${customer},${sku},0.5,10`] : []),
+    ]);
     const csv = ['customer_id,sku,price,min_quantity', ...lines].join('\n');
-    const kept = records.filter((record) => { const index = skus.indexOf(record.sku); return index % 5 !== 0 && index % 6 === 0; });
+    const kept = records.filter((record) => {
+      const index = skus.indexOf(record.sku);
+      return index % 5 !== 0 && index % 6 === 0;
+    });
     const keptIds = kept.filter((record, at) => kept.findIndex((other) => other.sku === record.sku) === at).map((record) => record.id);
     const expected = { created: lines.length - keptIds.length, deleted: records.length - keptIds.length, unchanged: keptIds.length };
 
@@ -166,13 +198,21 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     expect(real).toMatchObject({ status: 'succeeded', result: expected });
     const after: Array<{ id: number; sku: string; price: number; minQuantity: number }> = [];
     for (let offset = 0; ; offset += 100) {
-      const page = (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}&count=100&offset=${offset}`, { token: tenant.token })).body as typeof after;
+      const page = (
+        await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customer}&count=100&offset=${offset}`, { token: tenant.token })
+      ).body as typeof after;
       after.push(...page);
       if (page.length < 100) break;
     }
-    const asLine = (price: { sku: string; price: number; minQuantity: number }) => `${customer},${price.sku},${price.price},${price.minQuantity === 1 ? '' : price.minQuantity}`;
+    const asLine = (price: { sku: string; price: number; minQuantity: number }) =>
+      `${customer},${price.sku},${price.price},${price.minQuantity === 1 ? '' : price.minQuantity}`;
     expect(after.map(asLine).sort()).toEqual([...lines].sort());
-    expect(after.map((record) => record.id).filter((id) => keptIds.includes(id)).sort()).toEqual([...keptIds].sort());
+    expect(
+      after
+        .map((record) => record.id)
+        .filter((id) => keptIds.includes(id))
+        .sort(),
+    ).toEqual([...keptIds].sort());
     await tools.cleanedUp(real.id);
   }, 120_000);
 
@@ -183,12 +223,12 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     // Three at once: the first is checked while the others wait their turn in A's queue.
     const answers = await Promise.all([0, 1, 2].map(() => tools.upload(a, big(), '?dryRun=true')));
     for (const response of answers) expect(response.status, response.text).toBe(202);
-    const queuedA = answers.map((response) => (response.body as ImportBody).id);
+    const queuedA = answers.map((response) => (response.body as Import).id);
     const small = await tools.upload(b, `${header}\n${foreign.tradeCustomer},${foreign.skus.mug},1`, '?dryRun=true');
     expect(small.status).toBe(202);
-    const smallId = (small.body as ImportBody).id;
+    const smallId = (small.body as Import).id;
     let mostRunning = 0;
-    let smallDone: ImportBody | undefined;
+    let smallDone: Import | undefined;
     const deadline = Date.now() + 60_000;
     while (smallDone === undefined && Date.now() < deadline) {
       const ofA = await Promise.all(queuedA.map((id) => tools.read(a, id)));
@@ -211,7 +251,14 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     // The issue's example: a 16 KiB matrix whose header names a 10 000-character "e-mail".
     const longName = `${'x'.repeat(9990)}@example.com`;
     const { db } = suite.server.services.database;
-    const lastEvent = Number((await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0);
+    const lastEvent = Number(
+      (
+        await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id ?? 0,
+    );
     const rows = Array.from({ length: 1000 }, () => `${catalog.skus.mug},1`);
     const headerFailed = await tools.imported(tenant, [`sku,${longName}`, ...rows].join('\n'));
     expect(headerFailed).toMatchObject({ status: 'failed', errorCount: 1 });
@@ -220,14 +267,21 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     expect(answer.text.length).toBeLessThan(2000);
 
     // Its event carries the import without the list: errorCount says how many there were.
-    const events = (await suite.api.request('GET', `/v1/events?after=${lastEvent}&count=100`, { token: tenant.token })).body as Array<{ topic: string; subjectId: number; data: Record<string, unknown> }>;
+    const events = (await suite.api.request('GET', `/v1/events?after=${lastEvent}&count=100`, { token: tenant.token })).body as Array<{
+      topic: string;
+      subjectId: number;
+      data: Record<string, unknown>;
+    }>;
     const failed = events.find((event) => event.topic === 'import.failed' && event.subjectId === headerFailed.id);
     expect(failed?.data).toEqual({ ...Object.fromEntries(Object.entries(headerFailed).filter(([key]) => key !== 'errors')) });
     expect(failed?.data).not.toHaveProperty('errors');
 
     // Cells longer than any legal value: quoted by a 40-character prefix.
     const longSku = 'S'.repeat(300);
-    const cells = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${longSku},1\n${'9'.repeat(5000)},${catalog.skus.mug},${'1'.repeat(5000)}`);
+    const cells = await tools.imported(
+      tenant,
+      `customer_id,sku,price\n${catalog.tradeCustomer},${longSku},1\n${'9'.repeat(5000)},${catalog.skus.mug},${'1'.repeat(5000)}`,
+    );
     expect(cells.errors).toEqual([
       { row: 2, field: 'sku', message: `must have at most 255 characters, got '${'S'.repeat(40)}…' (300 characters)` },
       { row: 3, field: 'customer_id', message: expect.stringContaining(`got '${'9'.repeat(40)}…'`) },
@@ -237,7 +291,10 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     // The largest problems there can be: a legal 254-character e-mail column naming nobody, and
     // rows of 255-character SKUs that do not exist; 3000 rows, 6000 problems, 1000 kept.
     const email = `${'e'.repeat(254 - '@example.com'.length)}@example.com`;
-    const worst = await tools.imported(tenant, [`sku,${email}`, ...Array.from({ length: 3000 }, (_, index) => `${String(index).padStart(255, 'K')},1`)].join('\n'));
+    const worst = await tools.imported(
+      tenant,
+      [`sku,${email}`, ...Array.from({ length: 3000 }, (_, index) => `${String(index).padStart(255, 'K')},1`)].join('\n'),
+    );
     expect(worst).toMatchObject({ status: 'failed', errorCount: 6000 });
     expect(worst.errors).toHaveLength(1000);
     for (const problem of worst.errors) {
@@ -261,7 +318,11 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
 
     const started = Date.now();
     const wider = await tools.imported(tenant, [`${header},${customers[0]},${customers[1]}`, `${line(catalog.skus.mug, 1)},1,1`].join('\n'), '?dryRun=true');
-    expect(wider).toMatchObject({ status: 'failed', errorCount: 1, errors: [{ row: 1, field: null, message: expect.stringMatching(/more than 16384 fields/) }] });
+    expect(wider).toMatchObject({
+      status: 'failed',
+      errorCount: 1,
+      errors: [{ row: 1, field: null, message: expect.stringMatching(/more than 16384 fields/) }],
+    });
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 120_000);
 
@@ -278,7 +339,11 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     try {
       const started = Date.now();
       const done = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},7`);
-      expect(done).toMatchObject({ status: 'failed', errorCount: 1, errors: [{ row: 1, field: null, message: expect.stringMatching(/^The import stopped on an unexpected error and changed nothing: .*planted failure/) }] });
+      expect(done).toMatchObject({
+        status: 'failed',
+        errorCount: 1,
+        errors: [{ row: 1, field: null, message: expect.stringMatching(/^The import stopped on an unexpected error and changed nothing: .*planted failure/) }],
+      });
       // Not three leases (15 minutes): at once.
       expect(Date.now() - started).toBeLessThan(10_000);
       await tools.cleanedUp(done.id);
@@ -292,10 +357,21 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
   it('refuses a NUL character in a cell or header name as a problem of its row, and stores nothing', async () => {
     const { catalog, tenant } = suite;
     const before = await snapshotStore(suite.server.services.database, tenant.storeId);
-    const cell = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug}\u0000X,1\n${catalog.tradeCustomer},${catalog.skus.mug},2`);
-    expect(cell).toMatchObject({ status: 'failed', errorCount: 1, errors: [{ row: 2, field: 'sku', message: 'must not contain the NUL character (\\u0000)' }] });
+    const cell = await tools.imported(
+      tenant,
+      `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug}\u0000X,1\n${catalog.tradeCustomer},${catalog.skus.mug},2`,
+    );
+    expect(cell).toMatchObject({
+      status: 'failed',
+      errorCount: 1,
+      errors: [{ row: 2, field: 'sku', message: 'must not contain the NUL character (\\u0000)' }],
+    });
     const email = await tools.imported(tenant, `sku,buyer\u0000@example.com\n${catalog.skus.mug},1`);
-    expect(email).toMatchObject({ status: 'failed', errorCount: 1, errors: [{ row: 1, field: 'buyer\u0000@example.com', message: 'must not contain the NUL character (\\u0000)' }] });
+    expect(email).toMatchObject({
+      status: 'failed',
+      errorCount: 1,
+      errors: [{ row: 1, field: 'buyer\u0000@example.com', message: 'must not contain the NUL character (\\u0000)' }],
+    });
     const price = await tools.imported(tenant, `sku,${catalog.tradeCustomer}\n${catalog.skus.mug},1\u0000`);
     expect(price).toMatchObject({ status: 'failed', errors: [{ row: 2, field: String(catalog.tradeCustomer) }] });
     for (const id of [cell.id, email.id, price.id]) await tools.cleanedUp(id);
@@ -318,7 +394,12 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
 
 describe.each(await enginesUnderTest())('import queue caps on %s', (engine) => {
   // No runner: what is queued stays queued, so the caps can be reached on purpose.
-  const suite = suiteServer(engine, { tenants: 2, importRunner: false, metrics: true, env: { PRICEBOOK_IMPORT_MAX_QUEUED: '3', PRICEBOOK_IMPORT_MAX_QUEUED_MIB: '50' } });
+  const suite = suiteServer(engine, {
+    tenants: 2,
+    importRunner: false,
+    metrics: true,
+    env: { PRICEBOOK_IMPORT_MAX_QUEUED: '3', PRICEBOOK_IMPORT_MAX_QUEUED_MIB: '50' },
+  });
   const tools = importTools(() => suite.server);
   const header = 'customer_id,sku,price';
   const file = (bytes: number) => csvBody(header, (index) => `1,SKU-${index % 1000},${(index % 999) + 1}`, { bytes });
@@ -348,7 +429,7 @@ describe.each(await enginesUnderTest())('import queue caps on %s', (engine) => {
     const again = await tools.upload(tenant, file(30 * MIB), '', { 'idempotency-key': `big-${engine}` });
     expect(again.status).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect((again.body as ImportBody).id).toBe((first.body as ImportBody).id);
+    expect((again.body as Import).id).toBe((first.body as Import).id);
 
     // Two more small files fit; a fourth import does not.
     for (let index = 0; index < 2; index++) expect((await tools.upload(tenant, `${header}\n1,A,${index + 1}`)).status).toBe(202);
@@ -362,12 +443,13 @@ describe.each(await enginesUnderTest())('import queue caps on %s', (engine) => {
 
     // The queue per store in /metrics: only stores with something queued.
     const samples = await scrape();
-    const of = (storeId: number) => samples.filter((sample) => sample.labels.store_id === String(storeId)).map((sample) => [sample.name, sample.labels.state ?? null, sample.value]);
-    const smallBytes = (`${header}\n1,A,1`.length) * 2;
+    const of = (storeId: number) =>
+      samples.filter((sample) => sample.labels.store_id === String(storeId)).map((sample) => [sample.name, sample.labels.state ?? null, sample.value]);
+    const smallBytes = `${header}\n1,A,1`.length * 2;
     expect(of(tenant.storeId)).toEqual([
       ['pricebook_import_queue_imports', 'queued', 3],
       ['pricebook_import_queue_imports', 'running', 0],
-      ['pricebook_import_queue_bytes', null, (await fileBytes(suite.server, (first.body as ImportBody).id)) + smallBytes],
+      ['pricebook_import_queue_bytes', null, (await fileBytes(suite.server, (first.body as Import).id)) + smallBytes],
     ]);
     expect(of(other.storeId)).toEqual([
       ['pricebook_import_queue_imports', 'queued', 1],
@@ -397,28 +479,51 @@ describe.each(await enginesUnderTest())('import retention on %s', (engine) => {
     const done = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},5`);
     expect(done.status).toBe('succeeded');
     // A dry run keeps its changes as long as it is kept.
-    const checked = await tools.imported(tenant, `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},6\n${catalog.tradeCustomer},${catalog.skus.tee},7`, '?mode=replace&dryRun=true');
-    const keptChanges = async () => Number((await suite.server.services.database.db.selectFrom('import_changes').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', checked.id).executeTakeFirstOrThrow()).n);
+    const checked = await tools.imported(
+      tenant,
+      `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},6\n${catalog.tradeCustomer},${catalog.skus.tee},7`,
+      '?mode=replace&dryRun=true',
+    );
+    const keptChanges = async () =>
+      Number(
+        (
+          await suite.server.services.database.db
+            .selectFrom('import_changes')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('import_id', '=', checked.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await keptChanges()).toBe(2);
     // An upload that never ended (its process died), with a slice stored.
     const { services } = suite.server;
-    const abandoned = await services.uow.repos.imports.beginUpload(tenant.storeId, { mode: 'add', dryRun: false }, CLI_ORIGIN, new Date(clock.now()).toISOString());
-    await services.uow.transaction((repos) => repos.imports.appendChunk(abandoned, tenant.storeId, 0, Buffer.from('customer_id,sku,price\n')));
+    const abandoned = await services.uow.repos.imports.beginUpload(
+      tenant.storeId,
+      { mode: 'add', dryRun: false },
+      CLI_ORIGIN,
+      new Date(clock.now()).toISOString(),
+    );
+    await services.uow.transaction((repos) => repos.importContents.appendChunk(abandoned, tenant.storeId, 0, Buffer.from('customer_id,sku,price\n')));
 
     clock.advance(29 * DAY);
     maintenance = buildMaintenanceLoop(services, { error: (details, message) => console.error(message, details) }, { idleIntervalMs: 50 });
     maintenance.start();
+    // Its slices go first, then its row, in a later step: wait for both.
+    const abandonedRow = () => services.database.db.selectFrom('imports').select('id').where('id', '=', abandoned).executeTakeFirst();
     const deadline = Date.now() + 10_000;
-    while ((await tools.stored({ importId: abandoned })).slices > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (((await tools.stored({ importId: abandoned })).slices > 0 || (await abandonedRow()) !== undefined) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await tools.stored({ importId: abandoned })).toEqual({ slices: 0, staged: 0 });
-    expect(await services.database.db.selectFrom('imports').select('id').where('id', '=', abandoned).executeTakeFirst()).toBeUndefined();
+    expect(await abandonedRow()).toBeUndefined();
     expect((await suite.api.request('GET', `/v1/imports/${done.id}`, { token: tenant.token })).status).toBe(200);
 
     clock.advance(2 * DAY);
     const purgeDeadline = Date.now() + 10_000;
-    while ((await suite.server.request('GET', `/v1/imports/${done.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await suite.server.request('GET', `/v1/imports/${done.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expectError(await suite.api.request('GET', `/v1/imports/${done.id}`, { token: tenant.token }), 404, 5);
-    while ((await suite.server.request('GET', `/v1/imports/${checked.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await suite.server.request('GET', `/v1/imports/${checked.id}`, { token: tenant.token })).status === 200 && Date.now() < purgeDeadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expectError(await suite.api.request('GET', `/v1/imports/${checked.id}/changes`, { token: tenant.token }), 404, 5);
     expect(await keptChanges()).toBe(0);
     expect((await suite.api.request('GET', '/v1/imports/count', { token: tenant.token })).body).toEqual({ count: 0 });
@@ -438,7 +543,7 @@ describe.each(await enginesUnderTest())('import claims round-robin over stores o
     for (const tenant of [a, a, b]) {
       const response = await tools.upload(tenant, row, '?dryRun=true');
       expect(response.status, response.text).toBe(202);
-      queued.push((response.body as ImportBody).id);
+      queued.push((response.body as Import).id);
     }
     const { imports } = suite.server.services;
     const order: number[] = [];

@@ -7,19 +7,7 @@ import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
 import type { Import } from '../../src/contract/imports.js';
-
-/** An import as the API answers it. */
-type ImportBody = Import;
-
-interface PriceRecord {
-  id: number;
-  customerId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+import type { TradePrice } from '../../src/contract/trade-prices.js';
 
 describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
@@ -28,27 +16,35 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
     suite.api.request('POST', `/v1/imports${query}`, { token, rawBody: csv, headers: { 'content-type': 'text/csv', ...headers } });
 
   /** Polls the import until it ends (at most 30 s). */
-  async function finished(id: number, token = suite.tenant.token): Promise<ImportBody> {
+  async function finished(id: number, token = suite.tenant.token): Promise<Import> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const current = (await suite.api.request('GET', `/v1/imports/${id}`, { token })).body as ImportBody;
+      const current = (await suite.api.request('GET', `/v1/imports/${id}`, { token })).body as Import;
       if (current.status === 'succeeded' || current.status === 'failed') return current;
       if (Date.now() > deadline) throw new Error(`import ${id} still ${current.status} after 30 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
-  async function imported(csv: string | Buffer, query = ''): Promise<ImportBody> {
+  async function imported(csv: string | Buffer, query = ''): Promise<Import> {
     const response = await upload(csv, query);
     expect(response.status, response.text).toBe(202);
-    return finished((response.body as ImportBody).id);
+    return finished((response.body as Import).id);
   }
 
   /** What an import left in storage: its file's slices and its staged prices (none, once it ended and was cleaned up). */
   async function leftovers(id: number): Promise<{ slices: number; staged: number; marked: boolean }> {
     const { db } = suite.server.services.database;
-    const slices = await db.selectFrom('import_file_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', id).executeTakeFirstOrThrow();
-    const staged = await db.selectFrom('import_rows').select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', id).executeTakeFirstOrThrow();
+    const slices = await db
+      .selectFrom('import_file_chunks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('import_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const staged = await db
+      .selectFrom('import_rows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('import_id', '=', id)
+      .executeTakeFirstOrThrow();
     const row = await db.selectFrom('imports').select('cleanup').where('id', '=', id).executeTakeFirst();
     return { slices: Number(slices.n), staged: Number(staged.n), marked: Number(row?.cleanup ?? 0) === 1 };
   }
@@ -65,10 +61,12 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
   }
 
   const pricesOf = async (customerId: number) =>
-    (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customerId}&count=100`, { token: suite.tenant.token })).body as PriceRecord[];
+    (await suite.api.request('GET', `/v1/trade-customer-product-prices?customerId=${customerId}&count=100`, { token: suite.tenant.token }))
+      .body as TradePrice[];
 
   /** Customers' e-mail addresses (the fixture's catalogs are made with known ones). */
-  const emailOf = async (id: number) => ((await suite.api.request('GET', `/v1/customers/${id}`, { token: suite.tenant.token })).body as { email: string }).email;
+  const emailOf = async (id: number) =>
+    ((await suite.api.request('GET', `/v1/customers/${id}`, { token: suite.tenant.token })).body as { email: string }).email;
 
   it('answers 202 with a queued import, then adds every row of a long file, each with its event', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant);
@@ -97,8 +95,15 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       createdAt: expect.stringMatching(TIMESTAMP),
       finishedAt: null,
     });
-    const done = await finished((response.body as ImportBody).id);
-    expect(done).toMatchObject({ status: 'succeeded', format: 'long', rows: 3, processed: 3, result: { created: 3, deleted: 0, unchanged: 0 }, finishedAt: expect.stringMatching(TIMESTAMP) });
+    const done = await finished((response.body as Import).id);
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      format: 'long',
+      rows: 3,
+      processed: 3,
+      result: { created: 3, deleted: 0, unchanged: 0 },
+      finishedAt: expect.stringMatching(TIMESTAMP),
+    });
     expect((await pricesOf(catalog.tradeCustomer)).map(({ sku, price, minQuantity }) => [sku, price, minQuantity])).toEqual([
       [catalog.skus.teeRedM, 9.5, 1],
       [catalog.skus.teeRedM, 8.25, 10],
@@ -114,7 +119,14 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
     const catalog = await createCatalog(suite.server, suite.tenant);
     const bystander = await createCatalog(suite.server, suite.tenant);
     const bulk = async (customerId: number, sku: string, productId: number, price: number) =>
-      ((await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: [{ customerId, productId, sku, price }] })).body as PriceRecord[])[0]!;
+      (
+        (
+          await suite.api.request('POST', '/v1/trade-customer-product-prices/bulk', {
+            token: suite.tenant.token,
+            body: [{ customerId, productId, sku, price }],
+          })
+        ).body as TradePrice[]
+      )[0]!;
     const kept = await bulk(catalog.tradeCustomer, catalog.skus.tee, catalog.tee, 10);
     const dropped = await bulk(catalog.tradeCustomer, catalog.skus.mug, catalog.mug, 4);
     const untouched = await bulk(bystander.tradeCustomer, bystander.skus.mug, bystander.mug, 1);
@@ -138,7 +150,14 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
 
   /** A file of `catalog`'s with a problem on one row, among good rows. */
   const broken = (catalog: CatalogFixture): Array<[string, string, Array<[number, string | null]>]> => [
-    ['a header of neither format', 'customer,sku,price\n1,A,1', [[1, 'customer'], [1, 'customer_id']]],
+    [
+      'a header of neither format',
+      'customer,sku,price\n1,A,1',
+      [
+        [1, 'customer'],
+        [1, 'customer_id'],
+      ],
+    ],
     ['an unknown SKU', `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},1\n${catalog.tradeCustomer},NOPE-1,2`, [[3, 'sku']]],
     ['a decimal comma', `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug},"1,5"`, [[2, 'price']]],
     ['five decimals', `sku,${catalog.tradeCustomer}\n${catalog.skus.mug},1.23456`, [[2, `${catalog.tradeCustomer}`]]],
@@ -155,7 +174,10 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
       const before = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
       const done = await imported(csv);
       expect(done.status, name).toBe('failed');
-      expect(done.errors.map((error) => [error.row, error.field]), `${name}: ${JSON.stringify(done.errors)}`).toEqual(expected);
+      expect(
+        done.errors.map((error) => [error.row, error.field]),
+        `${name}: ${JSON.stringify(done.errors)}`,
+      ).toEqual(expected);
       expect(done.errorCount).toBe(expected.length);
       await cleanedUp(done.id);
       const after = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
@@ -207,14 +229,14 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
     const again = await upload(csv, '', { 'idempotency-key': `import-${engine}` });
     expect(again.status).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect((again.body as ImportBody).id).toBe((first.body as ImportBody).id);
+    expect((again.body as Import).id).toBe((first.body as Import).id);
     expectError(await upload(csv, '?mode=replace', { 'idempotency-key': `import-${engine}` }), 422, 13);
-    await finished((first.body as ImportBody).id);
+    await finished((first.body as Import).id);
     expect(await pricesOf(catalog.tradeCustomer)).toHaveLength(1);
 
-    expectError(await suite.api.request('GET', `/v1/imports/${(first.body as ImportBody).id}`, { token: suite.other.token }), 404, 5);
-    const theirs = (await suite.api.request('GET', '/v1/imports', { token: suite.other.token })).body as ImportBody[];
-    expect(theirs.map((item) => item.id)).not.toContain((first.body as ImportBody).id);
+    expectError(await suite.api.request('GET', `/v1/imports/${(first.body as Import).id}`, { token: suite.other.token }), 404, 5);
+    const theirs = (await suite.api.request('GET', '/v1/imports', { token: suite.other.token })).body as Import[];
+    expect(theirs.map((item) => item.id)).not.toContain((first.body as Import).id);
     // Another store's customers and SKUs are unknown to this store's file.
     const foreign = await imported(`customer_id,sku,price\n${suite.foreign.tradeCustomer},${suite.foreign.skus.mug},1`);
     expect(foreign.errors.map((error) => error.field)).toEqual(['customer_id', 'sku']);

@@ -45,7 +45,12 @@ describe.each(await enginesUnderTest())('least privilege on %s', (engine) => {
       const token = await keyWith(['trade_prices:read']);
       // As reported: the same key is refused the customers themselves.
       expectError(await api.request('GET', '/v1/customers', { token }), 403, 4);
-      for (const path of [`${PRICES}?embed=customer,product`, `${PRICES}?customerId=${customerId}&embed=customer`, `${PRICES}/${priceId}?embed=customer`, `${PRICES}?embed=product`]) {
+      for (const path of [
+        `${PRICES}?embed=customer,product`,
+        `${PRICES}?customerId=${customerId}&embed=customer`,
+        `${PRICES}/${priceId}?embed=customer`,
+        `${PRICES}?embed=product`,
+      ]) {
         const refused = await api.request('GET', path, { token });
         expectError(refused, 403, 4, /'catalog:read'.*embed=(customer|product)/);
         for (const leaked of [CUSTOMER.email, CUSTOMER.firstName, CUSTOMER.lastName, suite.catalog.skus.mug]) expect(refused.text).not.toContain(leaked);
@@ -105,7 +110,10 @@ describe.each(await enginesUnderTest())('least privilege on %s', (engine) => {
       expect(await snapshot()).toEqual(before);
       worker = startWorker(suite.server);
 
-      const created = await api.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'grace.hopper@navy.example', firstName: 'Grace' } });
+      const created = await api.request('POST', '/v1/customers', {
+        token: suite.tenant.token,
+        body: { email: 'grace.hopper@navy.example', firstName: 'Grace' },
+      });
       expect(created.status).toBe(201);
       await owner.waitFor(() => owner.deliveries.some((delivery) => delivery.body.includes('grace.hopper@navy.example')));
       expect(attacker.deliveries).toEqual([]);
@@ -154,14 +162,20 @@ describe.each(await enginesUnderTest())('least privilege on %s', (engine) => {
       }
       expect(await snapshot()).toEqual(before);
       // The key still writes: a bulk create answers only what it was sent.
-      const written = await api.request('POST', `${PRICES}/bulk`, { token, body: [{ customerId, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 2.5 }] });
+      const written = await api.request('POST', `${PRICES}/bulk`, {
+        token,
+        body: [{ customerId, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 2.5 }],
+      });
       expect(written.status).toBe(201);
       await api.request('DELETE', `${PRICES}/${(written.body as Array<{ id: number }>)[0]!.id}`, { token });
     });
 
     it('with trade_prices:read as well, the dry run answers the diff', async () => {
       const token = await keyWith(['trade_prices:write', 'trade_prices:read']);
-      const answer = await checkedClient(suite.server).request('POST', `${PRICES}/replace`, { token, body: { customerId, scope: 'customer', prices: [], dryRun: true } });
+      const answer = await checkedClient(suite.server).request('POST', `${PRICES}/replace`, {
+        token,
+        body: { customerId, scope: 'customer', prices: [], dryRun: true },
+      });
       expect(answer.status).toBe(200);
       expect((answer.body as { deleted: Array<{ price: number }> }).deleted.map((record) => record.price).sort()).toEqual([3.75, 9.25]);
     });
@@ -201,7 +215,10 @@ describe.each(await enginesUnderTest())('least privilege on %s', (engine) => {
       const token = await keyWith(['trade_prices:write', 'trade_prices:read']);
       const send = (csv: string) => api.request('POST', '/v1/imports?dryRun=true', { token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
       const before = await snapshot();
-      for (const csv of [`sku,${CUSTOMER.email}\n${suite.catalog.skus.mug},1\n`, `\uFEFF\r\n"sku",${customerId},"${CUSTOMER.email}"\r\n${suite.catalog.skus.mug},1,2\r\n`]) {
+      for (const csv of [
+        `sku,${CUSTOMER.email}\n${suite.catalog.skus.mug},1\n`,
+        `\uFEFF\r\n"sku",${customerId},"${CUSTOMER.email}"\r\n${suite.catalog.skus.mug},1,2\r\n`,
+      ]) {
         expectError(await send(csv), 403, 4, /'catalog:read'.*e-mail/);
       }
       expect(await snapshot()).toEqual(before);

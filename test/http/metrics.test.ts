@@ -31,7 +31,11 @@ function count(samples: readonly Sample[], name: string, labels: Record<string, 
 
 describe.each(await enginesUnderTest())('metrics listener on %s', (engine) => {
   // Bucket 5 per credential, leaking one place in about 17 minutes: the sixth request is a 429.
-  const suite = suiteServer(engine, { metrics: true, tenants: 0, env: { PRICEBOOK_RATE_LIMIT_BUCKET: '5', PRICEBOOK_RATE_LIMIT_LEAK: '0.001', PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' } });
+  const suite = suiteServer(engine, {
+    metrics: true,
+    tenants: 0,
+    env: { PRICEBOOK_RATE_LIMIT_BUCKET: '5', PRICEBOOK_RATE_LIMIT_LEAK: '0.001', PRICEBOOK_WEBHOOK_ALLOW_PRIVATE: '1' },
+  });
 
   it('listens on 127.0.0.1, apart from the API, and answers only GET /metrics', async () => {
     expect(new URL(suite.server.metricsBaseUrl ?? '').hostname).toBe('127.0.0.1');
@@ -140,7 +144,14 @@ describe.each(await enginesUnderTest())('metrics listener on %s', (engine) => {
       // No worker yet: the events wait to be fanned out. (Sleep past the reuse of the last reading.)
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const { db } = suite.server.services.database;
-      const events = Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const events = Number(
+        (
+          await db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       if (engine === 'postgres') await sql`analyze events`.execute(db);
       const waiting = await scrape(suite.server);
       expect(sampleValue(waiting, 'pricebook_webhook_queue_depth', { stage: 'fan_out' })).toBe(events);
@@ -180,7 +191,11 @@ describe.each(await enginesUnderTest())('metrics listener with a token on %s', (
   const suite = suiteServer(engine, { metrics: true, tenants: 0, env: { PRICEBOOK_METRICS_TOKEN: TOKEN } });
 
   it('answers 401 without the token, or with another, and the metrics with it', async () => {
-    const wrong: Array<Record<string, string>> = [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }];
+    const wrong: Array<Record<string, string>> = [
+      {},
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` },
+    ];
     for (const headers of wrong) {
       const refused = await scrapeRaw(suite.server, headers);
       expect(refused.status).toBe(401);

@@ -1,20 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../../src/contract/orders.js';
 import { type ProblemBody, TIMESTAMP } from '../support/bodies.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import { requestStatements, startTestServer } from '../support/test-server.js';
-
-interface OrderBody {
-  id: number;
-  customerId: number;
-  status: string;
-  currency: string;
-  lines: Array<{ sku: string; quantity: number; productId: number; variationId: number | null; unitPrice: number; lineTotal: number }>;
-  total: number;
-  createdAt: string;
-}
 
 const PATH = '/v1/orders';
 let sequence = 0;
@@ -39,16 +30,20 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     expect(response.status, response.text).toBe(201);
     return (response.body as { id: number }).id;
   }
-  const place = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) => suite.server.request('POST', PATH, { token, body, headers });
-  const placed = async (body: unknown): Promise<OrderBody> => {
+  const place = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) =>
+    suite.server.request('POST', PATH, { token, body, headers });
+  const placed = async (body: unknown): Promise<Order> => {
     const response = await place(body);
     expect(response.status, response.text).toBe(201);
-    return response.body as OrderBody;
+    return response.body as Order;
   };
   const get = (path: string, token = suite.tenant.token) => suite.server.request('GET', path, { token });
   const count = async (query = '') => ((await get(`${PATH}/count${query}`)).body as { count: number }).count;
   const addTradePrice = async (customerId: number, productId: number, sku: string, price: number): Promise<number> => {
-    const response = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: [{ customerId, productId, sku, price }] });
+    const response = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: suite.tenant.token,
+      body: [{ customerId, productId, sku, price }],
+    });
     expect(response.status, response.text).toBe(201);
     return (response.body as Array<{ id: number }>)[0]!.id;
   };
@@ -60,10 +55,10 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     expect(before.currency).toBe('GBP');
     await suite.server.services.credentials.setMoney(suite.tenant.storeId, { currency: 'EUR' });
     try {
-      expect(((await get(`${PATH}/${before.id}`)).body as OrderBody).currency).toBe('GBP');
+      expect(((await get(`${PATH}/${before.id}`)).body as Order).currency).toBe('GBP');
       expect((await placed(body)).currency).toBe('EUR');
       expect(((await suite.server.request('POST', '/v1/quotes', { token: suite.tenant.token, body })).body as { currency: string }).currency).toBe('EUR');
-      expect(((await get(`${PATH}?customerId=${fixture.tradeCustomer}`)).body as OrderBody[]).map((order) => order.currency)).toEqual(['GBP', 'EUR']);
+      expect(((await get(`${PATH}?customerId=${fixture.tradeCustomer}`)).body as Order[]).map((order) => order.currency)).toEqual(['GBP', 'EUR']);
     } finally {
       await suite.server.services.credentials.setMoney(suite.tenant.storeId, { currency: 'GBP' });
     }
@@ -73,11 +68,17 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     const fixture = await createCatalog(suite.server, suite.tenant);
     await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 9);
     const newer = await addTradePrice(fixture.tradeCustomer, fixture.tee, fixture.skus.teeRedM, 8.75);
-    const body = { customerId: fixture.tradeCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 2 }, { sku: fixture.skus.mug, quantity: 3 }] };
+    const body = {
+      customerId: fixture.tradeCustomer,
+      lines: [
+        { sku: fixture.skus.teeRedM, quantity: 2 },
+        { sku: fixture.skus.mug, quantity: 3 },
+      ],
+    };
 
     const first = await place(body);
     expect(first.status).toBe(201);
-    const order = first.body as OrderBody;
+    const order = first.body as Order;
     expect(order).toEqual({
       id: expect.any(Number),
       customerId: fixture.tradeCustomer,
@@ -96,7 +97,18 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
           priceListId: null,
           priceListPriceId: null,
         },
-        { sku: fixture.skus.mug, quantity: 3, productId: fixture.mug, variationId: null, unitPrice: 4.2, lineTotal: 12.6, source: 'product', tradePriceId: null, priceListId: null, priceListPriceId: null },
+        {
+          sku: fixture.skus.mug,
+          quantity: 3,
+          productId: fixture.mug,
+          variationId: null,
+          unitPrice: 4.2,
+          lineTotal: 12.6,
+          source: 'product',
+          tradePriceId: null,
+          priceListId: null,
+          priceListPriceId: null,
+        },
       ],
       total: 30.1,
       createdAt: expect.stringMatching(TIMESTAMP),
@@ -120,10 +132,16 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
   it('a regular customer pays the catalog price even with trade records: the variation’s, else the product’s', async () => {
     const fixture = await createCatalog(suite.server, suite.tenant);
     for (const sku of [fixture.skus.teeRedM, fixture.skus.teeRedL, fixture.skus.tee]) await addTradePrice(fixture.tradeCustomer, fixture.tee, sku, 1.5);
-    expect((await suite.server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token, body: { trade: false } })).status).toBe(200);
+    expect((await suite.server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token, body: { trade: false } })).status).toBe(
+      200,
+    );
     const order = await placed({
       customerId: fixture.tradeCustomer,
-      lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.teeRedL, quantity: 1 }, { sku: fixture.skus.tee, quantity: 1 }],
+      lines: [
+        { sku: fixture.skus.teeRedM, quantity: 1 },
+        { sku: fixture.skus.teeRedL, quantity: 1 },
+        { sku: fixture.skus.tee, quantity: 1 },
+      ],
     });
     expect(order.lines.map(({ unitPrice, variationId }) => [unitPrice, variationId === null])).toEqual([
       [12.5, false],
@@ -139,10 +157,16 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
     const tiny = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: tinySku, quantity: 999_999 }] });
     expect(tiny.text).toContain('"unitPrice":0.0001,"lineTotal":99.9999,');
     expect(tiny.text).toContain('"total":99.9999,');
-    const huge = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 3 }, { sku: tinySku, quantity: 999_999 }] });
+    const huge = await place({
+      customerId: suite.catalog.regularCustomer,
+      lines: [
+        { sku: hugeSku, quantity: 3 },
+        { sku: tinySku, quantity: 999_999 },
+      ],
+    });
     expect(huge.text).toContain('"unitPrice":999999999.9999,"lineTotal":2999999999.9997,');
     expect(huge.text).toContain('"total":3000000099.9996,');
-    expect((await get(`${PATH}/${(huge.body as OrderBody).id}`)).text).toBe(huge.text);
+    expect((await get(`${PATH}/${(huge.body as Order).id}`)).text).toBe(huge.text);
     const largest = await place({ customerId: suite.catalog.regularCustomer, lines: [{ sku: hugeSku, quantity: 100 }] });
     expect(largest.status).toBe(201);
     expect(largest.text).toContain('"total":99999999999.99,');
@@ -158,11 +182,33 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
       ['inactive customer', () => order([line(suite.catalog.skus.mug)], inactiveCustomer), [[undefined, 'customerId']]],
       ['customerId as a string', () => order([line(suite.catalog.skus.mug)], String(suite.catalog.tradeCustomer)), [[undefined, 'customerId']]],
       ['missing customerId', () => ({ lines: [line(suite.catalog.skus.mug)] }), [[undefined, 'customerId']]],
-      ['unknown SKUs, each listed', () => order([line(suite.catalog.skus.mug), line('NOPE-1'), line(suite.catalog.skus.tee), line('NOPE-2')]), [[1, 'sku'], [3, 'sku']]],
-      ['another store’s SKU and a SKU in other case', () => order([line(suite.foreign.skus.mug), line(suite.catalog.skus.teeRedM.toLowerCase())]), [[0, 'sku'], [1, 'sku']]],
+      [
+        'unknown SKUs, each listed',
+        () => order([line(suite.catalog.skus.mug), line('NOPE-1'), line(suite.catalog.skus.tee), line('NOPE-2')]),
+        [
+          [1, 'sku'],
+          [3, 'sku'],
+        ],
+      ],
+      [
+        'another store’s SKU and a SKU in other case',
+        () => order([line(suite.foreign.skus.mug), line(suite.catalog.skus.teeRedM.toLowerCase())]),
+        [
+          [0, 'sku'],
+          [1, 'sku'],
+        ],
+      ],
       ['a SKU of an inactive product', () => order([line(suite.catalog.skus.mug), line(inactiveProductSku)]), [[1, 'sku']]],
-      ['a SKU repeating an earlier line', () => order([line(suite.catalog.skus.mug), line(suite.catalog.skus.tee), line(suite.catalog.skus.mug, 2)]), [[2, 'sku']]],
-      ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [`quantity ${JSON.stringify(quantity)}`, () => order([line(suite.catalog.skus.mug, quantity)]), [[0, 'quantity']]]),
+      [
+        'a SKU repeating an earlier line',
+        () => order([line(suite.catalog.skus.mug), line(suite.catalog.skus.tee), line(suite.catalog.skus.mug, 2)]),
+        [[2, 'sku']],
+      ],
+      ...[0, -1, 1.5, '2', null, 1_000_001].map((quantity): [string, () => unknown, Expected] => [
+        `quantity ${JSON.stringify(quantity)}`,
+        () => order([line(suite.catalog.skus.mug, quantity)]),
+        [[0, 'quantity']],
+      ]),
       ['a missing quantity', () => order([{ sku: suite.catalog.skus.mug }]), [[0, 'quantity']]],
       ['a line that is not an object', () => order([line(suite.catalog.skus.mug), 'mug']), [[1, null]]],
       // Answered 500 before: the pricing step read the SKU of a null line.
@@ -178,8 +224,15 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
       ['an order total of 100 000 000 000 or more', () => order([line(hugeSku, 100), line(tinySku, 999_999)]), [[undefined, 'lines']]],
       [
         'schema and store problems together',
-        () => order([line(suite.catalog.skus.mug, 0), line('NOPE'), line(suite.catalog.skus.tee, '3'), line(suite.catalog.skus.teeRedM), line('NOPE')], 999_999),
-        [[undefined, 'customerId'], [0, 'quantity'], [1, 'sku'], [2, 'quantity'], [4, 'sku']],
+        () =>
+          order([line(suite.catalog.skus.mug, 0), line('NOPE'), line(suite.catalog.skus.tee, '3'), line(suite.catalog.skus.teeRedM), line('NOPE')], 999_999),
+        [
+          [undefined, 'customerId'],
+          [0, 'quantity'],
+          [1, 'sku'],
+          [2, 'quantity'],
+          [4, 'sku'],
+        ],
       ],
     ];
 
@@ -201,8 +254,17 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
 
   it('lists in id order with customerId, count, offset and fields; counts with the same filter', async () => {
     const buyer = await post('/v1/customers', { email: `buyer-${++sequence}@example.com` });
-    const created: OrderBody[] = [];
-    for (let quantity = 1; quantity <= 4; quantity++) created.push(await placed({ customerId: buyer, lines: [{ sku: suite.catalog.skus.mug, quantity }, { sku: suite.catalog.skus.tee, quantity: 1 }] }));
+    const created: Order[] = [];
+    for (let quantity = 1; quantity <= 4; quantity++)
+      created.push(
+        await placed({
+          customerId: buyer,
+          lines: [
+            { sku: suite.catalog.skus.mug, quantity },
+            { sku: suite.catalog.skus.tee, quantity: 1 },
+          ],
+        }),
+      );
     await placed({ customerId: suite.catalog.regularCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] });
 
     expect((await get(`${PATH}?customerId=${buyer}`)).body).toEqual(created);
@@ -267,7 +329,13 @@ describe.each(await enginesUnderTest())('orders on %s', (engine) => {
 
   it('an order outlives the deletion of its customer and products', async () => {
     const fixture = await createCatalog(suite.server, suite.tenant);
-    const order = await placed({ customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.teeRedM, quantity: 1 }, { sku: fixture.skus.mug, quantity: 1 }] });
+    const order = await placed({
+      customerId: fixture.regularCustomer,
+      lines: [
+        { sku: fixture.skus.teeRedM, quantity: 1 },
+        { sku: fixture.skus.mug, quantity: 1 },
+      ],
+    });
     expect((await suite.server.request('DELETE', `/v1/products/${fixture.tee}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await suite.server.request('DELETE', `/v1/customers/${fixture.regularCustomer}`, { token: suite.tenant.token })).status).toBe(204);
     expect((await get(`${PATH}/${order.id}`)).body).toEqual(order);
@@ -282,7 +350,10 @@ describe('order cost', () => {
       const tenant = await server.createTenant();
       const catalog = await createCatalog(server, tenant);
       const skus = Array.from({ length: 500 }, (_, i) => `BULK-${i}`);
-      const product = await server.request('POST', '/v1/products', { token: tenant.token, body: { title: 'Many', price: 1, variations: skus.map((sku, i) => ({ sku, price: i / 10_000 })) } });
+      const product = await server.request('POST', '/v1/products', {
+        token: tenant.token,
+        body: { title: 'Many', price: 1, variations: skus.map((sku, i) => ({ sku, price: i / 10_000 })) },
+      });
       expect(product.status).toBe(201);
       const statementsFor = async (method: string, path: string, body?: unknown) => {
         server.statements.length = 0;

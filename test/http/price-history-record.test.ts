@@ -75,9 +75,25 @@ describe.each(await enginesUnderTest())('the price history records every change 
   });
   const tradePriceEntry = (change: string, before: Body | null, after: Body | null) => {
     const record = (after ?? before)!;
-    return { resource: 'trade_price', resourceId: record.id, change, before, after, customerId: record.customerId, productId: record.productId, priceListId: null, sku: record.sku };
+    return {
+      resource: 'trade_price',
+      resourceId: record.id,
+      change,
+      before,
+      after,
+      customerId: record.customerId,
+      productId: record.productId,
+      priceListId: null,
+      sku: record.sku,
+    };
   };
-  const entryOf = (resource: string, change: string, before: Body | null, after: Body | null, filters: Partial<Record<'customerId' | 'productId' | 'priceListId' | 'sku', unknown>>) => ({
+  const entryOf = (
+    resource: string,
+    change: string,
+    before: Body | null,
+    after: Body | null,
+    filters: Partial<Record<'customerId' | 'productId' | 'priceListId' | 'sku', unknown>>,
+  ) => ({
     resource,
     resourceId: (after ?? before)!.id,
     change,
@@ -118,7 +134,14 @@ describe.each(await enginesUnderTest())('the price history records every change 
     const replaced = await ok(
       'POST',
       '/v1/trade-customer-product-prices/replace',
-      { customerId: catalog.tradeCustomer, scope: 'customer', prices: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 3 }, { productId: catalog.tee, sku: catalog.skus.tee, price: 8 }] },
+      {
+        customerId: catalog.tradeCustomer,
+        scope: 'customer',
+        prices: [
+          { productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+          { productId: catalog.tee, sku: catalog.skus.tee, price: 8 },
+        ],
+      },
       200,
     );
     const [newTee] = (replaced.body as { created: Body[] }).created;
@@ -137,7 +160,9 @@ describe.each(await enginesUnderTest())('the price history records every change 
 
     // Kept, marked deleted, and invisible to the API.
     expectError(await call('GET', `/v1/trade-customer-product-prices/${mug!.id}`), 404, 5);
-    expect(((await call('GET', `/v1/trade-customer-product-prices?customerId=${catalog.tradeCustomer}`)).body as Body[]).map((record) => record.id)).toEqual([newTee!.id]);
+    expect(((await call('GET', `/v1/trade-customer-product-prices?customerId=${catalog.tradeCustomer}`)).body as Body[]).map((record) => record.id)).toEqual([
+      newTee!.id,
+    ]);
     expect((await call('GET', `/v1/trade-customer-product-prices/count?customerId=${catalog.tradeCustomer}`)).body).toEqual({ count: 1 });
     const { db } = suite.server.services.database;
     const kept = await db.selectFrom('trade_prices_deleted').selectAll().where('id', 'in', [tee!.id, mug!.id]).orderBy('id').execute();
@@ -157,10 +182,15 @@ describe.each(await enginesUnderTest())('the price history records every change 
     const renamed = await ok('PUT', `/v1/price-lists/${list.id}`, { name: 'Platinum' }, 200);
     const repercent = await ok('PUT', `/v1/price-lists/${percent.id}`, { percentage: 12.5 }, 200);
     const unchanged = await ok('PUT', `/v1/price-lists/${percent.id}`, { name: 'Ten off' }, 200);
-    const addedEntries = await ok('POST', `/v1/price-lists/${list.id}/prices/bulk`, [
-      { productId: catalog.tee, sku: catalog.skus.tee, price: 7 },
-      { productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
-    ], 201);
+    const addedEntries = await ok(
+      'POST',
+      `/v1/price-lists/${list.id}/prices/bulk`,
+      [
+        { productId: catalog.tee, sku: catalog.skus.tee, price: 7 },
+        { productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
+      ],
+      201,
+    );
     const [teeEntry, mugEntry] = addedEntries.body as Body[];
     const customer = (await ok('POST', '/v1/customers', { email: `lists-${engine}@example.com`, trade: true }, 201)).body as Body;
     const assigned = await ok('PUT', `/v1/customers/${customer.id}`, { priceListIds: [list.id, percent.id] }, 200);
@@ -181,16 +211,28 @@ describe.each(await enginesUnderTest())('the price history records every change 
       })),
       expect.objectContaining({ resource: 'customer', resourceId: customer.id, change: 'created' }),
       { ...entryOf('customer', 'updated', customer, assigned.body as Body, { customerId: customer.id }), ...byRequest(assigned) },
-      { ...entryOf('price_list_entry', 'deleted', teeEntry!, null, { priceListId: list.id, productId: teeEntry!.productId, sku: teeEntry!.sku }), ...byRequest(removedEntry) },
+      {
+        ...entryOf('price_list_entry', 'deleted', teeEntry!, null, { priceListId: list.id, productId: teeEntry!.productId, sku: teeEntry!.sku }),
+        ...byRequest(removedEntry),
+      },
       // The list's deletion: its entries, then the list; the customers that had it are not recorded.
-      { ...entryOf('price_list_entry', 'deleted', mugEntry!, null, { priceListId: list.id, productId: mugEntry!.productId, sku: mugEntry!.sku }), ...byRequest(removedList) },
+      {
+        ...entryOf('price_list_entry', 'deleted', mugEntry!, null, { priceListId: list.id, productId: mugEntry!.productId, sku: mugEntry!.sku }),
+        ...byRequest(removedList),
+      },
       { ...entryOf('price_list', 'deleted', renamedList, null, { priceListId: list.id }), ...byRequest(removedList) },
     ]);
     expect(unchanged.status).toBe(200);
     // The list's deletion took it from the customer: that event carries the customer as it was.
     const feed: Array<{ topic: string; subjectId: number; data: Body; previous?: Body }> = [];
-    for (let after = 0; ; ) {
-      const page = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Array<{ id: number; topic: string; subjectId: number; data: Body; previous?: Body }>;
+    for (let after = 0; ;) {
+      const page = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Array<{
+        id: number;
+        topic: string;
+        subjectId: number;
+        data: Body;
+        previous?: Body;
+      }>;
       if (page.length === 0) break;
       feed.push(...page);
       after = page.at(-1)!.id;
@@ -202,17 +244,31 @@ describe.each(await enginesUnderTest())('the price history records every change 
     expect((await call('GET', `/v1/price-lists/${list.id}/prices`)).status).toBe(404);
     // An entry deleted from a list that stays: gone from its list and count, kept aside.
     const stays = (await ok('POST', '/v1/price-lists', { name: 'Stays', kind: 'fixed' }, 201)).body as Body;
-    const [kept1, gone] = (await ok('POST', `/v1/price-lists/${stays.id}/prices/bulk`, [
-      { productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
-      { productId: catalog.tee, sku: catalog.skus.tee, price: 3 },
-    ], 201)).body as Body[];
+    const [kept1, gone] = (
+      await ok(
+        'POST',
+        `/v1/price-lists/${stays.id}/prices/bulk`,
+        [
+          { productId: catalog.mug, sku: catalog.skus.mug, price: 2 },
+          { productId: catalog.tee, sku: catalog.skus.tee, price: 3 },
+        ],
+        201,
+      )
+    ).body as Body[];
     await ok('DELETE', `/v1/price-lists/${stays.id}/prices/${gone!.id}`, undefined, 204);
     expectError(await call('GET', `/v1/price-lists/${stays.id}/prices/${gone!.id}`), 404, 5);
     expect(((await call('GET', `/v1/price-lists/${stays.id}/prices`)).body as Body[]).map((entry) => entry.id)).toEqual([kept1!.id]);
     expect((await call('GET', `/v1/price-lists/${stays.id}/prices/count`)).body).toEqual({ count: 1 });
     const { db } = suite.server.services.database;
-    const kept = await db.selectFrom('price_list_prices_deleted').select(['id', 'deleted_at']).where('price_list_id', 'in', [list.id, stays.id]).orderBy('id').execute();
-    expect(kept.map((row) => [Number(row.id), row.deleted_at])).toEqual([teeEntry!.id, mugEntry!.id, gone!.id].map((id) => [id, expect.stringMatching(/^\d{4}-/)]));
+    const kept = await db
+      .selectFrom('price_list_prices_deleted')
+      .select(['id', 'deleted_at'])
+      .where('price_list_id', 'in', [list.id, stays.id])
+      .orderBy('id')
+      .execute();
+    expect(kept.map((row) => [Number(row.id), row.deleted_at])).toEqual(
+      [teeEntry!.id, mugEntry!.id, gone!.id].map((id) => [id, expect.stringMatching(/^\d{4}-/)]),
+    );
   });
 
   it('customers: created, changed in what they pay (not in their name), deleted with their prices', async () => {
@@ -222,8 +278,16 @@ describe.each(await enginesUnderTest())('the price history records every change 
     const customer = created.body as Body;
     await ok('PUT', `/v1/customers/${customer.id}`, { firstName: 'Ann', email: `history2-${engine}@example.com` }, 200);
     const made = await ok('PUT', `/v1/customers/${customer.id}`, { trade: true }, 200);
-    const bulk = await ok('POST', '/v1/customers/bulk', [{ email: `bulk-a-${engine}@example.com` }, { email: `bulk-b-${engine}@example.com`, trade: true }], 201);
-    const price = ((await ok('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: 1 }], 201)).body as Body[])[0]!;
+    const bulk = await ok(
+      'POST',
+      '/v1/customers/bulk',
+      [{ email: `bulk-a-${engine}@example.com` }, { email: `bulk-b-${engine}@example.com`, trade: true }],
+      201,
+    );
+    const price = (
+      (await ok('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: customer.id, productId: catalog.mug, sku: catalog.skus.mug, price: 1 }], 201))
+        .body as Body[]
+    )[0]!;
     const removed = await ok('DELETE', `/v1/customers/${customer.id}`, undefined, 204);
 
     const renamed = { ...customer, firstName: 'Ann', email: `history2-${engine}@example.com` };
@@ -274,7 +338,8 @@ describe.each(await enginesUnderTest())('the price history records every change 
   it('a product update that replaces its variations records each one created, re-priced or deleted', async () => {
     const from = await lastSeq();
     const sku = (name: string) => `${name}-R-${engine}`;
-    const product = (await ok('POST', '/v1/products', { title: 'Sock', price: 2, variations: [{ sku: sku('A'), price: 2 }, { sku: sku('B') }] }, 201)).body as Body & {
+    const product = (await ok('POST', '/v1/products', { title: 'Sock', price: 2, variations: [{ sku: sku('A'), price: 2 }, { sku: sku('B') }] }, 201))
+      .body as Body & {
       variations: Array<{ id: number; sku: string }>;
     };
     const [a, b] = product.variations;
@@ -325,26 +390,48 @@ describe.each(await enginesUnderTest())('the price history records every change 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const entries = await entriesAfter(from);
-    expect(entries.map(({ resource, change, actor, source, sourceId, requestId, sku }) => ({ resource, change, actor, source, sourceId, requestId, sku }))).toEqual([
-      { resource: 'trade_price', change: 'created', actor: byRequest(upload).actor, source: 'import', sourceId: importId, requestId: requestIdOf(upload), sku: catalog.skus.mug },
+    expect(
+      entries.map(({ resource, change, actor, source, sourceId, requestId, sku }) => ({ resource, change, actor, source, sourceId, requestId, sku })),
+    ).toEqual([
+      {
+        resource: 'trade_price',
+        change: 'created',
+        actor: byRequest(upload).actor,
+        source: 'import',
+        sourceId: importId,
+        requestId: requestIdOf(upload),
+        sku: catalog.skus.mug,
+      },
     ]);
   });
 
   it('the chain is numbered without gaps, and update events carry the record as it was', async () => {
     const { db } = suite.server.services.database;
-    const seqs = (await db.selectFrom('price_history').select('seq').where('store_id', '=', suite.tenant.storeId).orderBy('seq').execute()).map((row) => Number(row.seq));
+    const seqs = (await db.selectFrom('price_history').select('seq').where('store_id', '=', suite.tenant.storeId).orderBy('seq').execute()).map((row) =>
+      Number(row.seq),
+    );
     expect(seqs).toEqual(seqs.map((_seq, index) => index + 1));
 
     const customer = (await ok('POST', '/v1/customers', { email: `previous-${engine}@example.com` }, 201)).body as Body;
     const feed = async () => (await call('GET', '/v1/events?after=0&count=100')).body as Array<{ id: number }>;
     let after = 0;
-    for (let page = await feed(); page.length > 0; ) {
+    for (let page = await feed(); page.length > 0;) {
       after = page.at(-1)!.id;
       page = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Array<{ id: number }>;
     }
     const updated = (await ok('PUT', `/v1/customers/${customer.id}`, { lastName: 'Stone' }, 200)).body as Body;
     const events = (await call('GET', `/v1/events?after=${after}`)).body as Array<Record<string, unknown>>;
-    expect(events).toEqual([{ id: expect.any(Number), storeId: suite.tenant.storeId, createdAt: expect.any(String), topic: 'customer.updated', subjectId: customer.id, data: updated, previous: customer }]);
+    expect(events).toEqual([
+      {
+        id: expect.any(Number),
+        storeId: suite.tenant.storeId,
+        createdAt: expect.any(String),
+        topic: 'customer.updated',
+        subjectId: customer.id,
+        data: updated,
+        previous: customer,
+      },
+    ]);
     const created = (await call('GET', `/v1/events?after=0&count=1`)).body as Array<Record<string, unknown>>;
     expect(Object.keys(created[0]!)).not.toContain('previous');
   });

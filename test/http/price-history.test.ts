@@ -1,33 +1,48 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { PriceHistoryEntry } from '../../src/contract/price-history.js';
 import { GENESIS_HASH, chainHash } from '../../src/modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryRecord } from '../../src/modules/history/history-entry.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
-interface Entry {
-  id: number;
-  at: string;
-  resource: string;
-  resourceId: number;
-  change: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  actor: { type: string; id: number; name: string };
-  source: string;
-  sourceId: number | null;
-  requestId: string | null;
-  hash: string;
-  prevHash: string;
-}
-
 const KEY: ChangeOrigin = { actor: { type: 'key', id: 7, name: 'erp' }, source: 'api', sourceId: null, requestId: 'req-1' };
 const STAFF: ChangeOrigin = { actor: { type: 'staff', id: 7, name: 'Ada' }, source: 'admin', sourceId: null, requestId: 'req-2' };
 const IMPORT: ChangeOrigin = { actor: { type: 'key', id: 9, name: 'pk_abc' }, source: 'import', sourceId: 12, requestId: 'req-3' };
 
-const customer = { id: 5, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', companyName: 'Engines Ltd', trade: true, active: true, priceListIds: [], createdAt: '2026-03-01T09:00:00.000Z' };
-const tradePrice = { id: 40, customerId: 5, productId: 3, sku: 'TEE-M', price: 7.25, minQuantity: 1, validFrom: null, validUntil: null, createdAt: '2026-03-02T09:00:00.000Z' };
-const listEntry = { id: 41, priceListId: 2, productId: 3, sku: 'TEE-L', price: 6.5, minQuantity: 1, validFrom: null, validUntil: null, createdAt: '2026-03-03T09:00:00.000Z' };
+const customer = {
+  id: 5,
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  companyName: 'Engines Ltd',
+  trade: true,
+  active: true,
+  priceListIds: [],
+  createdAt: '2026-03-01T09:00:00.000Z',
+};
+const tradePrice = {
+  id: 40,
+  customerId: 5,
+  productId: 3,
+  sku: 'TEE-M',
+  price: 7.25,
+  minQuantity: 1,
+  validFrom: null,
+  validUntil: null,
+  createdAt: '2026-03-02T09:00:00.000Z',
+};
+const listEntry = {
+  id: 41,
+  priceListId: 2,
+  productId: 3,
+  sku: 'TEE-L',
+  price: 6.5,
+  minQuantity: 1,
+  validFrom: null,
+  validUntil: null,
+  createdAt: '2026-03-03T09:00:00.000Z',
+};
 
 const record = (overrides: Partial<HistoryRecord> & Pick<HistoryRecord, 'resource' | 'resourceId' | 'change'>): HistoryRecord => ({
   before: null,
@@ -54,18 +69,26 @@ describe.each(await enginesUnderTest())('GET /v1/price-history on %s', (engine) 
       });
     const store = suite.tenant.storeId;
     await append(store, '2026-03-01T09:00:00.000Z', KEY, [record({ resource: 'customer', resourceId: 5, change: 'created', after: customer, customerId: 5 })]);
-    await append(store, '2026-03-02T09:00:00.000Z', STAFF, [record({ resource: 'trade_price', resourceId: 40, change: 'created', after: tradePrice, customerId: 5, productId: 3, sku: 'TEE-M' })]);
-    await append(store, '2026-03-03T09:00:00.000Z', IMPORT, [record({ resource: 'price_list_entry', resourceId: 41, change: 'created', after: listEntry, priceListId: 2, productId: 3, sku: 'TEE-L' })]);
-    await append(store, '2026-03-04T09:00:00.000Z', KEY, [record({ resource: 'trade_price', resourceId: 40, change: 'deleted', before: tradePrice, customerId: 5, productId: 3, sku: 'TEE-M' })]);
+    await append(store, '2026-03-02T09:00:00.000Z', STAFF, [
+      record({ resource: 'trade_price', resourceId: 40, change: 'created', after: tradePrice, customerId: 5, productId: 3, sku: 'TEE-M' }),
+    ]);
+    await append(store, '2026-03-03T09:00:00.000Z', IMPORT, [
+      record({ resource: 'price_list_entry', resourceId: 41, change: 'created', after: listEntry, priceListId: 2, productId: 3, sku: 'TEE-L' }),
+    ]);
+    await append(store, '2026-03-04T09:00:00.000Z', KEY, [
+      record({ resource: 'trade_price', resourceId: 40, change: 'deleted', before: tradePrice, customerId: 5, productId: 3, sku: 'TEE-M' }),
+    ]);
     // The other store's history is never shown.
-    await append(suite.other.storeId, '2026-03-01T10:00:00.000Z', KEY, [record({ resource: 'customer', resourceId: 99, change: 'created', after: { ...customer, id: 99 }, customerId: 5 })]);
+    await append(suite.other.storeId, '2026-03-01T10:00:00.000Z', KEY, [
+      record({ resource: 'customer', resourceId: 99, change: 'created', after: { ...customer, id: 99 }, customerId: 5 }),
+    ]);
     tradeOnly = (await suite.server.services.credentials.issueKey(store, ['trade_prices:read'])).token;
   });
 
   const get = async (query: string, token = suite.tenant.token) => {
     const response = await suite.api.request('GET', `/v1/price-history${query}`, { token });
     expect(response.status, response.text).toBe(200);
-    return response.body as Entry[];
+    return response.body as PriceHistoryEntry[];
   };
   const count = async (query: string) => {
     const response = await suite.api.request('GET', `/v1/price-history/count${query}`, { token: suite.tenant.token });
@@ -129,7 +152,19 @@ describe.each(await enginesUnderTest())('GET /v1/price-history on %s', (engine) 
   });
 
   it('refuses what other lists refuse: 400 code 9 naming the parameter', async () => {
-    for (const query of ['?count=0', '?count=101', '?offset=-1', '?count=abc', '?customerId=0', '?actorType=robot', '?resource=order', '?from=yesterday', '?fields=id,secret', '?colour=red', '?embed=customer']) {
+    for (const query of [
+      '?count=0',
+      '?count=101',
+      '?offset=-1',
+      '?count=abc',
+      '?customerId=0',
+      '?actorType=robot',
+      '?resource=order',
+      '?from=yesterday',
+      '?fields=id,secret',
+      '?colour=red',
+      '?embed=customer',
+    ]) {
       const response = await suite.api.request('GET', `/v1/price-history${query}`, { token: suite.tenant.token });
       expectError(response, 400, 9);
     }
@@ -149,6 +184,19 @@ describe.each(await enginesUnderTest())('GET /v1/price-history on %s', (engine) 
     const catalogOnly = (await suite.server.services.credentials.issueKey(suite.tenant.storeId, ['catalog:read'])).token;
     expectError(await suite.api.request('GET', '/v1/price-history', { token: catalogOnly }), 403, 4);
     expectError(await suite.api.request('GET', '/v1/price-history/count', { token: catalogOnly }), 403, 4);
+  });
+
+  it('answers the head of the store’s chain, an anchor to keep elsewhere, and seq 0 for a store without history', async () => {
+    const head = await suite.api.request('GET', '/v1/price-history/head', { token: tradeOnly });
+    expect(head.status, head.text).toBe(200);
+    const [newest] = await get('?count=1');
+    expect(head.body).toEqual({ seq: 4, hash: newest!.hash, at: '2026-03-04T09:00:00.000Z' });
+    expect((await suite.api.request('GET', '/v1/price-history/head?fields=seq', { token: suite.tenant.token })).body).toEqual({ seq: 4 });
+    const empty = await suite.server.createTenant();
+    expect((await suite.api.request('GET', '/v1/price-history/head', { token: empty.token })).body).toEqual({ seq: 0, hash: GENESIS_HASH, at: null });
+    expectError(await suite.api.request('GET', '/v1/price-history/head?seq=3', { token: suite.tenant.token }), 400, 9);
+    const catalogOnly = (await suite.server.services.credentials.issueKey(suite.tenant.storeId, ['catalog:read'])).token;
+    expectError(await suite.api.request('GET', '/v1/price-history/head', { token: catalogOnly }), 403, 4);
   });
 
   it('answers hashes that a client can check again from the entries', async () => {
@@ -177,29 +225,60 @@ describe.each(await enginesUnderTest())('the price history of changes made throu
       return response;
     };
     const customer = (await call('POST', '/v1/customers', { email: 'grace@example.com', firstName: 'Grace', trade: true })).body as { id: number };
-    const product = (await call('POST', '/v1/products', { title: 'Tee', sku: 'TEE', price: 10, variations: [{ sku: 'TEE-M', price: 11 }] })).body as { id: number };
-    const created = (await call('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: customer.id, productId: product.id, sku: 'TEE-M', price: 7.25 }])).body as Array<{ id: number }>;
+    const product = (await call('POST', '/v1/products', { title: 'Tee', sku: 'TEE', price: 10, variations: [{ sku: 'TEE-M', price: 11 }] })).body as {
+      id: number;
+    };
+    const created = (
+      await call('POST', '/v1/trade-customer-product-prices/bulk', [{ customerId: customer.id, productId: product.id, sku: 'TEE-M', price: 7.25 }])
+    ).body as Array<{ id: number }>;
     await call('DELETE', `/v1/trade-customer-product-prices/${created[0]!.id}`);
 
     const response = await suite.api.request('GET', `/v1/price-history?customerId=${customer.id}&resource=trade_price`, { token });
     expect(response.status).toBe(200);
-    const [deleted, made] = response.body as Entry[];
-    const record = { id: created[0]!.id, customerId: customer.id, productId: product.id, sku: 'TEE-M', price: 7.25, minQuantity: 1, validFrom: null, validUntil: null, createdAt: expect.any(String) };
-    expect(made).toMatchObject({ resource: 'trade_price', resourceId: created[0]!.id, change: 'created', before: null, after: record, actor: { type: 'key', id: suite.tenant.keyId }, source: 'api', sourceId: null });
-    expect(deleted).toMatchObject({ resource: 'trade_price', resourceId: created[0]!.id, change: 'deleted', before: record, after: null, actor: { type: 'key', id: suite.tenant.keyId }, source: 'api' });
+    const [deleted, made] = response.body as PriceHistoryEntry[];
+    const record = {
+      id: created[0]!.id,
+      customerId: customer.id,
+      productId: product.id,
+      sku: 'TEE-M',
+      price: 7.25,
+      minQuantity: 1,
+      validFrom: null,
+      validUntil: null,
+      createdAt: expect.any(String),
+    };
+    expect(made).toMatchObject({
+      resource: 'trade_price',
+      resourceId: created[0]!.id,
+      change: 'created',
+      before: null,
+      after: record,
+      actor: { type: 'key', id: suite.tenant.keyId },
+      source: 'api',
+      sourceId: null,
+    });
+    expect(deleted).toMatchObject({
+      resource: 'trade_price',
+      resourceId: created[0]!.id,
+      change: 'deleted',
+      before: record,
+      after: null,
+      actor: { type: 'key', id: suite.tenant.keyId },
+      source: 'api',
+    });
     expect(deleted!.id).toBeGreaterThan(made!.id);
     expect(typeof deleted!.requestId).toBe('string');
     expect(deleted!.requestId).not.toBe(made!.requestId);
 
     // By SKU: the variation's creation and both price entries; the customer's own entry by customerId.
-    const bySku = (await suite.api.request('GET', '/v1/price-history?sku=TEE-M', { token })).body as Entry[];
+    const bySku = (await suite.api.request('GET', '/v1/price-history?sku=TEE-M', { token })).body as PriceHistoryEntry[];
     expect(bySku.map((entry) => `${entry.resource}:${entry.change}`)).toEqual(['trade_price:deleted', 'trade_price:created', 'variation:created']);
-    const ofCustomer = (await suite.api.request('GET', `/v1/price-history?customerId=${customer.id}&resource=customer`, { token })).body as Entry[];
+    const ofCustomer = (await suite.api.request('GET', `/v1/price-history?customerId=${customer.id}&resource=customer`, { token })).body as PriceHistoryEntry[];
     expect(ofCustomer).toHaveLength(1);
     expect(ofCustomer[0]!.after).toMatchObject({ email: 'grace@example.com', firstName: 'Grace' });
 
     // The whole chain verifies, entry by entry, from the answers alone.
-    const all = ((await suite.api.request('GET', '/v1/price-history?count=100', { token })).body as Entry[]).reverse();
+    const all = ((await suite.api.request('GET', '/v1/price-history?count=100', { token })).body as PriceHistoryEntry[]).reverse();
     expect(all[0]!.prevHash).toBe(GENESIS_HASH);
     for (let index = 1; index < all.length; index++) expect(all[index]!.prevHash).toBe(all[index - 1]!.hash);
     expect(all.map((entry) => entry.id)).toEqual(all.map((_entry, index) => index + 1));

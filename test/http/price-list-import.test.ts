@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_REPLACE_ITEMS } from '../../src/contract/price-lists.js';
+import { MAX_LIST_REPLACE_ITEMS, type PriceListPrice, type ReplacePriceListPricesResult } from '../../src/contract/price-lists.js';
 import { priceListCsv } from '../../src/csv/price-list-csv.js';
 import type { ProblemBody } from '../support/bodies.js';
 import { createCatalog } from '../support/catalog-fixture.js';
@@ -7,23 +7,6 @@ import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
-
-interface Entry {
-  id: number | null;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  quantityRule: { minimum: number; maximum: number | null; increment: number } | null;
-}
-
-interface ReplaceResult {
-  created: Entry[];
-  deleted: Entry[];
-  unchanged: number;
-  overlaps: unknown[];
-}
 
 let sequence = 0;
 
@@ -42,17 +25,22 @@ describe.each(await enginesUnderTest())('price list import on %s', (engine) => {
     return response.body as T;
   }
   const snapshot = () => snapshotStore(suite.server.services.database, suite.tenant.storeId);
-  const problemsOf = (body: unknown) => (body as ProblemBody).errors.map(({ index, field, message }) => ({ ...(index !== undefined && { index }), field, message }));
-  const fixedList = async () => (await ok<{ id: number }>(await call('POST', '/v1/price-lists', { name: `Imported ${engine} ${++sequence}`, kind: 'fixed' }), 201)).id;
-  const entriesOf = async (listId: number) => ok<Entry[]>(await call('GET', `/v1/price-lists/${listId}/prices?count=100`));
+  const problemsOf = (body: unknown) =>
+    (body as ProblemBody).errors.map(({ index, field, message }) => ({ ...(index !== undefined && { index }), field, message }));
+  const fixedList = async () =>
+    (await ok<{ id: number }>(await call('POST', '/v1/price-lists', { name: `Imported ${engine} ${++sequence}`, kind: 'fixed' }), 201)).id;
+  const entriesOf = async (listId: number) => ok<PriceListPrice[]>(await call('GET', `/v1/price-lists/${listId}/prices?count=100`));
 
   it('replaces the entries of the SKUs in the file (scope skus, the default), and a second upload changes nothing', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant, `imp-${engine}-${++sequence}`);
     const listId = await fixedList();
-    await ok(await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [
-      { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9 },
-      { productId: catalog.mug, sku: catalog.skus.mug, price: 4 },
-    ]), 201);
+    await ok(
+      await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [
+        { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9 },
+        { productId: catalog.mug, sku: catalog.skus.mug, price: 4 },
+      ]),
+      201,
+    );
     const csv = [
       'sku,price,min_quantity,valid_from,valid_until,quantity_minimum,quantity_maximum,quantity_increment',
       `${catalog.skus.teeRedM},8.5,1,,,,,`,
@@ -61,33 +49,63 @@ describe.each(await enginesUnderTest())('price list import on %s', (engine) => {
     ].join('\r\n');
 
     const before = await snapshot();
-    const planned = await ok<ReplaceResult>(await upload(listId, csv, '?dryRun=true'));
-    expect(planned.created.map(({ id, sku, price, minQuantity, validFrom, quantityRule }) => ({ id, sku, price, minQuantity, validFrom, quantityRule }))).toEqual([
+    const planned = await ok<ReplacePriceListPricesResult>(await upload(listId, csv, '?dryRun=true'));
+    expect(
+      planned.created.map(({ id, sku, price, minQuantity, validFrom, quantityRule }) => ({ id, sku, price, minQuantity, validFrom, quantityRule })),
+    ).toEqual([
       { id: null, sku: catalog.skus.teeRedM, price: 8.5, minQuantity: 1, validFrom: null, quantityRule: null },
-      { id: null, sku: catalog.skus.teeRedM, price: 7.25, minQuantity: 12, validFrom: '2026-12-31T23:00:00.000Z', quantityRule: { minimum: 24, maximum: null, increment: 12 } },
+      {
+        id: null,
+        sku: catalog.skus.teeRedM,
+        price: 7.25,
+        minQuantity: 12,
+        validFrom: '2026-12-31T23:00:00.000Z',
+        quantityRule: { minimum: 24, maximum: null, increment: 12 },
+      },
     ]);
     expect(planned.deleted.map((entry) => [entry.sku, entry.price])).toEqual([[catalog.skus.teeRedM, 9]]);
     expect(await snapshot()).toEqual(before);
 
-    const done = await ok<ReplaceResult>(await upload(listId, csv));
+    const done = await ok<ReplacePriceListPricesResult>(await upload(listId, csv));
     expect(done.created.map((entry) => entry.price)).toEqual([8.5, 7.25]);
     expect(done.created.every((entry) => typeof entry.id === 'number')).toBe(true);
     // The mug was not in the file: it stays.
-    expect((await entriesOf(listId)).map((entry) => [entry.sku, entry.price]).sort()).toEqual([[catalog.skus.mug, 4], [catalog.skus.teeRedM, 7.25], [catalog.skus.teeRedM, 8.5]].sort());
-    expect(await ok<ReplaceResult>(await upload(listId, csv))).toEqual({ created: [], deleted: [], unchanged: 2, overlaps: [] });
+    expect((await entriesOf(listId)).map((entry) => [entry.sku, entry.price]).sort()).toEqual(
+      [
+        [catalog.skus.mug, 4],
+        [catalog.skus.teeRedM, 7.25],
+        [catalog.skus.teeRedM, 8.5],
+      ].sort(),
+    );
+    expect(await ok<ReplacePriceListPricesResult>(await upload(listId, csv))).toEqual({ created: [], deleted: [], unchanged: 2, overlaps: [] });
   });
 
   it('takes back the list’s own download with nothing changed; scope list makes the list exactly the file', async () => {
     const catalog = await createCatalog(suite.server, suite.tenant, `imp-${engine}-${++sequence}`);
     const listId = await fixedList();
-    await ok(await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [
-      { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 9, minQuantity: 6, validUntil: '2027-06-01T00:00:00Z', quantityRule: { minimum: 6, maximum: 60, increment: 6 } },
-      { productId: catalog.mug, sku: catalog.skus.mug, price: 0.1234 },
-    ]), 201);
+    await ok(
+      await call('POST', `/v1/price-lists/${listId}/prices/bulk`, [
+        {
+          productId: catalog.tee,
+          sku: catalog.skus.teeRedM,
+          price: 9,
+          minQuantity: 6,
+          validUntil: '2027-06-01T00:00:00Z',
+          quantityRule: { minimum: 6, maximum: 60, increment: 6 },
+        },
+        { productId: catalog.mug, sku: catalog.skus.mug, price: 0.1234 },
+      ]),
+      201,
+    );
     const download = priceListCsv(await entriesOf(listId));
-    expect(await ok<ReplaceResult>(await upload(listId, download, '?scope=list'))).toEqual({ created: [], deleted: [], unchanged: 2, overlaps: [] });
+    expect(await ok<ReplacePriceListPricesResult>(await upload(listId, download, '?scope=list'))).toEqual({
+      created: [],
+      deleted: [],
+      unchanged: 2,
+      overlaps: [],
+    });
 
-    const onlyMug = await ok<ReplaceResult>(await upload(listId, `sku,price\n${catalog.skus.mug},3\n`, '?scope=list'));
+    const onlyMug = await ok<ReplacePriceListPricesResult>(await upload(listId, `sku,price\n${catalog.skus.mug},3\n`, '?scope=list'));
     expect(onlyMug.deleted.map((entry) => entry.sku).sort()).toEqual([catalog.skus.mug, catalog.skus.teeRedM].sort());
     expect((await entriesOf(listId)).map((entry) => [entry.sku, entry.price])).toEqual([[catalog.skus.mug, 3]]);
   });
@@ -122,26 +140,35 @@ describe.each(await enginesUnderTest())('price list import on %s', (engine) => {
     for (const [header, problem] of [
       ['sku,price,cost', { field: 'cost', message: expect.stringMatching(/^is not a column of a list's file/) }],
       ['price,min_quantity', { field: 'sku', message: 'is a required column of the header' }],
-      ['sku,price,SKU', { field: 'sku', message: 'is named twice in the header' }],
+      ['sku,price,SKU', { field: 'SKU', message: 'is named twice in the header' }],
     ] as const) {
       const response = await upload(listId, `${header}\n`);
       expectError(response, 422, 10);
       expect(problemsOf(response.body)).toEqual([problem]);
     }
     expectError(await upload(listId, ''), 422, 10);
-    expect(problemsOf((await upload(listId, 'sku,price\n"unclosed,1\n')).body)).toEqual([{ field: null, message: expect.stringMatching(/^is not CSV the import reads/) }]);
+    expect(problemsOf((await upload(listId, 'sku,price\n"unclosed,1\n')).body)).toEqual([
+      { field: null, message: expect.stringMatching(/^is not CSV the import reads/) },
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
   it(`refuses more than ${MAX_LIST_REPLACE_ITEMS} rows, a body over 2 MiB, JSON, a bad scope, a percentage list and another store's list`, async () => {
     const catalog = await createCatalog(suite.server, suite.tenant, `imp-${engine}-${++sequence}`);
     const listId = await fixedList();
-    const percentage = (await ok<{ id: number }>(await call('POST', '/v1/price-lists', { name: `Pct ${engine} ${++sequence}`, kind: 'percentage', percentage: 10 }), 201)).id;
+    const percentage = (
+      await ok<{ id: number }>(await call('POST', '/v1/price-lists', { name: `Pct ${engine} ${++sequence}`, kind: 'percentage', percentage: 10 }), 201)
+    ).id;
     const before = await snapshot();
     const rows = Array.from({ length: MAX_LIST_REPLACE_ITEMS + 1 }, (_, index) => `${catalog.skus.mug},1,${index + 1}`);
     const many = await upload(listId, ['sku,price,min_quantity', ...rows].join('\n'));
     expectError(many, 422, 10);
-    expect(problemsOf(many.body)).toEqual([{ field: null, message: `has ${MAX_LIST_REPLACE_ITEMS + 1} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)` }]);
+    expect(problemsOf(many.body)).toEqual([
+      {
+        field: null,
+        message: `has ${MAX_LIST_REPLACE_ITEMS + 1} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)`,
+      },
+    ]);
     expectError(await upload(listId, `sku,price\n${'x'.repeat(2 * 2 ** 20)},1\n`), 413, 12);
     expectError(await suite.api.request('POST', `/v1/price-lists/${listId}/prices/import`, { token: suite.tenant.token, body: { prices: [] } }), 415, 7);
     expectError(await upload(listId, 'sku,price\n', '?scope=all'), 400, 9);
@@ -154,9 +181,9 @@ describe.each(await enginesUnderTest())('price list import on %s', (engine) => {
     const catalog = await createCatalog(suite.server, suite.tenant, `imp-${engine}-${++sequence}`);
     const listId = await fixedList();
     const key = { 'idempotency-key': `list-import-${engine}-${++sequence}` };
-    const first = await ok<ReplaceResult>(await upload(listId, `sku,price\n${catalog.skus.mug},2\n`, '', suite.tenant.token, key));
+    const first = await ok<ReplacePriceListPricesResult>(await upload(listId, `sku,price\n${catalog.skus.mug},2\n`, '', suite.tenant.token, key));
     const again = await upload(listId, `sku,price\n${catalog.skus.mug},2\n`, '', suite.tenant.token, key);
-    expect(await ok<ReplaceResult>(again)).toEqual(first);
+    expect(await ok<ReplacePriceListPricesResult>(again)).toEqual(first);
     expect(await entriesOf(listId)).toHaveLength(1);
     expectError(await upload(listId, `sku,price\n${catalog.skus.mug},3\n`, '', suite.tenant.token, key), 422, 13);
   });

@@ -1,29 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_REPLACE_STORED, MAX_OVERLAP_KEY_ENTRIES } from '../../src/contract/price-lists.js';
+import {
+  MAX_LIST_REPLACE_STORED,
+  MAX_OVERLAP_KEY_ENTRIES,
+  type PriceListEntryOverlap,
+  type PriceListPrice,
+  type ReplacePriceListPricesResult,
+} from '../../src/contract/price-lists.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
 
 const LISTS = '/v1/price-lists';
-
-interface Entry {
-  id: number;
-  price: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
-
-interface Overlap {
-  sku: string;
-  productId: number;
-  minQuantity: number;
-  kind: 'duplicate' | 'overlap';
-  from: string | null;
-  until: string | null;
-  entryCount: number;
-  entries: Entry[];
-}
 
 /**
  * `GET /v1/price-lists/{id}/overlaps` (docs/pricing.md, "Overlaps"): the entries of one SKU,
@@ -40,15 +28,21 @@ describe.each(await enginesUnderTest())('price list overlaps on %s', (engine) =>
   const overlaps = async (listId: number, query = '') => {
     const response = await call('GET', `${LISTS}/${listId}/overlaps${query}`);
     expect(response.status, response.text).toBe(200);
-    return response.body as Overlap[];
+    return response.body as PriceListEntryOverlap[];
   };
-  const shown = ({ id, price, validFrom, validUntil }: Entry) => ({ id, price, validFrom, validUntil });
+  const shown = ({ id, price, validFrom, validUntil }: PriceListPrice) => ({ id, price, validFrom, validUntil });
 
   it('groups same-SKU, same-break entries whose windows meet, newest first, in key order; the newest valid one is what the customer pays', async () => {
     const { catalog } = suite;
     const list = (await created('POST', LISTS, { name: 'Overlapping', kind: 'fixed' })) as { id: number };
     const tee = (price: number, extra: object = {}) => ({ productId: catalog.tee, sku: catalog.skus.teeRedM, price, ...extra });
-    const mug = (price: number, validFrom: string | null, validUntil: string | null) => ({ productId: catalog.mug, sku: catalog.skus.mug, price, validFrom, validUntil });
+    const mug = (price: number, validFrom: string | null, validUntil: string | null) => ({
+      productId: catalog.mug,
+      sku: catalog.skus.mug,
+      price,
+      validFrom,
+      validUntil,
+    });
     const [a, b, , d, e, f, g] = (await created('POST', `${LISTS}/${list.id}/prices/bulk`, [
       tee(9.5),
       tee(9),
@@ -61,10 +55,19 @@ describe.each(await enginesUnderTest())('price list overlaps on %s', (engine) =>
       mug(1.5, '2027-06-01T00:00:00Z', '2027-07-01T00:00:00Z'),
       // Alone in its break.
       { ...mug(1, null, null), minQuantity: 5 },
-    ])) as Entry[] as [Entry, Entry, Entry, Entry, Entry, Entry, Entry, Entry];
+    ])) as PriceListPrice[] as [PriceListPrice, PriceListPrice, PriceListPrice, PriceListPrice, PriceListPrice, PriceListPrice, PriceListPrice, PriceListPrice];
 
-    const duplicate: Overlap = { sku: catalog.skus.teeRedM, productId: catalog.tee, minQuantity: 1, kind: 'duplicate', from: null, until: null, entryCount: 2, entries: [shown(b), shown(a)] };
-    const january: Overlap = {
+    const duplicate: PriceListEntryOverlap = {
+      sku: catalog.skus.teeRedM,
+      productId: catalog.tee,
+      minQuantity: 1,
+      kind: 'duplicate',
+      from: null,
+      until: null,
+      entryCount: 2,
+      entries: [shown(b), shown(a)],
+    };
+    const january: PriceListEntryOverlap = {
       sku: catalog.skus.mug,
       productId: catalog.mug,
       minQuantity: 1,
@@ -74,7 +77,16 @@ describe.each(await enginesUnderTest())('price list overlaps on %s', (engine) =>
       entryCount: 2,
       entries: [shown(e), shown(d)],
     };
-    const june: Overlap = { sku: catalog.skus.mug, productId: catalog.mug, minQuantity: 1, kind: 'overlap', from: '2027-03-01T00:00:00.000Z', until: null, entryCount: 2, entries: [shown(g), shown(f)] };
+    const june: PriceListEntryOverlap = {
+      sku: catalog.skus.mug,
+      productId: catalog.mug,
+      minQuantity: 1,
+      kind: 'overlap',
+      from: '2027-03-01T00:00:00.000Z',
+      until: null,
+      entryCount: 2,
+      entries: [shown(g), shown(f)],
+    };
     // In order of SKU (MUG… before TEE…), product, break, start.
     const all = [january, june, duplicate].sort((x, y) => (x.sku < y.sku ? -1 : x.sku > y.sku ? 1 : 0));
     expect(await overlaps(list.id)).toEqual(all);
@@ -103,8 +115,16 @@ describe.each(await enginesUnderTest())('price list overlaps on %s', (engine) =>
     const { catalog } = suite;
     const list = (await created('POST', LISTS, { name: 'Many duplicates', kind: 'fixed' })) as { id: number };
     const item = (sku: string, productId: number, price: number) => ({ productId, sku, price });
-    const first = (await created('POST', `${LISTS}/${list.id}/prices/bulk`, Array.from({ length: 1000 }, (_, i) => item(catalog.skus.tee, catalog.tee, (100 + i) / 100)))) as Entry[];
-    const more = (await created('POST', `${LISTS}/${list.id}/prices/bulk`, [item(catalog.skus.tee, catalog.tee, 20), item(catalog.skus.teeRedL, catalog.tee, 21), item(catalog.skus.teeRedL, catalog.tee, 22)])) as Entry[];
+    const first = (await created(
+      'POST',
+      `${LISTS}/${list.id}/prices/bulk`,
+      Array.from({ length: 1000 }, (_, i) => item(catalog.skus.tee, catalog.tee, (100 + i) / 100)),
+    )) as PriceListPrice[];
+    const more = (await created('POST', `${LISTS}/${list.id}/prices/bulk`, [
+      item(catalog.skus.tee, catalog.tee, 20),
+      item(catalog.skus.teeRedL, catalog.tee, 21),
+      item(catalog.skus.teeRedL, catalog.tee, 22),
+    ])) as PriceListPrice[];
     const found = await overlaps(list.id);
     expect(found.map((overlap) => [overlap.sku, overlap.kind, overlap.entryCount, overlap.entries.length])).toEqual([
       [catalog.skus.tee, 'duplicate', 1001, 100],
@@ -129,31 +149,18 @@ describe.each(await enginesUnderTest())('price list overlaps on %s', (engine) =>
   });
 });
 
-interface PlannedEntry {
-  index: number;
-  id: number | null;
-  price: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
-
-interface ReplaceAnswer {
-  created: Array<{ id: number | null; priceListId: number; sku: string; price: number; minQuantity: number; createdAt: string | null }>;
-  deleted: Array<{ id: number; sku: string }>;
-  unchanged: number;
-  overlaps: Array<Omit<Overlap, 'entries'> & { entries: PlannedEntry[] }>;
-}
-
 /** `POST /v1/price-lists/{id}/prices/replace`: a list's entries kept as a customer's trade prices are. */
 describe.each(await enginesUnderTest())('price list replace on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
-  const call = (method: string, path: string, body?: unknown, token = suite.tenant.token, headers: Record<string, string> = {}) => suite.api.request(method, path, { token, body, headers });
+  const call = (method: string, path: string, body?: unknown, token = suite.tenant.token, headers: Record<string, string> = {}) =>
+    suite.api.request(method, path, { token, body, headers });
   const newList = async (name: string) => {
     const response = await call('POST', LISTS, { name, kind: 'fixed' });
     expect(response.status, response.text).toBe(201);
     return (response.body as { id: number }).id;
   };
-  const entriesOf = async (listId: number) => (await call('GET', `${LISTS}/${listId}/prices?count=100`)).body as Array<{ id: number; sku: string; price: number; minQuantity: number }>;
+  const entriesOf = async (listId: number) =>
+    (await call('GET', `${LISTS}/${listId}/prices?count=100`)).body as Array<{ id: number; sku: string; price: number; minQuantity: number }>;
   /** Every entry of the list, page by page. */
   const entriesOfAll = async (listId: number) => {
     const all: Array<{ id: number }> = [];
@@ -172,7 +179,7 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
   const replace = async (listId: number, body: object, status = 200) => {
     const response = await call('POST', `${LISTS}/${listId}/prices/replace`, body);
     expect(response.status, response.text).toBe(status);
-    return response.body as ReplaceAnswer;
+    return response.body as ReplacePriceListPricesResult;
   };
   const eventTopics = async (after: number) => {
     const events = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Array<{ id: number; topic: string; subjectId: number }>;
@@ -212,7 +219,19 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const after = await lastEventId();
     const planned = await replace(listId, { ...body, dryRun: true });
     expect(planned).toEqual({
-      created: [{ id: null, priceListId: listId, ...mug, price: 2.5, minQuantity: 1, validFrom: '2027-01-01T00:00:00.000Z', validUntil: null, quantityRule: null, createdAt: null }],
+      created: [
+        {
+          id: null,
+          priceListId: listId,
+          ...mug,
+          price: 2.5,
+          minQuantity: 1,
+          validFrom: '2027-01-01T00:00:00.000Z',
+          validUntil: null,
+          quantityRule: null,
+          createdAt: null,
+        },
+      ],
       deleted: [expect.objectContaining({ id: drop.id, sku: catalog.skus.mug, minQuantity: 10 })],
       unchanged: 1,
       overlaps: [
@@ -244,12 +263,19 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     // The tee's entry is not of a SKU named: it stays.
     expect((await entriesOf(listId)).map((entry) => entry.id)).toEqual([keep.id, teeEntry.id, createdId]);
     expect(await eventTopics(after)).toEqual([`price_list_price.deleted:${drop.id}`, `price_list_price.created:${createdId}`]);
-    expect(((await call('GET', `${LISTS}/${listId}/overlaps`)).body as Overlap[]).map((overlap) => overlap.entries.map((entry) => entry.id))).toEqual([[createdId, keep.id]]);
+    expect(
+      ((await call('GET', `${LISTS}/${listId}/overlaps`)).body as PriceListEntryOverlap[]).map((overlap) => overlap.entries.map((entry) => entry.id)),
+    ).toEqual([[createdId, keep.id]]);
 
     // Scope list: the list becomes exactly these; the same again changes nothing.
     const exactly = { scope: 'list', prices: [{ ...tee, price: 9 }] };
     const narrowed = await replace(listId, exactly);
-    expect({ created: narrowed.created, deleted: narrowed.deleted.map((entry) => entry.id), unchanged: narrowed.unchanged, overlaps: narrowed.overlaps }).toEqual({ created: [], deleted: [keep.id, createdId], unchanged: 1, overlaps: [] });
+    expect({
+      created: narrowed.created,
+      deleted: narrowed.deleted.map((entry) => entry.id),
+      unchanged: narrowed.unchanged,
+      overlaps: narrowed.overlaps,
+    }).toEqual({ created: [], deleted: [keep.id, createdId], unchanged: 1, overlaps: [] });
     expect((await entriesOf(listId)).map((entry) => entry.id)).toEqual([teeEntry.id]);
     expect(await replace(listId, exactly)).toEqual({ created: [], deleted: [], unchanged: 1, overlaps: [] });
     expect(await replace(listId, { scope: 'list', prices: [] })).toMatchObject({ created: [], deleted: [{ id: teeEntry.id }], unchanged: 0 });
@@ -264,10 +290,17 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const before = await entriesOf(listId);
     const refused = await call('POST', `${LISTS}/${listId}/prices/replace`, {
       scope: 'list',
-      prices: [{ ...mug, price: 2 }, { ...mug, sku: 'NOT-A-SKU', price: 2 }, { ...mug, price: -1 }, { ...mug, price: 2, validFrom: '2027-02-01T00:00:00Z', validUntil: '2027-01-01T00:00:00Z' }],
+      prices: [
+        { ...mug, price: 2 },
+        { ...mug, sku: 'NOT-A-SKU', price: 2 },
+        { ...mug, price: -1 },
+        { ...mug, price: 2, validFrom: '2027-02-01T00:00:00Z', validUntil: '2027-01-01T00:00:00Z' },
+      ],
     });
     expect(refused.status, refused.text).toBe(422);
-    expect((refused.body as { code: number; errors: Array<{ index?: number; field: string | null }> }).errors.map(({ index, field }) => [index, field])).toEqual([
+    expect(
+      (refused.body as { code: number; errors: Array<{ index?: number; field: string | null }> }).errors.map(({ index, field }) => [index, field]),
+    ).toEqual([
       [1, 'sku'],
       [2, 'price'],
       [3, 'validUntil'],
@@ -276,7 +309,9 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     expect(problems(await call('POST', `${LISTS}/${listId}/prices/replace`, { prices: [] }))).toEqual([expect.stringMatching(/scope/)]);
     expectError(await call('POST', `${LISTS}/${listId}/prices/replace`, { scope: 'list', prices: [], extra: 1 }), 422, 10);
     const percentage = (await call('POST', LISTS, { name: 'Percent', kind: 'percentage', percentage: 5 })).body as { id: number };
-    expect(problems(await call('POST', `${LISTS}/${percentage.id}/prices/replace`, { scope: 'list', prices: [] }))).toEqual([expect.stringMatching(/percentage list/)]);
+    expect(problems(await call('POST', `${LISTS}/${percentage.id}/prices/replace`, { scope: 'list', prices: [] }))).toEqual([
+      expect.stringMatching(/percentage list/),
+    ]);
     expectError(await call('POST', `${LISTS}/987654/prices/replace`, { scope: 'list', prices: [] }), 404, 5);
     expectError(await call('POST', `${LISTS}/abc/prices/replace`, { scope: 'list', prices: [] }), 404, 5);
     const theirs = (await suite.api.request('POST', LISTS, { token: suite.other.token, body: { name: 'Theirs', kind: 'fixed' } })).body as { id: number };
@@ -289,7 +324,15 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
   it(`refuses a replace of more than ${MAX_LIST_REPLACE_STORED} stored entries, naming scope, and changes nothing`, async () => {
     const { catalog } = suite;
     const listId = await newList('Too many to replace');
-    const entry = (minQuantity: number) => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity, validFrom: null, validUntil: null, quantityRule: null });
+    const entry = (minQuantity: number) => ({
+      productId: catalog.mug,
+      sku: catalog.skus.mug,
+      price: 1,
+      minQuantity,
+      validFrom: null,
+      validUntil: null,
+      quantityRule: null,
+    });
     const createdAt = new Date().toISOString();
     for (let start = 0; start <= MAX_LIST_REPLACE_STORED; start += 5000) {
       const items = Array.from({ length: Math.min(5000, MAX_LIST_REPLACE_STORED + 1 - start) }, (_, offset) => entry(start + offset + 1));
@@ -299,10 +342,15 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
       { scope: 'list', prices: [] },
       { scope: 'skus', prices: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 2 }] },
     ]) {
-      expect(problems(await call('POST', `${LISTS}/${listId}/prices/replace`, body))).toEqual([expect.stringMatching(new RegExp(`^scope: .*more than ${MAX_LIST_REPLACE_STORED}`))]);
+      expect(problems(await call('POST', `${LISTS}/${listId}/prices/replace`, body))).toEqual([
+        expect.stringMatching(new RegExp(`^scope: .*more than ${MAX_LIST_REPLACE_STORED}`)),
+      ]);
     }
     // Another SKU's entries are few: that replace goes ahead.
-    expect(await replace(listId, { scope: 'skus', prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 }] })).toMatchObject({ deleted: [], unchanged: 0 });
+    expect(await replace(listId, { scope: 'skus', prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 }] })).toMatchObject({
+      deleted: [],
+      unchanged: 0,
+    });
     expect((await call('GET', `${LISTS}/${listId}/prices/count`)).body).toEqual({ count: MAX_LIST_REPLACE_STORED + 2 });
   });
 
@@ -310,10 +358,17 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const { catalog } = suite;
     const listId = await newList('Batches');
     const mug = { productId: catalog.mug, sku: catalog.skus.mug };
-    const stored = await call('POST', `${LISTS}/${listId}/prices/bulk`, Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 1, minQuantity: index + 1 })));
+    const stored = await call(
+      'POST',
+      `${LISTS}/${listId}/prices/bulk`,
+      Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 1, minQuantity: index + 1 })),
+    );
     expect(stored.status, stored.text).toBe(201);
     // 700 new prices: 600 of breaks 1–600 at another price (each stored one goes), then 100 duplicates of break 1.
-    const prices = [...Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 2, minQuantity: index + 1 })), ...Array.from({ length: 100 }, () => ({ ...mug, price: 3 }))];
+    const prices = [
+      ...Array.from({ length: 600 }, (_, index) => ({ ...mug, price: 2, minQuantity: index + 1 })),
+      ...Array.from({ length: 100 }, () => ({ ...mug, price: 3 })),
+    ];
     const done = await replace(listId, { scope: 'list', prices });
     expect([done.created.length, done.deleted.length, done.unchanged]).toEqual([700, 600, 0]);
     const createdIds = done.created.map((entry) => entry.id!);
@@ -337,14 +392,24 @@ describe.each(await enginesUnderTest())('price list replace on %s', (engine) => 
     const listId = await newList('Too many duplicates');
     const createdAt = new Date().toISOString();
     for (let start = 0; start <= MAX_OVERLAP_KEY_ENTRIES; start += 5000) {
-      const items = Array.from({ length: Math.min(5000, MAX_OVERLAP_KEY_ENTRIES + 1 - start) }, () => ({ productId: catalog.mug, sku: catalog.skus.mug, price: 1, minQuantity: 1, validFrom: null, validUntil: null, quantityRule: null }));
+      const items = Array.from({ length: Math.min(5000, MAX_OVERLAP_KEY_ENTRIES + 1 - start) }, () => ({
+        productId: catalog.mug,
+        sku: catalog.skus.mug,
+        price: 1,
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
+        quantityRule: null,
+      }));
       await suite.server.services.uow.transaction((repos) => repos.priceLists.insertPrices(suite.tenant.storeId, listId, items, createdAt));
     }
     const tee = { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 2 };
     expect((await call('POST', `${LISTS}/${listId}/prices/bulk`, [tee, tee])).status).toBe(201);
-    expect(problems(await call('GET', `${LISTS}/${listId}/overlaps`))).toEqual([expect.stringMatching(new RegExp(`^sku: .*more than ${MAX_OVERLAP_KEY_ENTRIES} entries of SKU '${catalog.skus.mug}'`))]);
+    expect(problems(await call('GET', `${LISTS}/${listId}/overlaps`))).toEqual([
+      expect.stringMatching(new RegExp(`^sku: .*more than ${MAX_OVERLAP_KEY_ENTRIES} entries of SKU '${catalog.skus.mug}'`)),
+    ]);
     const teeOnly = await call('GET', `${LISTS}/${listId}/overlaps?sku=${catalog.skus.teeRedM}`);
-    expect((teeOnly.body as Overlap[]).map((found) => [found.sku, found.entryCount])).toEqual([[catalog.skus.teeRedM, 2]]);
+    expect((teeOnly.body as PriceListEntryOverlap[]).map((found) => [found.sku, found.entryCount])).toEqual([[catalog.skus.teeRedM, 2]]);
   });
 
   it('replays a replace sent again with its Idempotency-Key', async () => {

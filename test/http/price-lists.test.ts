@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Customer } from '../../src/contract/customers.js';
+import type { Event } from '../../src/contract/events.js';
+import type { PriceList, PriceListPrice } from '../../src/contract/price-lists.js';
 import type { Scope } from '../../src/modules/stores/scopes.js';
 import { type ProblemBody, TIMESTAMP } from '../support/bodies.js';
 import { expectError } from '../support/conventions.js';
@@ -7,38 +10,6 @@ import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 
 const LISTS = '/v1/price-lists';
-
-interface PriceListBody {
-  id: number;
-  name: string;
-  kind: 'fixed' | 'percentage';
-  percentage: number | null;
-  createdAt: string;
-}
-
-interface EntryBody {
-  id: number;
-  priceListId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  createdAt: string;
-}
-
-interface CustomerBody {
-  id: number;
-  priceListIds: number[];
-}
-
-interface FeedEvent {
-  id: number;
-  topic: string;
-  subjectId: number;
-  data: Record<string, unknown>;
-}
 
 describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
@@ -50,9 +21,10 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expect(response.status, `${method} ${path}: ${response.text}`).toBe(status);
     return response.body;
   };
-  const createList = async (body: object, token = suite.tenant.token) => (await expectStatus('POST', LISTS, body, 201, token)) as PriceListBody;
-  const addEntries = async (listId: number, items: object[], token = suite.tenant.token) => (await expectStatus('POST', `${LISTS}/${listId}/prices/bulk`, items, 201, token)) as EntryBody[];
-  const createCustomer = async (body: object) => (await expectStatus('POST', '/v1/customers', body, 201)) as CustomerBody;
+  const createList = async (body: object, token = suite.tenant.token) => (await expectStatus('POST', LISTS, body, 201, token)) as PriceList;
+  const addEntries = async (listId: number, items: object[], token = suite.tenant.token) =>
+    (await expectStatus('POST', `${LISTS}/${listId}/prices/bulk`, items, 201, token)) as PriceListPrice[];
+  const createCustomer = async (body: object) => (await expectStatus('POST', '/v1/customers', body, 201)) as Customer;
   const keyWith = async (scopes: Scope[]) => (await suite.server.services.credentials.issueKey(suite.tenant.storeId, scopes)).token;
   const snapshot = () => snapshotStore(suite.server.services.database, suite.tenant.storeId);
   const fieldsOf = (body: unknown) => (body as ProblemBody).errors.map(({ index, field }) => (index === undefined ? field : [index, field]));
@@ -60,7 +32,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
   const lastEventId = async () => {
     let after = 0;
     for (let page = 0; page < 1000; page++) {
-      const events = (await call('GET', `/v1/events?after=${after}&count=100`)).body as FeedEvent[];
+      const events = (await call('GET', `/v1/events?after=${after}&count=100`)).body as Event[];
       if (events.length === 0) return after;
       after = events.at(-1)!.id;
     }
@@ -69,23 +41,39 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
   const eventsAfter = async (after: number, token = suite.tenant.token) => {
     const response = await call('GET', `/v1/events?after=${after}&count=100`, undefined, token);
     expect(response.status).toBe(200);
-    return response.body as FeedEvent[];
+    return response.body as Event[];
   };
-  const topics = (events: FeedEvent[]) => events.map((event) => `${event.topic}:${event.subjectId}`);
+  const topics = (events: Event[]) => events.map((event) => `${event.topic}:${event.subjectId}`);
 
   it('creates, reads, lists, counts, updates and deletes price lists', async () => {
     const { token } = await suite.server.createTenant();
     const created = await call('POST', LISTS, { name: 'Trade A', kind: 'fixed' }, token);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Trade A', kind: 'fixed', percentage: null, policy: 'first', rounding: null, createdAt: expect.stringMatching(TIMESTAMP) });
-    const fixed = created.body as PriceListBody;
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'Trade A',
+      kind: 'fixed',
+      percentage: null,
+      policy: 'first',
+      rounding: null,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
+    const fixed = created.body as PriceList;
     const nulled = await createList({ name: 'Trade B', kind: 'fixed', percentage: null }, token);
     const half = await call('POST', LISTS, { name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest' }, token);
-    expect(half.body).toEqual({ id: expect.any(Number), name: 'Half', kind: 'percentage', percentage: 12.5, policy: 'lowest', rounding: null, createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(half.body).toEqual({
+      id: expect.any(Number),
+      name: 'Half',
+      kind: 'percentage',
+      percentage: 12.5,
+      policy: 'lowest',
+      rounding: null,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
     const third = await call('POST', LISTS, { name: 'Third', kind: 'percentage', percentage: 33.3333, rounding: { increment: 0.05, mode: 'up' } }, token);
     expect(third.text).toContain('"percentage":33.3333,');
     expect(third.body).toMatchObject({ rounding: { increment: 0.05, mode: 'up' } });
-    const all = [fixed, nulled, half.body, third.body] as PriceListBody[];
+    const all = [fixed, nulled, half.body, third.body] as PriceList[];
     expect(all.map((list) => list.id)).toEqual([...all.map((list) => list.id)].sort((a, b) => a - b));
     for (const list of all) expect((await call('GET', `${LISTS}/${list.id}`, undefined, token)).body).toEqual(list);
 
@@ -99,7 +87,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expectError(await call('GET', `${LISTS}?kind=tiered`, undefined, token), 400, 9, /kind/);
     expectError(await call('GET', `${LISTS}/not-an-id`, undefined, token), 404, 5);
 
-    const percentage = half.body as PriceListBody;
+    const percentage = half.body as PriceList;
     const put = (id: number, body: unknown) => call('PUT', `${LISTS}/${id}`, body, token);
     expect((await put(fixed.id, { name: 'Renamed' })).body).toEqual({ ...fixed, name: 'Renamed' });
     expect((await put(percentage.id, { percentage: 20.25 })).body).toEqual({ ...percentage, percentage: 20.25 });
@@ -174,8 +162,16 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     ];
     const response = await call('POST', `${LISTS}/${list.id}/prices/bulk`, items);
     expect(response.status, response.text).toBe(201);
-    const entries = response.body as EntryBody[];
-    const record = { id: expect.any(Number), priceListId: list.id, minQuantity: 1, validFrom: null, validUntil: null, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) };
+    const entries = response.body as PriceListPrice[];
+    const record = {
+      id: expect.any(Number),
+      priceListId: list.id,
+      minQuantity: 1,
+      validFrom: null,
+      validUntil: null,
+      quantityRule: null,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    };
     expect(entries).toEqual([
       { ...record, ...items[0] },
       { ...record, ...items[1], validFrom: '2026-01-01T00:00:00.000Z', validUntil: '2026-07-01T00:00:00.000Z' },
@@ -185,8 +181,8 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expect(entries.map((entry) => entry.id)).toEqual([...entries.map((entry) => entry.id)].sort((a, b) => a - b));
     for (const entry of entries) expect((await call('GET', `${LISTS}/${list.id}/prices/${entry.id}`)).body).toEqual(entry);
 
-    const [a, b, c] = entries as [EntryBody, EntryBody, EntryBody];
-    const filtered = async (query: string, expected: EntryBody[]) => {
+    const [a, b, c] = entries as [PriceListPrice, PriceListPrice, PriceListPrice];
+    const filtered = async (query: string, expected: PriceListPrice[]) => {
       expect((await call('GET', `${LISTS}/${list.id}/prices${query}`)).body, query).toEqual(expected);
       expect((await call('GET', `${LISTS}/${list.id}/prices/count${query}`)).body, query).toEqual({ count: expected.length });
     };
@@ -201,7 +197,8 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     await filtered('?validAt=2026-07-01T00:00:00Z', [a, c]);
     await filtered('?validAt=2027-01-01T00:00:00Z', [a]);
     expect((await call('GET', `${LISTS}/${list.id}/prices?fields=id,sku`)).body).toEqual(entries.map(({ id, sku }) => ({ id, sku })));
-    for (const path of [`${LISTS}/${list.id}/prices?validAt=garbage`, `${LISTS}/${list.id}/prices/count?validAt=garbage`]) expectError(await call('GET', path), 400, 9, /validAt/);
+    for (const path of [`${LISTS}/${list.id}/prices?validAt=garbage`, `${LISTS}/${list.id}/prices/count?validAt=garbage`])
+      expectError(await call('GET', path), 400, 9, /validAt/);
 
     const otherList = await createList({ name: 'Other entries', kind: 'fixed' });
     const [elsewhere] = await addEntries(otherList.id, [{ productId: catalog.mug, sku: catalog.skus.mug, price: 1 }]);
@@ -279,11 +276,12 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
   });
 
   describe("customers' priceListIds", () => {
-    const threeLists = async () => [
-      (await createList({ name: 'First', kind: 'fixed' })).id,
-      (await createList({ name: 'Second', kind: 'percentage', percentage: 5 })).id,
-      (await createList({ name: 'Third', kind: 'fixed' })).id,
-    ] as const;
+    const threeLists = async () =>
+      [
+        (await createList({ name: 'First', kind: 'fixed' })).id,
+        (await createList({ name: 'Second', kind: 'percentage', percentage: 5 })).id,
+        (await createList({ name: 'Third', kind: 'fixed' })).id,
+      ] as const;
 
     it('keeps them in the order given on create, get, list and update; filters and counts by them', async () => {
       const [a, b, c] = await threeLists();
@@ -329,7 +327,12 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
       const token = await keyWith(['catalog:read', 'catalog:write']);
       const customer = await createCustomer({ email: `scoped-${engine}-${a}@example.com`, priceListIds: [a] });
       const before = await snapshot();
-      expectError(await call('POST', '/v1/customers', { email: `scoped-new-${engine}-${a}@example.com`, priceListIds: [b] }, token), 403, 4, /trade_prices:write/);
+      expectError(
+        await call('POST', '/v1/customers', { email: `scoped-new-${engine}-${a}@example.com`, priceListIds: [b] }, token),
+        403,
+        4,
+        /trade_prices:write/,
+      );
       expectError(await call('PUT', `/v1/customers/${customer.id}`, { priceListIds: [b] }, token), 403, 4, /trade_prices:write/);
       expectError(await call('PUT', `/v1/customers/${customer.id}`, { firstName: 'No', priceListIds: [] }, token), 403, 4);
       // The scope is checked before the body is validated (contract order: 403 before 422).
@@ -402,7 +405,12 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
   });
 
   it('deleting a product deletes its entries from every list, each with its event', async () => {
-    const product = (await expectStatus('POST', '/v1/products', { title: 'Short-lived', sku: `GONE-${engine}`, price: 3, variations: [{ sku: `GONE-${engine}-V` }] }, 201)) as { id: number };
+    const product = (await expectStatus(
+      'POST',
+      '/v1/products',
+      { title: 'Short-lived', sku: `GONE-${engine}`, price: 3, variations: [{ sku: `GONE-${engine}-V` }] },
+      201,
+    )) as { id: number };
     const one = await createList({ name: 'One', kind: 'fixed' });
     const two = await createList({ name: 'Two', kind: 'fixed' });
     const [gone1, stays] = await addEntries(one.id, [
@@ -414,13 +422,24 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expect((await call('DELETE', `/v1/products/${product.id}`)).status).toBe(204);
     expect((await call('GET', `${LISTS}/${one.id}/prices`)).body).toEqual([stays]);
     expect((await call('GET', `${LISTS}/${two.id}/prices/count`)).body).toEqual({ count: 0 });
-    expect(topics(await eventsAfter(seen))).toEqual([`price_list_price.deleted:${gone1!.id}`, `price_list_price.deleted:${gone2!.id}`, `product.deleted:${product.id}`]);
+    expect(topics(await eventsAfter(seen))).toEqual([
+      `price_list_price.deleted:${gone1!.id}`,
+      `price_list_price.deleted:${gone2!.id}`,
+      `product.deleted:${product.id}`,
+    ]);
   });
 
   it('trade_prices:read reads lists and entries but may not change them; without it even reading is 403', async () => {
     const list = await createList({ name: 'Read only', kind: 'fixed' });
     const [entry] = await addEntries(list.id, [{ productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 4 }]);
-    const reads = [LISTS, `${LISTS}/count`, `${LISTS}/${list.id}`, `${LISTS}/${list.id}/prices`, `${LISTS}/${list.id}/prices/count`, `${LISTS}/${list.id}/prices/${entry!.id}`];
+    const reads = [
+      LISTS,
+      `${LISTS}/count`,
+      `${LISTS}/${list.id}`,
+      `${LISTS}/${list.id}/prices`,
+      `${LISTS}/${list.id}/prices/count`,
+      `${LISTS}/${list.id}/prices/${entry!.id}`,
+    ];
     const writes: Array<[string, string, unknown]> = [
       ['POST', LISTS, { name: 'No', kind: 'fixed' }],
       ['PUT', `${LISTS}/${list.id}`, { name: 'No' }],
@@ -444,7 +463,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     await call('PUT', `${LISTS}/${list.id}`, { name: 'Watched more' });
     await createCustomer({ email: `watched-${engine}@example.com`, priceListIds: [list.id] });
     expect((await call('DELETE', `${LISTS}/${list.id}`)).status).toBe(204);
-    const customerIdOf = (events: FeedEvent[]) => events.find((event) => event.topic === 'customer.created')!.subjectId;
+    const customerIdOf = (events: Event[]) => events.find((event) => event.topic === 'customer.created')!.subjectId;
     const all = await eventsAfter(seen);
     const customer = customerIdOf(all);
     const priceListTopics = [
@@ -454,9 +473,18 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
       `price_list_price.deleted:${entry!.id}`,
       `price_list.deleted:${list.id}`,
     ];
-    expect(topics(all)).toEqual([...priceListTopics.slice(0, 3), `customer.created:${customer}`, priceListTopics[3], `customer.updated:${customer}`, priceListTopics[4]]);
+    expect(topics(all)).toEqual([
+      ...priceListTopics.slice(0, 3),
+      `customer.created:${customer}`,
+      priceListTopics[3],
+      `customer.updated:${customer}`,
+      priceListTopics[4],
+    ]);
     expect(topics(await eventsAfter(seen, await keyWith(['webhooks', 'trade_prices:read'])))).toEqual(priceListTopics);
-    expect(topics(await eventsAfter(seen, await keyWith(['webhooks', 'catalog:read'])))).toEqual([`customer.created:${customer}`, `customer.updated:${customer}`]);
+    expect(topics(await eventsAfter(seen, await keyWith(['webhooks', 'catalog:read'])))).toEqual([
+      `customer.created:${customer}`,
+      `customer.updated:${customer}`,
+    ]);
     expect(await eventsAfter(seen, await keyWith(['webhooks']))).toEqual([]);
   });
 
@@ -484,7 +512,7 @@ describe.each(await enginesUnderTest())('price lists on %s', (engine) => {
     expectError(await call('GET', `${LISTS}/${mine.id}/prices/${theirEntry!.id}`), 404, 5);
     expectError(await call('GET', `${LISTS}/${theirs.id}`), 404, 5);
     expect(await snapshot()).toEqual(before);
-    const theirLists = (await call('GET', `${LISTS}?count=100`, undefined, other)).body as PriceListBody[];
+    const theirLists = (await call('GET', `${LISTS}?count=100`, undefined, other)).body as PriceList[];
     expect(theirLists.map((list) => list.id)).toContain(theirs.id);
     expect(theirLists.map((list) => list.id)).not.toContain(mine.id);
     expect((await call('GET', `${LISTS}/${mine.id}`)).body).toEqual(mine);

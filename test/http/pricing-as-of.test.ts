@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { EffectivePrice } from '../../src/contract/trade-prices.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { ensureRecorded, StepClock } from '../support/history-record.js';
 import { suiteServer } from '../support/suite-server.js';
@@ -12,16 +13,6 @@ import { suiteServer } from '../support/suite-server.js';
  */
 const TRADE = '/v1/trade-customer-product-prices';
 const HOUR = 3_600_000;
-
-interface Effective {
-  price: number;
-  source: string;
-  tradePriceId: number | null;
-  priceListId: number | null;
-  priceListPriceId: number | null;
-  candidateCount: number;
-  candidates: Array<{ source: string; tradePriceId: number | null; priceListId: number | null; priceListPriceId: number | null; price: number; applies: boolean; reason: string | null }>;
-}
 
 describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %s', (engine) => {
   const clock = new StepClock(Date.parse('2026-06-01T00:00:00.000Z'));
@@ -47,12 +38,21 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
   };
 
   const sku = `ASOF-${engine}`;
-  const world = { product: 0, fixed: 0, percent: 0, customer: 0, tradePrice: 0, entry: 0, moments: { catalogOnly: '', priced: '', reassigned: '', deleted: '' } };
-  const effective = (at?: string, customer = world.customer) => request('GET', `${TRADE}/effective?customerId=${customer}&sku=${sku}&quantity=2${at === undefined ? '' : `&at=${encodeURIComponent(at)}`}`);
+  const world = {
+    product: 0,
+    fixed: 0,
+    percent: 0,
+    customer: 0,
+    tradePrice: 0,
+    entry: 0,
+    moments: { catalogOnly: '', priced: '', reassigned: '', deleted: '' },
+  };
+  const effective = (at?: string, customer = world.customer) =>
+    request('GET', `${TRADE}/effective?customerId=${customer}&sku=${sku}&quantity=2${at === undefined ? '' : `&at=${encodeURIComponent(at)}`}`);
   const effectiveAt = async (at?: string, customer = world.customer) => {
     const response = await effective(at, customer);
     expect(response.status, response.text).toBe(200);
-    return response.body as Effective;
+    return response.body as EffectivePrice;
   };
   const quoteAt = (at: string) => request('POST', '/v1/quotes', { customerId: world.customer, at, lines: [{ sku, quantity: 2 }] });
 
@@ -62,16 +62,32 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     world.product = product.id;
     const fixed = await change<{ id: number }>('price_list', 'POST', '/v1/price-lists', { name: `Fixed ${engine}`, kind: 'fixed' }, null);
     world.fixed = fixed.id;
-    const percent = await change<{ id: number }>('price_list', 'POST', '/v1/price-lists', { name: `Percent ${engine}`, kind: 'percentage', percentage: 10 }, null);
+    const percent = await change<{ id: number }>(
+      'price_list',
+      'POST',
+      '/v1/price-lists',
+      { name: `Percent ${engine}`, kind: 'percentage', percentage: 10 },
+      null,
+    );
     world.percent = percent.id;
-    const customer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `asof-${engine}@example.com`, trade: true, priceListIds: [world.fixed] }, null);
+    const customer = await change<{ id: number }>(
+      'customer',
+      'POST',
+      '/v1/customers',
+      { email: `asof-${engine}@example.com`, trade: true, priceListIds: [world.fixed] },
+      null,
+    );
     world.customer = customer.id;
     world.moments.catalogOnly = clock.step(HOUR);
 
     // t1: a trade price and an entry.
     clock.step(HOUR);
-    world.tradePrice = (await ok<Array<{ id: number }>>('POST', `${TRADE}/bulk`, [{ customerId: world.customer, productId: world.product, sku, price: 8 }], 201))[0]!.id;
-    world.entry = (await ok<Array<{ id: number }>>('POST', `/v1/price-lists/${world.fixed}/prices/bulk`, [{ productId: world.product, sku, price: 9 }], 201))[0]!.id;
+    world.tradePrice = (
+      await ok<Array<{ id: number }>>('POST', `${TRADE}/bulk`, [{ customerId: world.customer, productId: world.product, sku, price: 8 }], 201)
+    )[0]!.id;
+    world.entry = (
+      await ok<Array<{ id: number }>>('POST', `/v1/price-lists/${world.fixed}/prices/bulk`, [{ productId: world.product, sku, price: 9 }], 201)
+    )[0]!.id;
     world.moments.priced = clock.step(HOUR);
 
     // t2: the catalog price, the percentage and the customer change.
@@ -98,13 +114,26 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
   it('sees a trade price and an entry deleted since, with the customer a trade customer of the fixed list then', async () => {
     const then = await effectiveAt(world.moments.priced);
     expect(then).toMatchObject({ price: 8, source: 'trade', tradePriceId: world.tradePrice, priceListId: null, candidateCount: 2 });
-    expect(then.candidates.map(({ source, tradePriceId, priceListPriceId, price, applies, reason }) => ({ source, tradePriceId, priceListPriceId, price, applies, reason }))).toEqual([
+    expect(
+      then.candidates.map(({ source, tradePriceId, priceListPriceId, price, applies, reason }) => ({
+        source,
+        tradePriceId,
+        priceListPriceId,
+        price,
+        applies,
+        reason,
+      })),
+    ).toEqual([
       { source: 'trade', tradePriceId: world.tradePrice, priceListPriceId: null, price: 8, applies: true, reason: null },
       { source: 'price_list', tradePriceId: null, priceListPriceId: world.entry, price: 9, applies: false, reason: 'trade price wins' },
     ]);
     const quote = await quoteAt(world.moments.priced);
     expect(quote.status, quote.text).toBe(200);
-    expect(quote.body).toMatchObject({ at: world.moments.priced, total: 16, lines: [{ unitPrice: 8, lineTotal: 16, source: 'trade', tradePriceId: world.tradePrice }] });
+    expect(quote.body).toMatchObject({
+      at: world.moments.priced,
+      total: 16,
+      lines: [{ unitPrice: 8, lineTotal: 16, source: 'trade', tradePriceId: world.tradePrice }],
+    });
   });
 
   it('prices from the catalog price of the moment before any trade price or entry', async () => {
@@ -146,9 +175,17 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
 
   it('takes a customer without history (made before the history began) as its row, from the moment it was created', async () => {
     const before = clock.step(HOUR);
-    const made = await change<{ id: number; createdAt: string }>('customer', 'POST', '/v1/customers', { email: `old-${engine}@example.com`, trade: true, priceListIds: [world.fixed] }, null);
+    const made = await change<{ id: number; createdAt: string }>(
+      'customer',
+      'POST',
+      '/v1/customers',
+      { email: `old-${engine}@example.com`, trade: true, priceListIds: [world.fixed] },
+      null,
+    );
     // As data from before the history: the row, and no entry.
-    await sql`delete from price_history where store_id = ${suite.tenant.storeId} and resource = 'customer' and resource_id = ${made.id}`.execute(suite.server.services.database.db);
+    await sql`delete from price_history where store_id = ${suite.tenant.storeId} and resource = 'customer' and resource_id = ${made.id}`.execute(
+      suite.server.services.database.db,
+    );
     clock.step(HOUR);
     expect((await effective(before, made.id)).status).toBe(404);
     const since = await effective(made.createdAt, made.id);
@@ -161,8 +198,16 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     const sale = await change<{ id: number; name: string }>('price_list', 'POST', '/v1/price-lists', { name: `Sale ${engine}`, kind: 'fixed' }, null);
     clock.step(HOUR);
     await ok('POST', `/v1/price-lists/${base.id}/prices/bulk`, [{ productId: world.product, sku, price: 11 }], 201);
-    const saleEntry = (await ok<Array<{ id: number }>>('POST', `/v1/price-lists/${sale.id}/prices/bulk`, [{ productId: world.product, sku, price: 7 }], 201))[0]!.id;
-    const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `policy-${engine}@example.com`, priceListIds: [base.id, sale.id] }, null);
+    const saleEntry = (
+      await ok<Array<{ id: number }>>('POST', `/v1/price-lists/${sale.id}/prices/bulk`, [{ productId: world.product, sku, price: 7 }], 201)
+    )[0]!.id;
+    const buyer = await change<{ id: number }>(
+      'customer',
+      'POST',
+      '/v1/customers',
+      { email: `policy-${engine}@example.com`, priceListIds: [base.id, sale.id] },
+      null,
+    );
     const walked = clock.step(HOUR);
     await change('price_list', 'PUT', `/v1/price-lists/${sale.id}`, { policy: 'lowest' }, sale);
     const lowest = clock.step(HOUR);
@@ -172,7 +217,7 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     expect((await effective(walked, buyer.id)).body).toMatchObject({ price: 11, priceListId: base.id });
     const since = await effective(lowest, buyer.id);
     expect(since.body).toMatchObject({ price: 7, priceListId: sale.id, priceListPriceId: saleEntry });
-    expect((since.body as Effective).candidates.map(({ priceListId, applies, reason }) => ({ priceListId, applies, reason }))).toEqual([
+    expect((since.body as EffectivePrice).candidates.map(({ priceListId, applies, reason }) => ({ priceListId, applies, reason }))).toEqual([
       { priceListId: base.id, applies: false, reason: 'lower price wins' },
       { priceListId: sale.id, applies: true, reason: null },
     ]);
@@ -182,21 +227,48 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
   });
 
   it("takes a percentage list's rounding of the moment", async () => {
-    const whole = await change<{ id: number; name: string }>('price_list', 'POST', '/v1/price-lists', { name: `Whole ${engine}`, kind: 'percentage', percentage: 10, rounding: { increment: 1, mode: 'up' } }, null);
-    const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `rounding-${engine}@example.com`, priceListIds: [whole.id] }, null);
+    const whole = await change<{ id: number; name: string }>(
+      'price_list',
+      'POST',
+      '/v1/price-lists',
+      { name: `Whole ${engine}`, kind: 'percentage', percentage: 10, rounding: { increment: 1, mode: 'up' } },
+      null,
+    );
+    const buyer = await change<{ id: number }>(
+      'customer',
+      'POST',
+      '/v1/customers',
+      { email: `rounding-${engine}@example.com`, priceListIds: [whole.id] },
+      null,
+    );
     const rounded = clock.step(HOUR);
     await change('price_list', 'PUT', `/v1/price-lists/${whole.id}`, { rounding: null }, whole);
     const pennies = clock.step(HOUR);
     clock.step(HOUR);
     // 10 % off 12: 10.80, charged 11 while the list rounded up to whole units, 10.8 since.
-    expect((await effective(rounded, buyer.id)).body).toMatchObject({ price: 11, priceListId: whole.id, candidates: [expect.objectContaining({ price: 11, unroundedPrice: 10.8 })] });
-    expect((await effective(pennies, buyer.id)).body).toMatchObject({ price: 10.8, candidates: [expect.objectContaining({ price: 10.8, unroundedPrice: 10.8 })] });
+    expect((await effective(rounded, buyer.id)).body).toMatchObject({
+      price: 11,
+      priceListId: whole.id,
+      candidates: [expect.objectContaining({ price: 11, unroundedPrice: 10.8 })],
+    });
+    expect((await effective(pennies, buyer.id)).body).toMatchObject({
+      price: 10.8,
+      candidates: [expect.objectContaining({ price: 10.8, unroundedPrice: 10.8 })],
+    });
   });
 
   it('explains a moment with more records than a page (2000) of live and since-deleted ones, every one a candidate', async () => {
     const buyer = await change<{ id: number }>('customer', 'POST', '/v1/customers', { email: `many-${engine}@example.com`, trade: true }, null);
     const createdAt = clock.step(HOUR);
-    const items = Array.from({ length: 2100 }, (_, n) => ({ customerId: buyer.id, productId: world.product, sku, price: 1 + n / 100, minQuantity: 1, validFrom: null, validUntil: null }));
+    const items = Array.from({ length: 2100 }, (_, n) => ({
+      customerId: buyer.id,
+      productId: world.product,
+      sku,
+      price: 1 + n / 100,
+      minQuantity: 1,
+      validFrom: null,
+      validUntil: null,
+    }));
     const records = await suite.server.services.uow.transaction((repos) => repos.tradePrices.insertMany(suite.tenant.storeId, items, createdAt));
     const then = clock.step(HOUR);
     clock.step(HOUR);
@@ -205,7 +277,12 @@ describe.each(await enginesUnderTest())('as-of effective prices and quotes, on %
     // Then: all 2100 (the newest, deleted since, won); now: 2097.
     const asOf = await effectiveAt(then, buyer.id);
     expect(asOf).toMatchObject({ tradePriceId: records.at(-1)!.id, candidateCount: 2100 });
-    expect((asOf as Effective & { shadowedTradePriceIds: number[] }).shadowedTradePriceIds).toEqual(records.slice(0, -1).map((record) => record.id).reverse());
+    expect(asOf.shadowedTradePriceIds).toEqual(
+      records
+        .slice(0, -1)
+        .map((record) => record.id)
+        .reverse(),
+    );
     expect(await effectiveAt(undefined, buyer.id)).toMatchObject({ tradePriceId: records.at(-4)!.id, candidateCount: 2097 });
   });
 

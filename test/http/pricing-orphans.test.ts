@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Order, OrderLine } from '../../src/contract/orders.js';
+import type { Quote } from '../../src/contract/quotes.js';
+import type { EffectivePrice } from '../../src/contract/trade-prices.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
@@ -13,12 +16,7 @@ import { suiteServer } from '../support/suite-server.js';
 const TRADE = '/v1/trade-customer-product-prices';
 let sequence = 0;
 
-interface Origin {
-  source: string;
-  tradePriceId: number | null;
-  priceListId: number | null;
-  priceListPriceId: number | null;
-}
+type Origin = Pick<OrderLine, 'source' | 'tradePriceId' | 'priceListId' | 'priceListPriceId'>;
 
 describe.each(await enginesUnderTest())('records of a product that no longer owns the SKU, on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
@@ -39,7 +37,9 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
     world.former = (await created<{ id: number }>('/v1/products', { title: 'Former owner', sku: `RENAMED-${engine}-${n}`, price: 10 })).id;
     world.owner = (await created<{ id: number }>('/v1/products', { title: 'Owner now', sku: world.sku, price: 100 })).id;
     world.list = (await created<{ id: number }>('/v1/price-lists', { name: `Orphans ${engine} ${n}`, kind: 'fixed' })).id;
-    world.customer = (await created<{ id: number }>('/v1/customers', { email: `orphans-${engine}-${n}@example.com`, trade: true, priceListIds: [world.list] })).id;
+    world.customer = (
+      await created<{ id: number }>('/v1/customers', { email: `orphans-${engine}-${n}@example.com`, trade: true, priceListIds: [world.list] })
+    ).id;
   });
 
   /** Records of the former owner under the SKU, newer than anything of the owner's: they would win if they counted. */
@@ -47,25 +47,29 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
     const createdAt = new Date().toISOString();
     const record = { productId: world.former, sku: world.sku, price: 1, minQuantity: 1, validFrom: null, validUntil: null };
     await suite.server.services.uow.transaction(async (repos) => {
-      world.orphanTrade.push(...(await repos.tradePrices.insertMany(suite.tenant.storeId, [{ ...record, customerId: world.customer }], createdAt)).map((row) => row.id));
-      world.orphanEntry.push(...(await repos.priceLists.insertPrices(suite.tenant.storeId, world.list, [{ ...record, quantityRule: null }], createdAt)).map((row) => row.id));
+      world.orphanTrade.push(
+        ...(await repos.tradePrices.insertMany(suite.tenant.storeId, [{ ...record, customerId: world.customer }], createdAt)).map((row) => row.id),
+      );
+      world.orphanEntry.push(
+        ...(await repos.priceLists.insertPrices(suite.tenant.storeId, world.list, [{ ...record, quantityRule: null }], createdAt)).map((row) => row.id),
+      );
     });
   };
 
   const effective = async () => {
     const response = await request('GET', `${TRADE}/effective?customerId=${world.customer}&sku=${world.sku}`);
     expect(response.status, response.text).toBe(200);
-    return response.body as Origin & { price: number; productId: number; shadowedTradePriceIds: number[]; candidateCount: number; candidates: Origin[] };
+    return response.body as EffectivePrice;
   };
   const quoted = async () => {
     const response = await request('POST', '/v1/quotes', { customerId: world.customer, lines: [{ sku: world.sku, quantity: 1 }] });
     expect(response.status, response.text).toBe(200);
-    return (response.body as { lines: Array<Origin & { unitPrice: number; productId: number }> }).lines[0]!;
+    return (response.body as Quote).lines[0]!;
   };
   const ordered = async () => {
     const response = await request('POST', '/v1/orders', { customerId: world.customer, lines: [{ sku: world.sku, quantity: 1 }] });
     expect(response.status, response.text).toBe(201);
-    return (response.body as { lines: Array<Origin & { unitPrice: number; productId: number }> }).lines[0]!;
+    return (response.body as Order).lines[0]!;
   };
 
   it('with nothing of its own, the owner is priced at its catalog price', async () => {
@@ -74,11 +78,14 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
     const body = await effective();
     expect({ price: body.price, productId: body.productId, ...origin(body) }).toEqual({ price: 100, productId: world.owner, ...catalogPrice });
     expect(body).toMatchObject({ shadowedTradePriceIds: [], candidateCount: 0, candidates: [] });
-    for (const line of [await quoted(), await ordered()]) expect({ unitPrice: line.unitPrice, productId: line.productId, ...origin(line) }).toEqual({ unitPrice: 100, productId: world.owner, ...catalogPrice });
+    for (const line of [await quoted(), await ordered()])
+      expect({ unitPrice: line.unitPrice, productId: line.productId, ...origin(line) }).toEqual({ unitPrice: 100, productId: world.owner, ...catalogPrice });
   });
 
   it("the owner's own list entry applies, not a newer one of the former owner", async () => {
-    world.ownEntry = (await created<Array<{ id: number }>>(`/v1/price-lists/${world.list}/prices/bulk`, [{ productId: world.owner, sku: world.sku, price: 50 }]))[0]!.id;
+    world.ownEntry = (
+      await created<Array<{ id: number }>>(`/v1/price-lists/${world.list}/prices/bulk`, [{ productId: world.owner, sku: world.sku, price: 50 }])
+    )[0]!.id;
     await orphan();
     const fromList = { source: 'price_list', tradePriceId: null, priceListId: world.list, priceListPriceId: world.ownEntry };
     const body = await effective();
@@ -88,13 +95,18 @@ describe.each(await enginesUnderTest())('records of a product that no longer own
   });
 
   it("the owner's own trade price applies, not a newer one of the former owner, which is neither shadowed nor a candidate", async () => {
-    world.ownTrade = (await created<Array<{ id: number }>>(`${TRADE}/bulk`, [{ customerId: world.customer, productId: world.owner, sku: world.sku, price: 20 }]))[0]!.id;
+    world.ownTrade = (
+      await created<Array<{ id: number }>>(`${TRADE}/bulk`, [{ customerId: world.customer, productId: world.owner, sku: world.sku, price: 20 }])
+    )[0]!.id;
     await orphan();
     const fromTrade = { source: 'trade', tradePriceId: world.ownTrade, priceListId: null, priceListPriceId: null };
     const body = await effective();
     expect({ price: body.price, ...origin(body) }).toEqual({ price: 20, ...fromTrade });
     expect(body.shadowedTradePriceIds).toEqual([]);
-    expect(body.candidates.map(origin)).toEqual([fromTrade, { source: 'price_list', tradePriceId: null, priceListId: world.list, priceListPriceId: world.ownEntry }]);
+    expect(body.candidates.map(origin)).toEqual([
+      fromTrade,
+      { source: 'price_list', tradePriceId: null, priceListId: world.list, priceListPriceId: world.ownEntry },
+    ]);
     for (const line of [await quoted(), await ordered()]) expect({ unitPrice: line.unitPrice, ...origin(line) }).toEqual({ unitPrice: 20, ...fromTrade });
     // The orphans are still stored (they are the former owner's records, listed as such).
     const listed = await request('GET', `${TRADE}?customerId=${world.customer}&productId=${world.former}`);

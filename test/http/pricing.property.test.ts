@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
-import type { Clock } from '../../src/modules/clock.js';
+import type { QuantityRule } from '../../src/contract/quantity-rules.js';
+import type { Clock } from '../../src/modules/shared/clock.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
@@ -48,32 +49,55 @@ const rule: fc.Arbitrary<RuleSpec> = fc.record({ sku: skuPick, units, minQuantit
   return spec.from === spec.until ? { ...spec, until: null } : { ...spec, from: spec.until, until: spec.from };
 });
 /** A percentage list's own rounding, or none (the store's: GBP, to the penny, half-up). */
-const rounding = fc.option(fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) }), { nil: null, freq: 2 });
+const rounding = fc.option(
+  fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) }),
+  { nil: null, freq: 2 },
+);
 /** One list in three is a `lowest` list: it takes no turn, and is paid when lower. */
 const policy = fc.constantFrom('first' as const, 'first' as const, 'lowest' as const);
 /** A quantity rule, or none (most SKUs have none): a case pack of 1–5, a minimum and maybe a maximum of it. */
 const quantityRule = fc.oneof(
   { arbitrary: fc.constant(null), weight: 6 },
   {
-    arbitrary: fc.record({ increment: fc.integer({ min: 1, max: 5 }), packs: fc.integer({ min: 1, max: 4 }), more: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }) }).map(({ increment, packs, more }) => ({
-      minimum: increment * packs,
-      maximum: more === null ? null : increment * (packs + more),
-      increment,
-    })),
+    arbitrary: fc
+      .record({
+        increment: fc.integer({ min: 1, max: 5 }),
+        packs: fc.integer({ min: 1, max: 4 }),
+        more: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
+      })
+      .map(({ increment, packs, more }) => ({
+        minimum: increment * packs,
+        maximum: more === null ? null : increment * (packs + more),
+        increment,
+      })),
     weight: 1,
   },
 );
-type RuleOfQuantity = { minimum: number; maximum: number | null; increment: number } | null;
+/** A SKU's or entry's quantity rule, as the API answers it; null: none. */
+type RuleOfQuantity = QuantityRule | null;
 const scenario = fc.record({
-  products: fc.array(fc.record({ units, rule: quantityRule, variations: fc.array(fc.record({ units: fc.option(units, { nil: null }), rule: quantityRule }), { maxLength: 3 }) }), { minLength: 1, maxLength: 3 }),
+  products: fc.array(
+    fc.record({ units, rule: quantityRule, variations: fc.array(fc.record({ units: fc.option(units, { nil: null }), rule: quantityRule }), { maxLength: 3 }) }),
+    { minLength: 1, maxLength: 3 },
+  ),
   lists: fc.array(
     fc.oneof(
       {
         // Each entry may carry a quantity rule of its own, which a line it prices keeps instead of the SKU's.
-        arbitrary: fc.record({ kind: fc.constant('fixed' as const), entries: fc.array(fc.record({ rule, quantityRule }).map(({ rule: spec, quantityRule: own }) => ({ ...spec, quantityRule: own })), { minLength: 1, maxLength: 8 }), policy }),
+        arbitrary: fc.record({
+          kind: fc.constant('fixed' as const),
+          entries: fc.array(
+            fc.record({ rule, quantityRule }).map(({ rule: spec, quantityRule: own }) => ({ ...spec, quantityRule: own })),
+            { minLength: 1, maxLength: 8 },
+          ),
+          policy,
+        }),
         weight: 3,
       },
-      { arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy, rounding }), weight: 1 },
+      {
+        arbitrary: fc.record({ kind: fc.constant('percentage' as const), percentageUnits: fc.integer({ min: 0, max: 1_000_000 }), policy, rounding }),
+        weight: 1,
+      },
     ),
     { minLength: 1, maxLength: 3 },
   ),
@@ -134,7 +158,13 @@ interface Priced {
   entryRule?: RuleOfQuantity;
 }
 
-const pricedOf = ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId }: Priced): Priced => ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId });
+const pricedOf = ({ unitPrice, source, tradePriceId, priceListId, priceListPriceId }: Priced): Priced => ({
+  unitPrice,
+  source,
+  tradePriceId,
+  priceListId,
+  priceListPriceId,
+});
 
 /** The rule, written from docs/pricing.md over numbers (moments in milliseconds, prices in units). */
 function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: StoredList[] }, sku: CatalogSku, quantity: number, atMs: number): Priced {
@@ -142,7 +172,14 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
     rules
       .filter((candidate) => candidate.sku === sku.sku && candidate.minQuantity <= quantity && candidate.fromMs <= atMs && atMs < candidate.untilMs)
       .sort((a, b) => b.minQuantity - a.minQuantity || b.id - a.id)[0];
-  const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({ unitPrice: priceUnits / 10_000, source, tradePriceId: null, priceListId: null, priceListPriceId: null, ...ids });
+  const priced = (priceUnits: number, source: string, ids: Partial<Priced> = {}): Priced => ({
+    unitPrice: priceUnits / 10_000,
+    source,
+    tradePriceId: null,
+    priceListId: null,
+    priceListPriceId: null,
+    ...ids,
+  });
   const catalogUnits = sku.variationUnits ?? sku.productUnits;
   // The exact amount (units × millionths), rounded to the list's increment or the store's penny
   // by its mode, at most the catalog price; below 2^53 throughout (20.0000 is 200 000 units), so exact in doubles.
@@ -157,7 +194,9 @@ function modelPrice(facts: { trade: boolean; tradeRules: StoredRule[]; lists: St
   const listPrice = (list: StoredList): Priced | undefined => {
     if (list.percentageUnits !== null) return percentageOff(list);
     const listed = best(list.entries);
-    return listed === undefined ? undefined : priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id, entryRule: listed.quantityRule });
+    return listed === undefined
+      ? undefined
+      : priced(listed.units, 'price_list', { priceListId: list.id, priceListPriceId: listed.id, entryRule: listed.quantityRule });
   };
   const walked = (): Priced => {
     const tradePrice = facts.trade ? best(facts.tradeRules) : undefined;
@@ -211,10 +250,22 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
         ...(variation.rule !== null && { quantityRule: variation.rule }),
       }));
       const ownRule = product.rule === null ? {} : { quantityRule: product.rule };
-      const created = await send<{ id: number }>(tenant, 'POST', '/v1/products', { title: `Product ${index}`, sku: `P${index}`, price: product.units / 10_000, ...ownRule, variations }, 201);
+      const created = await send<{ id: number }>(
+        tenant,
+        'POST',
+        '/v1/products',
+        { title: `Product ${index}`, sku: `P${index}`, price: product.units / 10_000, ...ownRule, variations },
+        201,
+      );
       skus.push({ sku: `P${index}`, productId: created.id, productUnits: product.units, variationUnits: null, quantityRule: product.rule });
       product.variations.forEach((variation, position) =>
-        skus.push({ sku: `P${index}-V${position}`, productId: created.id, productUnits: product.units, variationUnits: variation.units, quantityRule: variation.rule ?? product.rule }),
+        skus.push({
+          sku: `P${index}-V${position}`,
+          productId: created.id,
+          productUnits: product.units,
+          variationUnits: variation.units,
+          quantityRule: variation.rule ?? product.rule,
+        }),
       );
     }
     const skuOf = (rule: RuleSpec) => skus[rule.sku % skus.length]!;
@@ -242,21 +293,45 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       const percentage = list.kind === 'percentage' ? list.percentageUnits / 10_000 : undefined;
       // `first` is the default: half of such lists say so, half leave it out.
       const policy = list.policy === 'lowest' || index % 2 === 0 ? { policy: list.policy } : {};
-      const ownRounding = list.kind === 'percentage' && list.rounding !== null ? { rounding: { increment: list.rounding.incrementUnits / 10_000, mode: list.rounding.mode } } : {};
-      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/price-lists', { name: `List ${index}`, kind: list.kind, percentage, ...policy, ...ownRounding }, 201);
+      const ownRounding =
+        list.kind === 'percentage' && list.rounding !== null
+          ? { rounding: { increment: list.rounding.incrementUnits / 10_000, mode: list.rounding.mode } }
+          : {};
+      const { id } = await send<{ id: number }>(
+        tenant,
+        'POST',
+        '/v1/price-lists',
+        { name: `List ${index}`, kind: list.kind, percentage, ...policy, ...ownRounding },
+        201,
+      );
       if (list.kind === 'percentage') {
         lists.push({ id, percentageUnits: list.percentageUnits, policy: list.policy, rounding: list.rounding, entries: [] });
         continue;
       }
-      const entries = list.entries.length === 0 ? [] : await send<Array<{ id: number }>>(
+      const entries =
+        list.entries.length === 0
+          ? []
+          : await send<Array<{ id: number }>>(
               tenant,
               'POST',
               `/v1/price-lists/${id}/prices/bulk`,
               // Half the entries without a rule say null, half leave it out.
-              list.entries.map((entry, position) => ({ ...ruleFields(entry), ...((entry.quantityRule !== null || position % 2 === 0) && { quantityRule: entry.quantityRule }) })),
+              list.entries.map((entry, position) => ({
+                ...ruleFields(entry),
+                ...((entry.quantityRule !== null || position % 2 === 0) && { quantityRule: entry.quantityRule }),
+              })),
               201,
             );
-      lists.push({ id, percentageUnits: null, policy: list.policy, rounding: null, entries: stored(list.entries, entries.map((entry) => entry.id)) });
+      lists.push({
+        id,
+        percentageUnits: null,
+        policy: list.policy,
+        rounding: null,
+        entries: stored(
+          list.entries,
+          entries.map((entry) => entry.id),
+        ),
+      });
     }
 
     const listsAt = (positions: number[]) => positions.filter((position) => position < lists.length).map((position) => lists[position]!);
@@ -272,7 +347,11 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
                 'POST',
                 '/v1/customer-groups',
                 // `first` is the default: said or left out, half and half.
-                { name: 'Group', priceListIds: listsAt(spec.groupLists).map((list) => list.id), ...((spec.groupPolicy === 'lowest' || spec.traderInGroup) && { policy: spec.groupPolicy }) },
+                {
+                  name: 'Group',
+                  priceListIds: listsAt(spec.groupLists).map((list) => list.id),
+                  ...((spec.groupPolicy === 'lowest' || spec.traderInGroup) && { policy: spec.groupPolicy }),
+                },
                 201,
               )
             ).id,
@@ -282,11 +361,34 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
       const own = listsAt(positions);
       const joined = inGroup ? group : undefined;
       const membership = joined === undefined ? {} : { customerGroupId: joined.id };
-      const { id } = await send<{ id: number }>(tenant, 'POST', '/v1/customers', { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id), ...membership }, 201);
-      const records = prices.length === 0 ? [] : await send<Array<{ id: number }>>(tenant, 'POST', '/v1/trade-customer-product-prices/bulk', prices.map((price) => ({ customerId: id, ...ruleFields(price) })), 201);
+      const { id } = await send<{ id: number }>(
+        tenant,
+        'POST',
+        '/v1/customers',
+        { email: `${name}@example.com`, trade: true, priceListIds: own.map((list) => list.id), ...membership },
+        201,
+      );
+      const records =
+        prices.length === 0
+          ? []
+          : await send<Array<{ id: number }>>(
+              tenant,
+              'POST',
+              '/v1/trade-customer-product-prices/bulk',
+              prices.map((price) => ({ customerId: id, ...ruleFields(price) })),
+              201,
+            );
       // Its own lists, then the group's it does not have itself (docs/pricing.md, "Customer groups").
       const walked = [...own, ...(joined?.lists ?? []).filter((list) => !own.some((mine) => mine.id === list.id))];
-      return { id, trade: true, lists: walked, tradeRules: stored(prices, records.map((record) => record.id)) };
+      return {
+        id,
+        trade: true,
+        lists: walked,
+        tradeRules: stored(
+          prices,
+          records.map((record) => record.id),
+        ),
+      };
     };
     const trader = await customer('trader', spec.traderLists, spec.traderPrices, spec.traderInGroup);
     const lapsed = await customer('lapsed', spec.lapsedLists, spec.lapsedPrices, spec.lapsedInGroup);
@@ -315,7 +417,10 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
             priced.push(customer);
             continue;
           }
-          const refusedQuote = await suite.api.request('POST', '/v1/quotes', { token: tenant.token, body: { customerId: customer.id, at: spec.at, lines: body } });
+          const refusedQuote = await suite.api.request('POST', '/v1/quotes', {
+            token: tenant.token,
+            body: { customerId: customer.id, at: spec.at, lines: body },
+          });
           const refusedOrder = await suite.api.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: customer.id, lines: body } });
           for (const refused of [refusedQuote, refusedOrder]) {
             expect(refused.status, refused.text.slice(0, 300)).toBe(422);
@@ -323,16 +428,37 @@ describe.each(await enginesUnderTest())('pricing agreement on %s', (engine) => {
           }
         }
         for (const customer of priced) {
-          const quote = await send<{ at: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/quotes', { customerId: customer.id, at: spec.at, lines: body }, 200);
-          const order = await send<{ createdAt: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(tenant, 'POST', '/v1/orders', { customerId: customer.id, lines: body }, 201);
+          const quote = await send<{ at: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(
+            tenant,
+            'POST',
+            '/v1/quotes',
+            { customerId: customer.id, at: spec.at, lines: body },
+            200,
+          );
+          const order = await send<{ createdAt: string; lines: Array<Priced & { productId: number; variationId: number | null }> }>(
+            tenant,
+            'POST',
+            '/v1/orders',
+            { customerId: customer.id, lines: body },
+            201,
+          );
           expect([quote.at, order.createdAt]).toEqual([spec.at, spec.at]);
           for (const [index, [sku, quantity]] of lines.entries()) {
             const query = new URLSearchParams({ customerId: String(customer.id), sku: sku.sku, quantity: String(quantity), at: spec.at });
-            const effective = await send<Priced & { price: number; productId: number; variationId: number | null }>(tenant, 'GET', `/v1/trade-customer-product-prices/effective?${query}`, undefined, 200);
+            const effective = await send<Priced & { price: number; productId: number; variationId: number | null }>(
+              tenant,
+              'GET',
+              `/v1/trade-customer-product-prices/effective?${query}`,
+              undefined,
+              200,
+            );
             const expected = modelPrice(customer, sku, quantity, clock.moment);
             expect((effective as unknown as { quantityRule: RuleOfQuantity }).quantityRule).toEqual(modelLineRule(expected, sku));
             const where = `${customer.trade ? 'trade' : 'lapsed'} customer, ${sku.sku} × ${quantity} at ${spec.at}`;
-            expect({ quote: pricedOf(quote.lines[index]!), effective: pricedOf({ ...effective, unitPrice: effective.price }), order: pricedOf(order.lines[index]!) }, where).toEqual({
+            expect(
+              { quote: pricedOf(quote.lines[index]!), effective: pricedOf({ ...effective, unitPrice: effective.price }), order: pricedOf(order.lines[index]!) },
+              where,
+            ).toEqual({
               quote: pricedOf(expected),
               effective: pricedOf(expected),
               order: pricedOf(expected),

@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Order, OrderLine } from '../../src/contract/orders.js';
+import type { Quote } from '../../src/contract/quotes.js';
+import type { EffectivePrice, TradePrice } from '../../src/contract/trade-prices.js';
 import { type ProblemBody, TIMESTAMP } from '../support/bodies.js';
 import { type CatalogFixture, createCatalog } from '../support/catalog-fixture.js';
 import { expectError } from '../support/conventions.js';
@@ -13,47 +16,8 @@ const TRADE = '/v1/trade-customer-product-prices';
 const FROM = '2027-01-01T00:00:00.000Z';
 const UNTIL = '2027-02-01T00:00:00.000Z';
 
-interface TradeRecord {
-  id: number;
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  createdAt: string;
-}
-
-/** Who a price comes from, as effective prices, candidates, quote and order lines name it. */
-interface PriceOrigin {
-  source: string;
-  tradePriceId: number | null;
-  priceListId: number | null;
-  priceListPriceId: number | null;
-}
-
-interface Candidate extends PriceOrigin {
-  price: number;
-  applies: boolean;
-  reason: string | null;
-}
-
-interface EffectiveBody extends PriceOrigin {
-  price: number;
-  at: string;
-  validUntil: string | null;
-  nextChangeAt: string | null;
-  shadowedTradePriceIds: number[];
-  candidates: Candidate[];
-}
-
-interface QuoteBody {
-  customerId: number;
-  at: string;
-  lines: Array<PriceOrigin & { sku: string; productId: number; variationId: number | null; quantity: number; unitPrice: number; lineTotal: number }>;
-  total: number;
-}
+/** Who a price comes from, as effective prices, candidates, quote and order lines name it (an order line's source may be null). */
+type PriceOrigin = Pick<OrderLine, 'source' | 'tradePriceId' | 'priceListId' | 'priceListPriceId'>;
 
 const origin = ({ source, tradePriceId, priceListId, priceListPriceId }: PriceOrigin): PriceOrigin => ({ source, tradePriceId, priceListId, priceListPriceId });
 const trade = (id: number): PriceOrigin => ({ source: 'trade', tradePriceId: id, priceListId: null, priceListPriceId: null });
@@ -72,19 +36,26 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
     expect(response.status, response.text).toBe(201);
     return response.body as T;
   }
-  const customer = async (body: { trade?: boolean; priceListIds?: number[] } = {}) => (await created<{ id: number }>('/v1/customers', { email: `pricing-${++sequence}@example.com`, ...body })).id;
+  const customer = async (body: { trade?: boolean; priceListIds?: number[] } = {}) =>
+    (await created<{ id: number }>('/v1/customers', { email: `pricing-${++sequence}@example.com`, ...body })).id;
   const product = async (price: number, variations: Array<{ sku: string; price?: number }> = []) => {
     const sku = `PRICED-${++sequence}`;
     return { sku, id: (await created<{ id: number }>('/v1/products', { title: 'Priced', sku, price, variations })).id };
   };
-  const tradePrices = (items: unknown[]) => created<TradeRecord[]>(`${TRADE}/bulk`, items);
-  const priceList = async (kind: 'fixed' | 'percentage', percentage?: number) => (await created<{ id: number }>('/v1/price-lists', { name: `List ${++sequence}`, kind, percentage })).id;
-  const entries = async (listId: number, items: unknown[]) => (await created<Array<{ id: number }>>(`/v1/price-lists/${listId}/prices/bulk`, items)).map((record) => record.id);
-  const effective = async (customerId: number, sku: string, query: Record<string, string | number> = {}): Promise<EffectiveBody> => {
-    const params = new URLSearchParams({ customerId: String(customerId), sku, ...Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)])) });
+  const tradePrices = (items: unknown[]) => created<TradePrice[]>(`${TRADE}/bulk`, items);
+  const priceList = async (kind: 'fixed' | 'percentage', percentage?: number) =>
+    (await created<{ id: number }>('/v1/price-lists', { name: `List ${++sequence}`, kind, percentage })).id;
+  const entries = async (listId: number, items: unknown[]) =>
+    (await created<Array<{ id: number }>>(`/v1/price-lists/${listId}/prices/bulk`, items)).map((record) => record.id);
+  const effective = async (customerId: number, sku: string, query: Record<string, string | number> = {}): Promise<EffectivePrice> => {
+    const params = new URLSearchParams({
+      customerId: String(customerId),
+      sku,
+      ...Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)])),
+    });
     const response = await request('GET', `${TRADE}/effective?${params}`);
     expect(response.status, response.text).toBe(200);
-    return response.body as EffectiveBody;
+    return response.body as EffectivePrice;
   };
   const quote = (body: unknown, token?: string) => request('POST', '/v1/quotes', body, token);
 
@@ -93,7 +64,13 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
     beforeAll(async () => {
       fixture = await createCatalog(suite.server, suite.tenant);
     });
-    const item = (extra: Record<string, unknown> = {}) => ({ customerId: fixture.tradeCustomer, productId: fixture.mug, sku: fixture.skus.mug, price: 3, ...extra });
+    const item = (extra: Record<string, unknown> = {}) => ({
+      customerId: fixture.tradeCustomer,
+      productId: fixture.mug,
+      sku: fixture.skus.mug,
+      price: 3,
+      ...extra,
+    });
     const count = async (query = '') => ((await request('GET', `${TRADE}/count${query}`)).body as { count: number }).count;
 
     it('records answer minQuantity, validFrom and validUntil on create, get and list, defaults and canonical forms included', async () => {
@@ -111,7 +88,7 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
         expect(Object.keys(record).sort()).toEqual(['createdAt', 'customerId', 'id', 'minQuantity', 'price', 'productId', 'sku', 'validFrom', 'validUntil']);
         expect((await request('GET', `${TRADE}/${record.id}`)).body).toEqual(record);
       }
-      const listed = (await request('GET', `${TRADE}?customerId=${fixture.tradeCustomer}&sku=${fixture.skus.mug}`)).body as TradeRecord[];
+      const listed = (await request('GET', `${TRADE}?customerId=${fixture.tradeCustomer}&sku=${fixture.skus.mug}`)).body as TradePrice[];
       expect(listed.slice(-3)).toEqual(records);
     });
 
@@ -142,7 +119,7 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
         item({ customerId: buyer, validFrom: UNTIL }),
         item({ customerId: buyer, validUntil: FROM }),
       ]);
-      const cases: Array<[string, TradeRecord[]]> = [
+      const cases: Array<[string, TradePrice[]]> = [
         ['2026-06-01T00:00:00Z', [always!, untilNewYear!]],
         ['2027-01-01T01:00:00+01:00', [always!, january!]],
         ['2027-01-31T23:59:59.999Z', [always!, january!]],
@@ -169,14 +146,27 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       [100, 3, 'hundred', { newest: 'higher quantity break wins', hundred: null, ten: 'higher quantity break wins', oldest: 'higher quantity break wins' }],
     ] as const)('at quantity %i takes the highest break reached, then the newest record (%d)', async (quantity, price, winner, reasons) => {
       const fixture = await createCatalog(suite.server, suite.tenant);
-      const item = (unitPrice: number, minQuantity: number) => ({ customerId: fixture.tradeCustomer, productId: fixture.mug, sku: fixture.skus.mug, price: unitPrice, minQuantity });
-      const [oldest, ten, hundred, newest] = (await tradePrices([item(4, 1), item(3.5, 10), item(3, 100), item(3.9, 1)])).map((record) => record.id) as [number, number, number, number];
+      const item = (unitPrice: number, minQuantity: number) => ({
+        customerId: fixture.tradeCustomer,
+        productId: fixture.mug,
+        sku: fixture.skus.mug,
+        price: unitPrice,
+        minQuantity,
+      });
+      const [oldest, ten, hundred, newest] = (await tradePrices([item(4, 1), item(3.5, 10), item(3, 100), item(3.9, 1)])).map((record) => record.id) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       const ids = { oldest, ten, hundred, newest };
       const body = await effective(fixture.tradeCustomer, fixture.skus.mug, { quantity, at: FROM });
       expect(body).toMatchObject({ quantity, at: FROM, price, ...trade(ids[winner]), validUntil: null, nextChangeAt: null });
       expect(body.shadowedTradePriceIds).toEqual([newest, hundred, ten, oldest].filter((id) => id !== ids[winner]));
       const newestFirst = ['newest', 'hundred', 'ten', 'oldest'] as const;
-      expect(body.candidates.map((candidate) => [candidate.tradePriceId, candidate.applies, candidate.reason])).toEqual(newestFirst.map((name) => [ids[name], reasons[name] === null, reasons[name]]));
+      expect(body.candidates.map((candidate) => [candidate.tradePriceId, candidate.applies, candidate.reason])).toEqual(
+        newestFirst.map((name) => [ids[name], reasons[name] === null, reasons[name]]),
+      );
     });
 
     describe('a dated contract price', () => {
@@ -184,15 +174,41 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       let fixture: CatalogFixture;
       beforeAll(async () => {
         fixture = await createCatalog(suite.server, suite.tenant);
-        const item = (price: number, window: { validFrom?: string; validUntil?: string }) => ({ customerId: fixture.tradeCustomer, productId: fixture.tee, sku: fixture.skus.teeRedM, price, ...window });
+        const item = (price: number, window: { validFrom?: string; validUntil?: string }) => ({
+          customerId: fixture.tradeCustomer,
+          productId: fixture.tee,
+          sku: fixture.skus.teeRedM,
+          price,
+          ...window,
+        });
         // The hidden price's window opens in March, but the newer undated price outranks it then.
-        [ids.hidden, ids.undated, ids.contract] = (await tradePrices([item(8, { validFrom: '2027-03-01T00:00:00Z' }), item(11, {}), item(9, { validFrom: FROM, validUntil: UNTIL })])).map((record) => record.id) as [number, number, number];
+        [ids.hidden, ids.undated, ids.contract] = (
+          await tradePrices([item(8, { validFrom: '2027-03-01T00:00:00Z' }), item(11, {}), item(9, { validFrom: FROM, validUntil: UNTIL })])
+        ).map((record) => record.id) as [number, number, number];
       });
 
       it.each([
-        ['before its window', '2026-12-15T00:00:00Z', '2026-12-15T00:00:00.000Z', 'undated', 11, null, FROM, { contract: `not valid until ${FROM}`, undated: null }],
+        [
+          'before its window',
+          '2026-12-15T00:00:00Z',
+          '2026-12-15T00:00:00.000Z',
+          'undated',
+          11,
+          null,
+          FROM,
+          { contract: `not valid until ${FROM}`, undated: null },
+        ],
         ['from its first moment', '2027-01-01T01:00:00+01:00', FROM, 'contract', 9, UNTIL, UNTIL, { contract: null, undated: 'newer record wins' }],
-        ['until its last millisecond', '2027-01-31T23:59:59.999Z', '2027-01-31T23:59:59.999Z', 'contract', 9, UNTIL, UNTIL, { contract: null, undated: 'newer record wins' }],
+        [
+          'until its last millisecond',
+          '2027-01-31T23:59:59.999Z',
+          '2027-01-31T23:59:59.999Z',
+          'contract',
+          9,
+          UNTIL,
+          UNTIL,
+          { contract: null, undated: 'newer record wins' },
+        ],
         ['after it ends', UNTIL, UNTIL, 'undated', 11, null, null, { contract: `expired ${UNTIL}`, undated: null }],
       ] as const)('%s (at=%s)', async (_name, at, answeredAt, winner, price, validUntil, nextChangeAt, reasons) => {
         const body = await effective(fixture.tradeCustomer, fixture.skus.teeRedM, { at });
@@ -213,8 +229,15 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
         fixture = await createCatalog(suite.server, suite.tenant);
         const { mug, tee, skus } = fixture;
         const [first, second, percentage] = [await priceList('fixed'), await priceList('fixed'), await priceList('percentage', 12.5)];
-        const [firstMug, firstMugFifty] = await entries(first, [{ productId: mug, sku: skus.mug, price: 3.3 }, { productId: mug, sku: skus.mug, price: 3, minQuantity: 50 }]);
-        const [secondMug, secondRedM, secondRedL] = await entries(second, [{ productId: mug, sku: skus.mug, price: 3.1 }, { productId: tee, sku: skus.teeRedM, price: 9.9 }, { productId: tee, sku: skus.teeRedL, price: 8.8 }]);
+        const [firstMug, firstMugFifty] = await entries(first, [
+          { productId: mug, sku: skus.mug, price: 3.3 },
+          { productId: mug, sku: skus.mug, price: 3, minQuantity: 50 },
+        ]);
+        const [secondMug, secondRedM, secondRedL] = await entries(second, [
+          { productId: mug, sku: skus.mug, price: 3.1 },
+          { productId: tee, sku: skus.teeRedM, price: 9.9 },
+          { productId: tee, sku: skus.teeRedL, price: 8.8 },
+        ]);
         buyers.trader = await customer({ trade: true, priceListIds: [first, second, percentage] });
         buyers.regular = await customer({ priceListIds: [second, first] });
         buyers.lapsed = await customer({ trade: true, priceListIds: [first] });
@@ -241,13 +264,86 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       type Sku = keyof CatalogFixture['skus'];
       const earlier = 'earlier price list wins';
       it.each<[string, string, Sku, number, number, string, Array<[string, string | null]>]>([
-        ['the first fixed list with an entry', 'trader', 'mug', 1, 3.3, 'firstMug', [['firstMugFifty', 'below minimum quantity 50'], ['firstMug', null], ['secondMug', earlier], ['percentage', earlier]]],
-        ['an entry’s own quantity break', 'trader', 'mug', 50, 3, 'firstMugFifty', [['firstMugFifty', null], ['firstMug', 'higher quantity break wins'], ['secondMug', earlier], ['percentage', earlier]]],
-        ['a later fixed list when the first has no entry', 'trader', 'teeRedM', 1, 9.9, 'secondRedM', [['secondRedM', null], ['percentage', earlier]]],
+        [
+          'the first fixed list with an entry',
+          'trader',
+          'mug',
+          1,
+          3.3,
+          'firstMug',
+          [
+            ['firstMugFifty', 'below minimum quantity 50'],
+            ['firstMug', null],
+            ['secondMug', earlier],
+            ['percentage', earlier],
+          ],
+        ],
+        [
+          'an entry’s own quantity break',
+          'trader',
+          'mug',
+          50,
+          3,
+          'firstMugFifty',
+          [
+            ['firstMugFifty', null],
+            ['firstMug', 'higher quantity break wins'],
+            ['secondMug', earlier],
+            ['percentage', earlier],
+          ],
+        ],
+        [
+          'a later fixed list when the first has no entry',
+          'trader',
+          'teeRedM',
+          1,
+          9.9,
+          'secondRedM',
+          [
+            ['secondRedM', null],
+            ['percentage', earlier],
+          ],
+        ],
         ['the percentage list when no fixed list prices the SKU: 12.5 % off 10', 'trader', 'tee', 1, 8.75, 'percentage', [['percentage', null]]],
-        ['the trade price before every list', 'trader', 'teeRedL', 1, 7.7, 'traderRedL', [['traderRedL', null], ['secondRedL', 'trade price wins'], ['percentage', 'trade price wins']]],
-        ['a non-trade customer’s lists, in its order', 'regular', 'mug', 1, 3.1, 'secondMug', [['secondMug', null], ['firstMugFifty', 'below minimum quantity 50'], ['firstMug', earlier]]],
-        ['a lapsed trade customer’s lists, not its trade prices', 'lapsed', 'mug', 1, 3.3, 'firstMug', [['lapsedMug', 'customer is not a trade customer'], ['firstMugFifty', 'below minimum quantity 50'], ['firstMug', null]]],
+        [
+          'the trade price before every list',
+          'trader',
+          'teeRedL',
+          1,
+          7.7,
+          'traderRedL',
+          [
+            ['traderRedL', null],
+            ['secondRedL', 'trade price wins'],
+            ['percentage', 'trade price wins'],
+          ],
+        ],
+        [
+          'a non-trade customer’s lists, in its order',
+          'regular',
+          'mug',
+          1,
+          3.1,
+          'secondMug',
+          [
+            ['secondMug', null],
+            ['firstMugFifty', 'below minimum quantity 50'],
+            ['firstMug', earlier],
+          ],
+        ],
+        [
+          'a lapsed trade customer’s lists, not its trade prices',
+          'lapsed',
+          'mug',
+          1,
+          3.3,
+          'firstMug',
+          [
+            ['lapsedMug', 'customer is not a trade customer'],
+            ['firstMugFifty', 'below minimum quantity 50'],
+            ['firstMug', null],
+          ],
+        ],
         ['the variation’s price', 'plain', 'teeRedM', 1, 12.5, 'variation', []],
         ['the product’s price for a variation without one', 'plain', 'teeRedL', 1, 10, 'product', []],
       ])('%s (%s, %s × %i: %d)', async (_name, buyer, sku, quantity, price, winner, candidates) => {
@@ -272,16 +368,24 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       [12.5, 19.99, { increment: 0.05, mode: 'half-up' }, '17.5', 17.4913],
       [12.5, 19.99, { increment: 1, mode: 'down' }, '17', 17.4913],
       [12.5, 19.99, { increment: 0.0001, mode: 'half-up' }, '17.4913', 17.4913],
-    ])('a %d percent list prices %d, rounded by %o, at %s (the store is GBP: to the penny, half-up)', async (percentage, catalog, rounding, expected, unrounded) => {
-      const { sku } = await product(catalog);
-      const list = (await created<{ id: number }>('/v1/price-lists', { name: `List ${++sequence}`, kind: 'percentage', percentage, rounding })).id;
-      const buyer = await customer({ priceListIds: [list] });
-      const response = await request('GET', `${TRADE}/effective?customerId=${buyer}&sku=${sku}`);
-      expect(response.text).toContain(`"price":${expected},`);
-      expect((response.body as EffectiveBody).candidates).toEqual([expect.objectContaining({ priceListId: list, price: Number(expected), unroundedPrice: unrounded, applies: true })]);
-      const quoted = await quote({ customerId: buyer, lines: [{ sku, quantity: 3 }] });
-      expect(quoted.body).toMatchObject({ currency: 'GBP', lines: [{ unitPrice: Number(expected), lineTotal: (Math.round(Number(expected) * 10_000) * 3) / 10_000 }] });
-    });
+    ])(
+      'a %d percent list prices %d, rounded by %o, at %s (the store is GBP: to the penny, half-up)',
+      async (percentage, catalog, rounding, expected, unrounded) => {
+        const { sku } = await product(catalog);
+        const list = (await created<{ id: number }>('/v1/price-lists', { name: `List ${++sequence}`, kind: 'percentage', percentage, rounding })).id;
+        const buyer = await customer({ priceListIds: [list] });
+        const response = await request('GET', `${TRADE}/effective?customerId=${buyer}&sku=${sku}`);
+        expect(response.text).toContain(`"price":${expected},`);
+        expect((response.body as EffectivePrice).candidates).toEqual([
+          expect.objectContaining({ priceListId: list, price: Number(expected), unroundedPrice: unrounded, applies: true }),
+        ]);
+        const quoted = await quote({ customerId: buyer, lines: [{ sku, quantity: 3 }] });
+        expect(quoted.body).toMatchObject({
+          currency: 'GBP',
+          lines: [{ unitPrice: Number(expected), lineTotal: (Math.round(Number(expected) * 10_000) * 3) / 10_000 }],
+        });
+      },
+    );
 
     it.each([
       ['quantity', '0'],
@@ -333,16 +437,22 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       });
       // Outside the contract's window, the list prices the variation again (12.5 % off 10).
       const later = await quote({ customerId: buyer, at: UNTIL, lines: lines.slice(4) });
-      expect((later.body as QuoteBody).lines[0]).toMatchObject({ unitPrice: 8.75, ...percentageList(percentage) });
+      expect((later.body as Quote).lines[0]).toMatchObject({ unitPrice: 8.75, ...percentageList(percentage) });
     });
 
     it('adds up exactly: 0.1 × 3 is 0.3, not 0.30000000000000004', async () => {
       const [dime, fifth] = [await product(0.1), await product(0.2)];
-      const response = await quote({ customerId: await customer(), lines: [{ sku: dime.sku, quantity: 3 }, { sku: fifth.sku, quantity: 1 }] });
+      const response = await quote({
+        customerId: await customer(),
+        lines: [
+          { sku: dime.sku, quantity: 3 },
+          { sku: fifth.sku, quantity: 1 },
+        ],
+      });
       expect(response.status).toBe(200);
       expect(response.text).toContain('"unitPrice":0.1,"lineTotal":0.3,');
       expect(response.text).toContain('"total":0.5}');
-      expect((response.body as QuoteBody).at).toMatch(TIMESTAMP);
+      expect((response.body as Quote).at).toMatch(TIMESTAMP);
     });
 
     describe('validation: 422 code 10, each problem with its index and field, nothing stored', () => {
@@ -353,12 +463,39 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       const body = (extra: Record<string, unknown> = {}) => ({ customerId: fixture.tradeCustomer, lines: [{ sku: fixture.skus.mug, quantity: 1 }], ...extra });
       const cases: Array<[string, () => unknown, Array<[number | undefined, string]>]> = [
         ['an unknown customer', () => body({ customerId: 987_654_321 }), [[undefined, 'customerId']]],
-        ['an unknown SKU', () => body({ lines: [{ sku: fixture.skus.mug, quantity: 1 }, { sku: 'NO-SUCH-SKU', quantity: 1 }] }), [[1, 'sku']]],
+        [
+          'an unknown SKU',
+          () =>
+            body({
+              lines: [
+                { sku: fixture.skus.mug, quantity: 1 },
+                { sku: 'NO-SUCH-SKU', quantity: 1 },
+              ],
+            }),
+          [[1, 'sku']],
+        ],
         ['an `at` that is not a moment', () => body({ at: 'tomorrow' }), [[undefined, 'at']]],
         ['an `at` on 30 February', () => body({ at: '2026-02-30T00:00:00Z' }), [[undefined, 'at']]],
         ['an `at` without a time zone', () => body({ at: '2027-01-01T00:00:00' }), [[undefined, 'at']]],
         ['a quantity of 0', () => body({ lines: [{ sku: fixture.skus.mug, quantity: 0 }] }), [[0, 'quantity']]],
-        ['all of them at once', () => ({ customerId: 987_654_321, at: 'soon', lines: [{ sku: 'NOPE', quantity: 1 }, { sku: fixture.skus.mug, quantity: 1 }, { sku: 'NOPE', quantity: 2 }] }), [[undefined, 'at'], [undefined, 'customerId'], [0, 'sku'], [2, 'sku']]],
+        [
+          'all of them at once',
+          () => ({
+            customerId: 987_654_321,
+            at: 'soon',
+            lines: [
+              { sku: 'NOPE', quantity: 1 },
+              { sku: fixture.skus.mug, quantity: 1 },
+              { sku: 'NOPE', quantity: 2 },
+            ],
+          }),
+          [
+            [undefined, 'at'],
+            [undefined, 'customerId'],
+            [0, 'sku'],
+            [2, 'sku'],
+          ],
+        ],
       ];
 
       it.each(cases)('%s', async (_name, make, expected) => {
@@ -379,7 +516,10 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
       const variations = Array.from({ length: 1000 }, (_, i) => ({ sku: `BULK-${engine}-${i}`, ...(i % 2 === 0 && { price: (100 + i) / 100 }) }));
       const bulk = await product(5, variations);
       const fixed = await priceList('fixed');
-      await entries(fixed, variations.slice(0, 300).map(({ sku }) => ({ productId: bulk.id, sku, price: 0.5, minQuantity: 2 })));
+      await entries(
+        fixed,
+        variations.slice(0, 300).map(({ sku }) => ({ productId: bulk.id, sku, price: 0.5, minQuantity: 2 })),
+      );
       const buyer = await customer({ trade: true, priceListIds: [fixed, await priceList('percentage', 10)] });
       await tradePrices(variations.slice(0, 100).map(({ sku }) => ({ customerId: buyer, productId: bulk.id, sku, price: 0.25, validFrom: FROM })));
       const statementsFor = async (lines: Array<{ sku: string }>) => {
@@ -387,20 +527,27 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
         const response = await quote({ customerId: buyer, at: UNTIL, lines: lines.map(({ sku }) => ({ sku, quantity: 2 })) });
         expect(response.status, response.text.slice(0, 300)).toBe(200);
         const quoteStatements = requestStatements(suite.server.statements);
-        return { body: response.body as QuoteBody, statements: quoteStatements.length };
+        return { body: response.body as Quote, statements: quoteStatements.length };
       };
       const one = await statementsFor(variations.slice(0, 1));
       const all = await statementsFor(variations);
       expect(all.statements).toBe(one.statements);
       const sources = all.body.lines.map((line) => (line.priceListPriceId !== null ? 'entry' : line.source));
-      expect([sources.filter((source) => source === 'trade').length, sources.filter((source) => source === 'entry').length, sources.filter((source) => source === 'price_list').length]).toEqual([100, 200, 700]);
+      expect([
+        sources.filter((source) => source === 'trade').length,
+        sources.filter((source) => source === 'entry').length,
+        sources.filter((source) => source === 'price_list').length,
+      ]).toEqual([100, 200, 700]);
     });
 
     it('needs the scopes trade_prices:read and catalog:read (it shows catalog prices), and only them', async () => {
       const { credentials } = suite.server.services;
       const reader = await credentials.issueKey(suite.tenant.storeId, ['trade_prices:read', 'catalog:read']);
       const pricesOnly = await credentials.issueKey(suite.tenant.storeId, ['trade_prices:read']);
-      const everythingElse = await credentials.issueKey(suite.tenant.storeId, SCOPES.filter((scope) => scope !== 'trade_prices:read'));
+      const everythingElse = await credentials.issueKey(
+        suite.tenant.storeId,
+        SCOPES.filter((scope) => scope !== 'trade_prices:read'),
+      );
       const fixture = await createCatalog(suite.server, suite.tenant);
       const body = { customerId: fixture.regularCustomer, lines: [{ sku: fixture.skus.mug, quantity: 1 }] };
       expect((await quote(body, reader.token)).status).toBe(200);
@@ -427,7 +574,7 @@ describe.each(await enginesUnderTest())('pricing on %s', (engine) => {
     ];
     const response = await request('POST', '/v1/orders', { customerId: buyer, lines });
     expect(response.status, response.text).toBe(201);
-    const order = response.body as { id: number; lines: QuoteBody['lines']; total: number };
+    const order = response.body as Order;
     expect(order.lines.map(({ sku, quantity, unitPrice, lineTotal, ...rest }) => ({ sku, quantity, unitPrice, lineTotal, ...origin(rest) }))).toEqual([
       { ...lines[0], unitPrice: 3.5, lineTotal: 42, ...trade(mugBreak!.id) },
       { ...lines[1], unitPrice: 10, lineTotal: 90, ...catalogPrice('product') },

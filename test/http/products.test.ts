@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ProductBody, TIMESTAMP } from '../support/bodies.js';
+import type { Product } from '../../src/contract/products.js';
+import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { Tenant } from '../support/test-server.js';
@@ -24,10 +25,10 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     return (response.body as { id: number }).id;
   }
 
-  async function createProduct(body: object, owner = suite.tenant): Promise<ProductBody> {
+  async function createProduct(body: object, owner = suite.tenant): Promise<Product> {
     const response = await suite.server.request('POST', '/v1/products', { token: owner.token, body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body as ProductBody;
+    return response.body as Product;
   }
 
   const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
@@ -45,7 +46,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       },
     });
     expect(created.status).toBe(201);
-    const product = created.body as ProductBody;
+    const product = created.body as Product;
     expect(product).toEqual({
       id: expect.any(Number),
       title: 'Classic T-shirt',
@@ -82,7 +83,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     expect((await get('/v1/products?sku=NOPE')).body).toEqual([]);
     expect((await get(`/v1/products?sku=${variation}`, suite.other)).body).toEqual([]);
 
-    const inApparel = (await get(`/v1/products?categoryId=${apparel}&count=100`)).body as ProductBody[];
+    const inApparel = (await get(`/v1/products?categoryId=${apparel}&count=100`)).body as Product[];
     expect(inApparel.map((product) => product.id)).toContain(mug.id);
     expect(inApparel.every((product) => product.categoryIds.includes(apparel))).toBe(true);
     expect((await get(`/v1/products/count?categoryId=${apparel}`)).body).toEqual({ count: inApparel.length });
@@ -91,7 +92,7 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
 
   it('lists by id with count, offset and fields', async () => {
     for (let index = 0; index < 3; index++) await createProduct({ title: `Paged ${index}`, price: 1, variations: [{ sku: sku('PAGED') }] });
-    const all = (await get('/v1/products?count=100')).body as ProductBody[];
+    const all = (await get('/v1/products?count=100')).body as Product[];
     const ids = all.map((product) => product.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect((await get('/v1/products/count')).body).toEqual({ count: all.length });
@@ -107,7 +108,15 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
 
   it('updates some fields, replacing variations by sku and the category set', async () => {
     const [keep, drop, add, own] = [sku('HOOD-M'), sku('HOOD-L'), sku('HOOD-XL'), sku('HOOD')];
-    const product = await createProduct({ title: 'Hoodie', price: 30, categoryIds: [apparel], variations: [{ sku: keep, stock: 5 }, { sku: drop, price: 31 }] });
+    const product = await createProduct({
+      title: 'Hoodie',
+      price: 30,
+      categoryIds: [apparel],
+      variations: [
+        { sku: keep, stock: 5 },
+        { sku: drop, price: 31 },
+      ],
+    });
     const [kept, dropped] = product.variations;
 
     const titled = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { title: 'Zip hoodie', active: false } });
@@ -116,10 +125,17 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
 
     const replaced = await suite.server.request('PUT', `/v1/products/${product.id}`, {
       token: suite.tenant.token,
-      body: { sku: own, categoryIds: [workwear], variations: [{ sku: add, price: 33.3 }, { sku: keep, price: 29.99 }] },
+      body: {
+        sku: own,
+        categoryIds: [workwear],
+        variations: [
+          { sku: add, price: 33.3 },
+          { sku: keep, price: 29.99 },
+        ],
+      },
     });
     expect(replaced.status).toBe(200);
-    const body = replaced.body as ProductBody;
+    const body = replaced.body as Product;
     expect(body).toEqual({
       ...product,
       title: 'Zip hoodie',
@@ -139,7 +155,10 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
     await createProduct({ title: 'Reuses a freed SKU', sku: drop, price: 1 });
     expect((await get(`/v1/products?sku=${add}`)).body).toEqual([body]);
 
-    const cleared = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { sku: null, variations: [], categoryIds: [] } });
+    const cleared = await suite.server.request('PUT', `/v1/products/${product.id}`, {
+      token: suite.tenant.token,
+      body: { sku: null, variations: [], categoryIds: [] },
+    });
     expect(cleared.body).toMatchObject({ sku: null, variations: [], categoryIds: [] });
     await createProduct({ title: 'Reuses the old own SKU', sku: own, price: 1, variations: [{ sku: keep }] });
   });
@@ -147,7 +166,10 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
   it('lets a product move a SKU between itself and its variations', async () => {
     const [first, second] = [sku('MOVE-A'), sku('MOVE-B')];
     const product = await createProduct({ title: 'Mover', sku: first, price: 2, variations: [{ sku: second }] });
-    const swapped = await suite.server.request('PUT', `/v1/products/${product.id}`, { token: suite.tenant.token, body: { sku: second, variations: [{ sku: first }] } });
+    const swapped = await suite.server.request('PUT', `/v1/products/${product.id}`, {
+      token: suite.tenant.token,
+      body: { sku: second, variations: [{ sku: first }] },
+    });
     expect(swapped.status).toBe(200);
     expect(swapped.body).toMatchObject({ sku: second, variations: [{ sku: first, price: null, stock: null }] });
     expect((await get(`/v1/products?sku=${first}`)).body).toEqual([swapped.body]);
@@ -166,7 +188,10 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
 
   it('deletes the product’s trade prices with it', async () => {
     const product = await createProduct({ title: 'Priced', price: 10, variations: [{ sku: sku('PRICED-M') }] });
-    const customer = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `buyer-${++sequence}@example.com`, trade: true } });
+    const customer = await suite.server.request('POST', '/v1/customers', {
+      token: suite.tenant.token,
+      body: { email: `buyer-${++sequence}@example.com`, trade: true },
+    });
     const customerId = (customer.body as { id: number }).id;
     const prices = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: suite.tenant.token,
@@ -187,9 +212,18 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       expect(await post({ title: 'X', price: '12' })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'price' }] } });
       expect(await post({ title: 'X', price: 1.00001 })).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'price' }] } });
       expect(await post({ title: '', price: 1 })).toMatchObject({ status: 422, body: { errors: [{ field: 'title' }] } });
-      expect(await post({ title: 'X', price: 1, variations: [{ price: 2 }] })).toMatchObject({ status: 422, body: { errors: [{ field: 'variations[0].sku', message: 'is required' }] } });
-      expect(await post({ title: 'X', price: 1, variations: [{ sku: 'V', stock: -1 }] })).toMatchObject({ status: 422, body: { errors: [{ field: 'variations[0].stock' }] } });
-      expect(await post({ title: 'X', price: 1, categoryIds: [apparel, apparel] })).toMatchObject({ status: 422, body: { errors: [{ field: 'categoryIds' }] } });
+      expect(await post({ title: 'X', price: 1, variations: [{ price: 2 }] })).toMatchObject({
+        status: 422,
+        body: { errors: [{ field: 'variations[0].sku', message: 'is required' }] },
+      });
+      expect(await post({ title: 'X', price: 1, variations: [{ sku: 'V', stock: -1 }] })).toMatchObject({
+        status: 422,
+        body: { errors: [{ field: 'variations[0].stock' }] },
+      });
+      expect(await post({ title: 'X', price: 1, categoryIds: [apparel, apparel] })).toMatchObject({
+        status: 422,
+        body: { errors: [{ field: 'categoryIds' }] },
+      });
       const update = await suite.server.request('PUT', '/v1/products/1', { token: suite.tenant.token, body: {} });
       expect(update).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: null }] } });
     });
@@ -218,7 +252,10 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       });
       const update = await createProduct({ title: 'Other', price: 1 });
       const put = await suite.server.request('PUT', `/v1/products/${update.id}`, { token: suite.tenant.token, body: { variations: [{ sku: variation }] } });
-      expect(put).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'variations[0].sku', message: `SKU '${variation}' is already in use in this store` }] } });
+      expect(put).toMatchObject({
+        status: 422,
+        body: { code: 10, errors: [{ field: 'variations[0].sku', message: `SKU '${variation}' is already in use in this store` }] },
+      });
       expect((await get(`/v1/products/${update.id}`)).body).toEqual(update);
       expect((await get(`/v1/products?sku=${variation}`)).body).toEqual([existing]);
       // SKUs are compared exactly and are per store.
@@ -243,14 +280,18 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
         Array.from({ length: 6 }, (_, index) =>
           suite.server.request('POST', '/v1/products', {
             token: suite.tenant.token,
-            body: index % 2 === 0 ? { title: `Racer ${index}`, sku: contested, price: 1 } : { title: `Racer ${index}`, price: 1, variations: [{ sku: contested }] },
+            body:
+              index % 2 === 0 ? { title: `Racer ${index}`, sku: contested, price: 1 } : { title: `Racer ${index}`, price: 1, variations: [{ sku: contested }] },
           }),
         ),
       );
       const statuses = attempts.map((attempt) => attempt.status).sort();
       expect(statuses).toEqual([201, 422, 422, 422, 422, 422]);
       for (const attempt of attempts.filter((response) => response.status === 422)) {
-        expect(attempt.body).toMatchObject({ code: 10, errors: [{ field: expect.stringMatching(/^(sku|variations\[0\]\.sku)$/), message: `SKU '${contested}' is already in use in this store` }] });
+        expect(attempt.body).toMatchObject({
+          code: 10,
+          errors: [{ field: expect.stringMatching(/^(sku|variations\[0\]\.sku)$/), message: `SKU '${contested}' is already in use in this store` }],
+        });
       }
       expect((await get(`/v1/products/count?sku=${contested}`)).body).toEqual({ count: 1 });
     });
@@ -262,17 +303,27 @@ describe.each(await enginesUnderTest())('products on %s', (engine) => {
       let claimed!: () => void;
       const hasClaimed = new Promise<void>((resolve) => (claimed = resolve));
       const holder = suite.server.services.uow.transaction(async (repos) => {
-        const productId = await repos.products.insert(suite.tenant.storeId, { title: 'Holder', sku: contested, price: 1, active: true, quantityRule: null }, new Date().toISOString());
+        const productId = await repos.products.insert(
+          suite.tenant.storeId,
+          { title: 'Holder', sku: contested, price: 1, active: true, quantityRule: null },
+          new Date().toISOString(),
+        );
         await repos.skus.claim(suite.tenant.storeId, [{ sku: contested, productId, variationId: null }]);
         claimed();
         await released;
       });
       await hasClaimed;
-      const racing = suite.server.request('POST', '/v1/products', { token: suite.tenant.token, body: { title: 'Late', price: 1, variations: [{ sku: contested }] } });
+      const racing = suite.server.request('POST', '/v1/products', {
+        token: suite.tenant.token,
+        body: { title: 'Late', price: 1, variations: [{ sku: contested }] },
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       release();
       await holder;
-      expect(await racing).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'variations[0].sku', message: `SKU '${contested}' is already in use in this store` }] } });
+      expect(await racing).toMatchObject({
+        status: 422,
+        body: { code: 10, errors: [{ field: 'variations[0].sku', message: `SKU '${contested}' is already in use in this store` }] },
+      });
       expect((await get(`/v1/products/count?sku=${contested}`)).body).toEqual({ count: 1 });
     });
   });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { PriceListPrice, ReplacePriceListPricesResult } from '../../src/contract/price-lists.js';
+import type { Product } from '../../src/contract/products.js';
+import type { ProductVariation, Variation } from '../../src/contract/variations.js';
 import type { ProblemBody } from '../support/bodies.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
@@ -13,12 +16,6 @@ import { suiteServer } from '../support/suite-server.js';
  */
 const HOUR = 3_600_000;
 
-interface ProductBody {
-  id: number;
-  quantityRule: { minimum: number; maximum: number | null; increment: number } | null;
-  variations: Array<{ id: number; sku: string; quantityRule: ProductBody['quantityRule'] }>;
-}
-
 let sequence = 0;
 
 describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
@@ -31,34 +28,70 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     return response.body as T;
   }
   const snapshot = () => snapshotStore(suite.server.services.database, suite.tenant.storeId);
-  const problemsOf = (body: unknown) => (body as ProblemBody).errors.map(({ index, field, message }) => ({ ...(index !== undefined && { index }), field, message }));
+  const problemsOf = (body: unknown) =>
+    (body as ProblemBody).errors.map(({ index, field, message }) => ({ ...(index !== undefined && { index }), field, message }));
   const customer = async () => (await ok<{ id: number }>('POST', '/v1/customers', { email: `rules-${engine}-${++sequence}@example.com` }, 201)).id;
   const sku = (name: string) => `${name}-${engine}-${++sequence}`;
 
   it('keeps a rule on products and variations: a left-out minimum is the increment; null removes it', async () => {
     const boxed = sku('BOXED');
     const loose = sku('LOOSE');
-    const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Screws', sku: sku('SCREWS'), price: 1, quantityRule: { increment: 12 }, variations: [{ sku: boxed, quantityRule: { minimum: 100, maximum: 1000, increment: 100 } }, { sku: loose }] }, 201);
+    const product = await ok<Product>(
+      'POST',
+      '/v1/products',
+      {
+        title: 'Screws',
+        sku: sku('SCREWS'),
+        price: 1,
+        quantityRule: { increment: 12 },
+        variations: [{ sku: boxed, quantityRule: { minimum: 100, maximum: 1000, increment: 100 } }, { sku: loose }],
+      },
+      201,
+    );
     expect(product.quantityRule).toEqual({ minimum: 12, maximum: null, increment: 12 });
     expect(product.variations.map((variation) => variation.quantityRule)).toEqual([{ minimum: 100, maximum: 1000, increment: 100 }, null]);
     expect(await ok('GET', `/v1/products/${product.id}`, undefined, 200)).toEqual(product);
-    const [boxedVariation, looseVariation] = product.variations as [ProductBody['variations'][0], ProductBody['variations'][0]];
-    expect(await ok('GET', `/v1/products/${product.id}/variations/${boxedVariation.id}`, undefined, 200)).toMatchObject({ quantityRule: { minimum: 100, maximum: 1000, increment: 100 } });
+    const [boxedVariation, looseVariation] = product.variations as [ProductVariation, ProductVariation];
+    expect(await ok('GET', `/v1/products/${product.id}/variations/${boxedVariation.id}`, undefined, 200)).toMatchObject({
+      quantityRule: { minimum: 100, maximum: 1000, increment: 100 },
+    });
 
-    const updated = await ok<ProductBody>('PUT', `/v1/products/${product.id}/variations/${looseVariation.id}`, { quantityRule: { minimum: 1, maximum: 5 } }, 200);
+    const updated = await ok<Variation>('PUT', `/v1/products/${product.id}/variations/${looseVariation.id}`, { quantityRule: { minimum: 1, maximum: 5 } }, 200);
     expect(updated.quantityRule).toEqual({ minimum: 1, maximum: 5, increment: 1 });
-    expect((await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { title: 'Screws, boxed' }, 200)).quantityRule).toEqual({ minimum: 12, maximum: null, increment: 12 });
-    expect((await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { quantityRule: null }, 200)).quantityRule).toBeNull();
+    expect((await ok<Product>('PUT', `/v1/products/${product.id}`, { title: 'Screws, boxed' }, 200)).quantityRule).toEqual({
+      minimum: 12,
+      maximum: null,
+      increment: 12,
+    });
+    expect((await ok<Product>('PUT', `/v1/products/${product.id}`, { quantityRule: null }, 200)).quantityRule).toBeNull();
     // A variations item without a rule keeps the variation's; one with null removes it.
-    const synced = await ok<ProductBody>('PUT', `/v1/products/${product.id}`, { variations: [{ sku: boxed, price: 3 }, { sku: loose, quantityRule: null }] }, 200);
+    const synced = await ok<Product>(
+      'PUT',
+      `/v1/products/${product.id}`,
+      {
+        variations: [
+          { sku: boxed, price: 3 },
+          { sku: loose, quantityRule: null },
+        ],
+      },
+      200,
+    );
     expect(synced.variations.map((variation) => variation.quantityRule)).toEqual([{ minimum: 100, maximum: 1000, increment: 100 }, null]);
-    const plain = await ok<ProductBody>('POST', '/v1/products', { title: 'Plain', sku: sku('PLAIN'), price: 1 }, 201);
+    const plain = await ok<Product>('POST', '/v1/products', { title: 'Plain', sku: sku('PLAIN'), price: 1 }, 201);
     expect(plain.quantityRule).toBeNull();
   });
 
   it.each([
-    ['a minimum not a multiple of the increment', { minimum: 5, increment: 12 }, [{ field: 'quantityRule.minimum', message: 'must be a multiple of the increment (12)' }]],
-    ['a maximum not a multiple of the increment', { maximum: 30, increment: 12 }, [{ field: 'quantityRule.maximum', message: 'must be a multiple of the increment (12)' }]],
+    [
+      'a minimum not a multiple of the increment',
+      { minimum: 5, increment: 12 },
+      [{ field: 'quantityRule.minimum', message: 'must be a multiple of the increment (12)' }],
+    ],
+    [
+      'a maximum not a multiple of the increment',
+      { maximum: 30, increment: 12 },
+      [{ field: 'quantityRule.maximum', message: 'must be a multiple of the increment (12)' }],
+    ],
     ['a maximum below the minimum', { minimum: 10, maximum: 5 }, [{ field: 'quantityRule.maximum', message: 'must be at least the minimum (10)' }]],
     ['an increment of 0', { increment: 0 }, [{ field: 'quantityRule.increment', message: expect.any(String) }]],
     ['an unknown field', { step: 2 }, [{ field: 'quantityRule.step', message: expect.any(String) }]],
@@ -70,7 +103,10 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     const created = await call('POST', '/v1/products', { title: 'Refused', sku: sku('REFUSED'), price: 1, quantityRule: rule });
     expectError(created, 422, 10);
     expect(problemsOf(created.body)).toEqual(problems);
-    const bulk = await call('POST', '/v1/products/bulk', [{ title: 'Fine', price: 1 }, { title: 'Refused', price: 1, variations: [{ sku: sku('V'), quantityRule: rule }] }]);
+    const bulk = await call('POST', '/v1/products/bulk', [
+      { title: 'Fine', price: 1 },
+      { title: 'Refused', price: 1, variations: [{ sku: sku('V'), quantityRule: rule }] },
+    ]);
     expectError(bulk, 422, 10);
     expect(problemsOf(bulk.body)).toEqual(problems.map((problem) => ({ ...problem, index: 1, field: `variations[0].${problem.field}` })));
     expect(await snapshot()).toEqual(before);
@@ -80,7 +116,18 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     const boxed = sku('BOXED');
     const loose = sku('LOOSE');
     const own = sku('OWN');
-    await ok('POST', '/v1/products', { title: 'Screws', sku: own, price: 0.5, quantityRule: { minimum: 24, maximum: 480, increment: 12 }, variations: [{ sku: boxed, price: 40, quantityRule: { increment: 100 } }, { sku: loose }] }, 201);
+    await ok(
+      'POST',
+      '/v1/products',
+      {
+        title: 'Screws',
+        sku: own,
+        price: 0.5,
+        quantityRule: { minimum: 24, maximum: 480, increment: 12 },
+        variations: [{ sku: boxed, price: 40, quantityRule: { increment: 100 } }, { sku: loose }],
+      },
+      201,
+    );
     const customerId = await customer();
     const lines = (quantities: [number, number, number]) => [
       { sku: own, quantity: quantities[0] },
@@ -94,11 +141,14 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     const before = await snapshot();
     for (const [quantities, expected] of [
       [[30, 200, 24], [{ index: 0, field: 'quantity', message: 'must be a multiple of 12' }]],
-      [[12, 50, 492], [
-        { index: 0, field: 'quantity', message: 'must be at least 24' },
-        { index: 1, field: 'quantity', message: 'must be a multiple of 100' },
-        { index: 2, field: 'quantity', message: 'must be at most 480' },
-      ]],
+      [
+        [12, 50, 492],
+        [
+          { index: 0, field: 'quantity', message: 'must be at least 24' },
+          { index: 1, field: 'quantity', message: 'must be a multiple of 100' },
+          { index: 2, field: 'quantity', message: 'must be at most 480' },
+        ],
+      ],
     ] as const) {
       const refusedQuote = await call('POST', '/v1/quotes', { customerId, lines: lines([...quantities]) });
       expectError(refusedQuote, 422, 10);
@@ -110,15 +160,25 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     expect(await snapshot()).toEqual(before);
     expect((await ok<{ lines: unknown[] }>('POST', '/v1/orders', { customerId, lines: lines([36, 100, 24]) }, 201)).lines).toHaveLength(3);
 
-    const effective = await ok<{ quantityRule: unknown }>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${boxed}&quantity=7`, undefined, 200);
+    const effective = await ok<{ quantityRule: unknown }>(
+      'GET',
+      `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${boxed}&quantity=7`,
+      undefined,
+      200,
+    );
     expect(effective.quantityRule).toEqual({ minimum: 100, maximum: null, increment: 100 });
-    const ofLoose = await ok<{ quantityRule: unknown }>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${loose}`, undefined, 200);
+    const ofLoose = await ok<{ quantityRule: unknown }>(
+      'GET',
+      `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${loose}`,
+      undefined,
+      200,
+    );
     expect(ofLoose.quantityRule).toEqual({ minimum: 24, maximum: 480, increment: 12 });
   });
 
   it('quotes a past moment by the rule then', async () => {
     const item = sku('LATER');
-    const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Later', sku: item, price: 2 }, 201);
+    const product = await ok<Product>('POST', '/v1/products', { title: 'Later', sku: item, price: 2 }, 201);
     const customerId = await customer();
     const before = clock.step(HOUR);
     clock.step(HOUR);
@@ -126,17 +186,23 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
     clock.step(HOUR);
     expect((await call('POST', '/v1/quotes', { customerId, at: before, lines: [{ sku: item, quantity: 1 }] })).status).toBe(200);
     expectError(await call('POST', '/v1/quotes', { customerId, lines: [{ sku: item, quantity: 1 }] }), 422, 10);
-    const history = await ok<Array<{ before: { quantityRule: unknown }; after: { quantityRule: unknown } }>>('GET', `/v1/price-history?productId=${product.id}&resource=product`, undefined, 200);
+    const history = await ok<Array<{ before: { quantityRule: unknown }; after: { quantityRule: unknown } }>>(
+      'GET',
+      `/v1/price-history?productId=${product.id}&resource=product`,
+      undefined,
+      200,
+    );
     expect(history[0]).toMatchObject({ before: { quantityRule: null }, after: { quantityRule: { minimum: 6, maximum: null, increment: 6 } } });
   });
 
   describe('on a price list entry', () => {
-    interface Entry {
-      id: number;
-      quantityRule: ProductBody['quantityRule'];
-    }
     const effectiveRule = async (customerId: number, item: string, quantity: number) =>
-      (await ok<{ quantityRule: unknown; priceListPriceId: number | null }>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${item}&quantity=${quantity}`, undefined, 200));
+      await ok<{ quantityRule: unknown; priceListPriceId: number | null }>(
+        'GET',
+        `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${item}&quantity=${quantity}`,
+        undefined,
+        200,
+      );
     const quoteProblems = async (customerId: number, item: string, quantity: number, at?: string) => {
       const response = await call('POST', '/v1/quotes', { customerId, ...(at !== undefined && { at }), lines: [{ sku: item, quantity }] });
       return response.status === 200 ? [] : problemsOf(response.body);
@@ -144,15 +210,23 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
 
     it('keeps its own rule (null by default), and a line it prices takes that rule instead of the SKU’s', async () => {
       const item = sku('CASE');
-      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Cased', sku: item, price: 2, quantityRule: { increment: 12 } }, 201);
+      const product = await ok<Product>('POST', '/v1/products', { title: 'Cased', sku: item, price: 2, quantityRule: { increment: 12 } }, 201);
       const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Packs ${++sequence}`, kind: 'fixed' }, 201);
-      const entries = await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [
-        { productId: product.id, sku: item, price: 1.5, quantityRule: { minimum: 10, increment: 5 } },
-        { productId: product.id, sku: item, price: 1.2, minQuantity: 100 },
-      ], 201);
+      const entries = await ok<PriceListPrice[]>(
+        'POST',
+        `/v1/price-lists/${list.id}/prices/bulk`,
+        [
+          { productId: product.id, sku: item, price: 1.5, quantityRule: { minimum: 10, increment: 5 } },
+          { productId: product.id, sku: item, price: 1.2, minQuantity: 100 },
+        ],
+        201,
+      );
       expect(entries.map((entry) => entry.quantityRule)).toEqual([{ minimum: 10, maximum: null, increment: 5 }, null]);
-      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entries[0]!.id}`, undefined, 200)).toMatchObject({ quantityRule: { minimum: 10, maximum: null, increment: 5 } });
-      const withList = (await ok<{ id: number }>('POST', '/v1/customers', { email: `packs-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201)).id;
+      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entries[0]!.id}`, undefined, 200)).toMatchObject({
+        quantityRule: { minimum: 10, maximum: null, increment: 5 },
+      });
+      const withList = (await ok<{ id: number }>('POST', '/v1/customers', { email: `packs-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201))
+        .id;
       const without = await customer();
 
       // The first entry prices 1–99 units: its rule. At 100 the second prices, with no rule of its own: the product's.
@@ -167,8 +241,14 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
       expect(await snapshot()).toEqual(before);
       expect((await ok<{ total: number }>('POST', '/v1/orders', { customerId: withList, lines: [{ sku: item, quantity: 15 }] }, 201)).total).toBe(22.5);
 
-      expect(await effectiveRule(withList, item, 15)).toMatchObject({ priceListPriceId: entries[0]!.id, quantityRule: { minimum: 10, maximum: null, increment: 5 } });
-      expect(await effectiveRule(withList, item, 100)).toMatchObject({ priceListPriceId: entries[1]!.id, quantityRule: { minimum: 12, maximum: null, increment: 12 } });
+      expect(await effectiveRule(withList, item, 15)).toMatchObject({
+        priceListPriceId: entries[0]!.id,
+        quantityRule: { minimum: 10, maximum: null, increment: 5 },
+      });
+      expect(await effectiveRule(withList, item, 100)).toMatchObject({
+        priceListPriceId: entries[1]!.id,
+        quantityRule: { minimum: 12, maximum: null, increment: 12 },
+      });
       expect(await effectiveRule(without, item, 15)).toMatchObject({ priceListPriceId: null, quantityRule: { minimum: 12, maximum: null, increment: 12 } });
 
       // A trade price the customer has wins over the list: the SKU's rule applies again.
@@ -179,7 +259,7 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
 
     it('refuses a rule that could not be kept, naming the item, storing nothing; a replace keeps only entries with the same rule', async () => {
       const item = sku('RULED');
-      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Ruled', sku: item, price: 2 }, 201);
+      const product = await ok<Product>('POST', '/v1/products', { title: 'Ruled', sku: item, price: 2 }, 201);
       const list = await ok<{ id: number }>('POST', `/v1/price-lists`, { name: `Ruled ${++sequence}`, kind: 'fixed' }, 201);
       const before = await snapshot();
       const refused = await call('POST', `/v1/price-lists/${list.id}/prices/bulk`, [
@@ -195,9 +275,21 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
       ]);
       expect(await snapshot()).toEqual(before);
 
-      const kept = (await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }], 201))[0]!;
+      const kept = (
+        await ok<PriceListPrice[]>(
+          'POST',
+          `/v1/price-lists/${list.id}/prices/bulk`,
+          [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }],
+          201,
+        )
+      )[0]!;
       const replace = (rule: unknown, dryRun: boolean) =>
-        ok<{ created: Entry[]; deleted: Entry[]; unchanged: number }>('POST', `/v1/price-lists/${list.id}/prices/replace`, { scope: 'list', dryRun, prices: [{ productId: product.id, sku: item, price: 1, quantityRule: rule }] }, 200);
+        ok<ReplacePriceListPricesResult>(
+          'POST',
+          `/v1/price-lists/${list.id}/prices/replace`,
+          { scope: 'list', dryRun, prices: [{ productId: product.id, sku: item, price: 1, quantityRule: rule }] },
+          200,
+        );
       expect(await replace({ minimum: 6, increment: 6 }, false)).toEqual({ created: [], deleted: [], unchanged: 1, overlaps: [] });
       const planned = await replace({ increment: 3 }, true);
       expect(planned.created).toEqual([expect.objectContaining({ id: null, quantityRule: { minimum: 3, maximum: null, increment: 3 } })]);
@@ -209,26 +301,42 @@ describe.each(await enginesUnderTest())('quantity rules on %s', (engine) => {
 
     it('is set by a change set’s entry, and a revert’s restore brings the entry back with its rule', async () => {
       const item = sku('STAGED');
-      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Staged', sku: item, price: 2 }, 201);
+      const product = await ok<Product>('POST', '/v1/products', { title: 'Staged', sku: item, price: 2 }, 201);
       const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Staged ${++sequence}`, kind: 'fixed' }, 201);
       const set = await ok<{ id: number }>('POST', '/v1/change-sets', { name: 'Cases' }, 201);
-      await ok('POST', `/v1/change-sets/${set.id}/operations`, [{ type: 'price_list_entry.create', priceListId: list.id, productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }], 201);
+      await ok(
+        'POST',
+        `/v1/change-sets/${set.id}/operations`,
+        [{ type: 'price_list_entry.create', priceListId: list.id, productId: product.id, sku: item, price: 1, quantityRule: { increment: 6 } }],
+        201,
+      );
       await ok('POST', `/v1/change-sets/${set.id}/apply`, {}, 200);
-      const [entry] = await ok<Entry[]>('GET', `/v1/price-lists/${list.id}/prices`, undefined, 200);
+      const [entry] = await ok<PriceListPrice[]>('GET', `/v1/price-lists/${list.id}/prices`, undefined, 200);
       expect(entry?.quantityRule).toEqual({ minimum: 6, maximum: null, increment: 6 });
       await ok('DELETE', `/v1/price-lists/${list.id}/prices/${entry!.id}`, undefined, 204);
       const undo = await ok<{ id: number }>('POST', '/v1/change-sets', { name: 'Put it back' }, 201);
       await ok('POST', `/v1/change-sets/${undo.id}/operations`, [{ type: 'price_list_entry.restore', priceListId: list.id, id: entry!.id }], 201);
       await ok('POST', `/v1/change-sets/${undo.id}/apply`, {}, 200);
-      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entry!.id}`, undefined, 200)).toEqual(expect.objectContaining({ id: entry!.id, quantityRule: { minimum: 6, maximum: null, increment: 6 } }));
+      expect(await ok('GET', `/v1/price-lists/${list.id}/prices/${entry!.id}`, undefined, 200)).toEqual(
+        expect.objectContaining({ id: entry!.id, quantityRule: { minimum: 6, maximum: null, increment: 6 } }),
+      );
     });
 
     it('quotes a past moment by the rule of the entry that priced it then, though the entry is gone', async () => {
       const item = sku('GONE');
-      const product = await ok<ProductBody>('POST', '/v1/products', { title: 'Gone', sku: item, price: 2 }, 201);
+      const product = await ok<Product>('POST', '/v1/products', { title: 'Gone', sku: item, price: 2 }, 201);
       const list = await ok<{ id: number }>('POST', '/v1/price-lists', { name: `Gone ${++sequence}`, kind: 'fixed' }, 201);
-      const entry = (await ok<Entry[]>('POST', `/v1/price-lists/${list.id}/prices/bulk`, [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 4 } }], 201))[0]!;
-      const customerId = (await ok<{ id: number }>('POST', '/v1/customers', { email: `gone-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201)).id;
+      const entry = (
+        await ok<PriceListPrice[]>(
+          'POST',
+          `/v1/price-lists/${list.id}/prices/bulk`,
+          [{ productId: product.id, sku: item, price: 1, quantityRule: { increment: 4 } }],
+          201,
+        )
+      )[0]!;
+      const customerId = (
+        await ok<{ id: number }>('POST', '/v1/customers', { email: `gone-${engine}-${++sequence}@example.com`, priceListIds: [list.id] }, 201)
+      ).id;
       const then = clock.step(HOUR);
       clock.step(HOUR);
       await ok('DELETE', `/v1/price-lists/${list.id}/prices/${entry.id}`, undefined, 204);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ReplaceTradePricesResult, TradePrice } from '../../src/contract/trade-prices.js';
 import { TIMESTAMP } from '../support/bodies.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { expectError } from '../support/conventions.js';
@@ -8,38 +9,25 @@ import { suiteServer } from '../support/suite-server.js';
 
 const PATH = '/v1/trade-customer-product-prices';
 
-interface PriceRecord {
-  id: number | null;
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  createdAt: string | null;
-}
-
-interface ReplaceResult {
-  created: PriceRecord[];
-  deleted: PriceRecord[];
-  unchanged: number;
-}
-
 describe.each(await enginesUnderTest())('replacing a customer’s trade prices on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
 
-  const replace = (body: unknown, headers: Record<string, string> = {}) => suite.api.request('POST', `${PATH}/replace`, { token: suite.tenant.token, body, headers });
+  const replace = (body: unknown, headers: Record<string, string> = {}) =>
+    suite.api.request('POST', `${PATH}/replace`, { token: suite.tenant.token, body, headers });
   const pricesOf = async (customerId: number) =>
-    (await suite.api.request('GET', `${PATH}?customerId=${customerId}&count=100`, { token: suite.tenant.token })).body as PriceRecord[];
+    (await suite.api.request('GET', `${PATH}?customerId=${customerId}&count=100`, { token: suite.tenant.token })).body as TradePrice[];
   const eventsAfter = async (after: number) =>
-    ((await suite.api.request('GET', `/v1/events?after=${after}&count=100`, { token: suite.tenant.token })).body as Array<{ id: number; topic: string; subjectId: number }>).filter((event) =>
-      event.topic.startsWith('trade_customer_product_price.'),
-    );
+    (
+      (await suite.api.request('GET', `/v1/events?after=${after}&count=100`, { token: suite.tenant.token })).body as Array<{
+        id: number;
+        topic: string;
+        subjectId: number;
+      }>
+    ).filter((event) => event.topic.startsWith('trade_customer_product_price.'));
   const lastEventId = async () => {
     const all = (await suite.api.request('GET', '/v1/events?count=100', { token: suite.tenant.token })).body as Array<{ id: number }>;
     let last = all.at(-1)?.id ?? 0;
-    for (let page = all; page.length === 100; ) {
+    for (let page = all; page.length === 100;) {
       page = (await suite.api.request('GET', `/v1/events?after=${last}&count=100`, { token: suite.tenant.token })).body as Array<{ id: number }>;
       last = page.at(-1)?.id ?? last;
     }
@@ -56,12 +44,12 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
     ];
     const created = await suite.api.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, body: items });
     expect(created.status).toBe(201);
-    return { catalog, records: created.body as PriceRecord[] };
+    return { catalog, records: created.body as TradePrice[] };
   }
 
   it('makes the customer’s set exactly the prices sent: equal ones keep their ids, the rest goes and comes, each with its event', async () => {
     const { catalog, records } = await customerWithPrices();
-    const [teeM, teeM10, mug] = records as [PriceRecord, PriceRecord, PriceRecord];
+    const [teeM, teeM10, mug] = records as [TradePrice, TradePrice, TradePrice];
     const before = await lastEventId();
     const desired = [
       { productId: catalog.tee, sku: catalog.skus.teeRedM, price: 8, minQuantity: 10 },
@@ -70,7 +58,7 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
     ];
     const response = await replace({ customerId: catalog.tradeCustomer, scope: 'customer', prices: desired });
     expect(response.status).toBe(200);
-    const result = response.body as ReplaceResult;
+    const result = response.body as ReplaceTradePricesResult;
     expect(result.unchanged).toBe(2);
     expect(result.deleted).toEqual([mug]);
     expect(result.created).toEqual([
@@ -101,15 +89,19 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
 
   it('with scope "skus" replaces only the SKUs named, and an empty set for a customer clears it', async () => {
     const { catalog, records } = await customerWithPrices();
-    const [teeM, teeM10, mug] = records as [PriceRecord, PriceRecord, PriceRecord];
-    const response = await replace({ customerId: catalog.tradeCustomer, scope: 'skus', prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedM, price: 7 }] });
-    const result = response.body as ReplaceResult;
+    const [teeM, teeM10, mug] = records as [TradePrice, TradePrice, TradePrice];
+    const response = await replace({
+      customerId: catalog.tradeCustomer,
+      scope: 'skus',
+      prices: [{ productId: catalog.tee, sku: catalog.skus.teeRedM, price: 7 }],
+    });
+    const result = response.body as ReplaceTradePricesResult;
     expect(result.deleted.map((record) => record.id)).toEqual([teeM.id, teeM10.id]);
     expect(result.created.map((record) => record.price)).toEqual([7]);
     expect((await pricesOf(catalog.tradeCustomer)).map((record) => record.id)).toEqual([mug.id, result.created[0]!.id]);
 
     expect((await replace({ customerId: catalog.tradeCustomer, scope: 'skus', prices: [] })).body).toEqual({ created: [], deleted: [], unchanged: 0 });
-    const cleared = (await replace({ customerId: catalog.tradeCustomer, scope: 'customer', prices: [] })).body as ReplaceResult;
+    const cleared = (await replace({ customerId: catalog.tradeCustomer, scope: 'customer', prices: [] })).body as ReplaceTradePricesResult;
     expect(cleared.deleted).toHaveLength(2);
     expect(await pricesOf(catalog.tradeCustomer)).toEqual([]);
   });
@@ -117,17 +109,37 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
   it('in a dry run answers the same diff, with no ids for what it would create, and changes nothing', async () => {
     const { catalog, records } = await customerWithPrices();
     const before = await snapshotStore(suite.server.services.database, suite.tenant.storeId);
-    const body = { customerId: catalog.tradeCustomer, scope: 'customer', dryRun: true, prices: [{ productId: catalog.mug, sku: catalog.skus.mug, price: 3 }, { productId: catalog.mug, sku: catalog.skus.mug, price: 3 }] };
+    const body = {
+      customerId: catalog.tradeCustomer,
+      scope: 'customer',
+      dryRun: true,
+      prices: [
+        { productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+        { productId: catalog.mug, sku: catalog.skus.mug, price: 3 },
+      ],
+    };
     const response = await replace(body);
     expect(response.status).toBe(200);
-    const result = response.body as ReplaceResult;
+    const result = response.body as ReplaceTradePricesResult;
     expect(result.unchanged).toBe(1);
     expect(result.deleted).toEqual(records.slice(0, 2));
-    expect(result.created).toEqual([{ id: null, customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3, minQuantity: 1, validFrom: null, validUntil: null, createdAt: null }]);
+    expect(result.created).toEqual([
+      {
+        id: null,
+        customerId: catalog.tradeCustomer,
+        productId: catalog.mug,
+        sku: catalog.skus.mug,
+        price: 3,
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
+        createdAt: null,
+      },
+    ]);
     expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId)).toEqual(before);
 
     // The real run gives the same diff, with ids.
-    const real = (await replace({ ...body, dryRun: false })).body as ReplaceResult;
+    const real = (await replace({ ...body, dryRun: false })).body as ReplaceTradePricesResult;
     expect({ ...real, created: real.created.map((record) => ({ ...record, id: null, createdAt: null })) }).toEqual(result);
   });
 
@@ -189,12 +201,32 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
 
   it.each([
     ['an unknown customer', () => ({ customerId: 999_999, scope: 'customer', prices: [] }), [[undefined, 'customerId']]],
-    ['a regular customer given prices', (c: { regularCustomer: number; mug: number; skus: { mug: string } }) => ({ customerId: c.regularCustomer, scope: 'customer', prices: [{ productId: c.mug, sku: c.skus.mug, price: 1 }] }), [[undefined, 'customerId']]],
+    [
+      'a regular customer given prices',
+      (c: { regularCustomer: number; mug: number; skus: { mug: string } }) => ({
+        customerId: c.regularCustomer,
+        scope: 'customer',
+        prices: [{ productId: c.mug, sku: c.skus.mug, price: 1 }],
+      }),
+      [[undefined, 'customerId']],
+    ],
     ['no scope', (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, prices: [] }), [[undefined, 'scope']]],
     ['an unknown scope', (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, scope: 'all', prices: [] }), [[undefined, 'scope']]],
     ['prices that are no array', (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, scope: 'customer', prices: {} }), [[undefined, 'prices']]],
-    ['10 001 prices', (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, scope: 'customer', prices: Array.from({ length: 10_001 }, () => ({ productId: 1, sku: 'X', price: 1 })) }), [[undefined, 'prices']]],
-    ['an unknown field', (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, scope: 'customer', prices: [], force: true }), [[undefined, 'force']]],
+    [
+      '10 001 prices',
+      (c: { tradeCustomer: number }) => ({
+        customerId: c.tradeCustomer,
+        scope: 'customer',
+        prices: Array.from({ length: 10_001 }, () => ({ productId: 1, sku: 'X', price: 1 })),
+      }),
+      [[undefined, 'prices']],
+    ],
+    [
+      'an unknown field',
+      (c: { tradeCustomer: number }) => ({ customerId: c.tradeCustomer, scope: 'customer', prices: [], force: true }),
+      [[undefined, 'force']],
+    ],
   ])('refuses %s with a 422 naming the field', async (_name, bodyOf, expected) => {
     const response = await replace(bodyOf(suite.catalog as never));
     expectError(response, 422, 10);
@@ -206,10 +238,12 @@ describe.each(await enginesUnderTest())('replacing a customer’s trade prices o
     const prices = Array.from({ length: 10_000 }, (_, i) => ({ productId: catalog.mug, sku: catalog.skus.mug, price: i / 100, minQuantity: 1 + (i % 5) }));
     const response = await replace({ customerId: catalog.tradeCustomer, scope: 'customer', prices });
     expect(response.status).toBe(200);
-    expect((response.body as ReplaceResult).created).toHaveLength(10_000);
-    expect(((await suite.api.request('GET', `${PATH}/count?customerId=${catalog.tradeCustomer}`, { token: suite.tenant.token })).body as { count: number }).count).toBe(10_000);
+    expect((response.body as ReplaceTradePricesResult).created).toHaveLength(10_000);
+    expect(
+      ((await suite.api.request('GET', `${PATH}/count?customerId=${catalog.tradeCustomer}`, { token: suite.tenant.token })).body as { count: number }).count,
+    ).toBe(10_000);
     const again = await replace({ customerId: catalog.tradeCustomer, scope: 'customer', prices });
-    expect((again.body as ReplaceResult).unchanged).toBe(10_000);
+    expect((again.body as ReplaceTradePricesResult).unchanged).toBe(10_000);
 
     const foreign = await replace({ customerId: suite.foreign.tradeCustomer, scope: 'customer', prices: [] });
     expectError(foreign, 422, 10);

@@ -92,7 +92,10 @@ describe('docs/scopes.md', () => {
         union.scopes.push(...row!.scopes);
         union.topics.push(...row!.topics);
       }
-      expect({ scopes: [...new Set(entry.scopes)].sort(), topics: [...new Set(entry.topics)].sort() }, `docs/scopes.md line ${entry.line}: ${entry.name}`).toEqual({
+      expect(
+        { scopes: [...new Set(entry.scopes)].sort(), topics: [...new Set(entry.topics)].sort() },
+        `docs/scopes.md line ${entry.line}: ${entry.name}`,
+      ).toEqual({
         scopes: [...new Set(union.scopes)].sort(),
         topics: [...new Set(union.topics)].sort(),
       });
@@ -122,9 +125,18 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
 
   it('names every operation of the API, and only routes the server has', async () => {
     const response = await suite.server.request('GET', '/openapi.json');
-    const paths = (response.body as { paths: Record<string, Record<string, { description?: string; parameters?: Array<{ in: string; name: string; description?: string; schema?: { description?: string } }> }>> }).paths;
+    const paths = (
+      response.body as {
+        paths: Record<
+          string,
+          Record<string, { description?: string; parameters?: Array<{ in: string; name: string; description?: string; schema?: { description?: string } }> }>
+        >;
+      }
+    ).paths;
     const documented = new Set(doc.endpoints.map(rowKey));
-    const operations = Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+    const operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+    );
     // A staff session's own operations, and the store's own record, need no scope (their description says so): the page names them in its text instead.
     const unscoped = (operation: { description?: string }) => (operation.description ?? '').includes('No scope:');
     const apiOperations = operations.filter(({ path, operation }) => path.startsWith('/v1/') && !unscoped(operation));
@@ -140,7 +152,8 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       const embed = operation.parameters?.find((parameter) => parameter.in === 'query' && parameter.name === 'embed');
       const names = (embed?.description ?? embed?.schema?.description ?? '').split(': ')[1]?.split(', ') ?? [];
       if (embed !== undefined) expect(names.length, `${method} ${path}: embed names`).toBeGreaterThan(0);
-      for (const name of names) expect(documented.has(rowKey({ method, path, with: `embed=${name}` })), `${method} ${path} with embed=${name} is not in docs/scopes.md`).toBe(true);
+      for (const name of names)
+        expect(documented.has(rowKey({ method, path, with: `embed=${name}` })), `${method} ${path} with embed=${name} is not in docs/scopes.md`).toBe(true);
     }
     // The paths without a credential are named in the page's text.
     const text = fs.readFileSync(SCOPES_DOC, 'utf8').replace(/\s+/g, ' ');
@@ -148,7 +161,10 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       expect(text, `${method} ${path} is not named in docs/scopes.md`).toContain(`\`${method} ${path}\``);
     }
     for (const row of doc.endpoints) {
-      expect(suite.server.app.hasRoute({ method: row.method as 'GET', url: row.path.replace(/\{(\w+)\}/g, ':$1') }), `docs/scopes.md line ${row.line}: ${row.method} ${row.path} is no route`).toBe(true);
+      expect(
+        suite.server.app.hasRoute({ method: row.method as 'GET', url: row.path.replace(/\{(\w+)\}/g, ':$1') }),
+        `docs/scopes.md line ${row.line}: ${row.method} ${row.path} is no route`,
+      ).toBe(true);
     }
   });
 
@@ -179,14 +195,19 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
         else {
           expectError(answer, 403, 4);
           const missing = variant.needed.filter((scope) => !SCOPES_OF_ROLE[role].includes(scope));
-          expect(missing.some((scope) => (answer.body as { message: string }).message.includes(`'${scope}'`)), `${variant.label} as ${role} names none of ${missing.join(', ')}`).toBe(true);
+          expect(
+            missing.some((scope) => (answer.body as { message: string }).message.includes(`'${scope}'`)),
+            `${variant.label} as ${role} names none of ${missing.join(', ')}`,
+          ).toBe(true);
         }
       }
       expect(receiver.handshakes.length, 'a refused request sent a handshake').toBe(handshakes);
       expect(await snapshotStore(suite.server.services.database, suite.tenant.storeId), 'a refused request changed the store').toEqual(before);
 
       const allowed = await api.request(variant.row.method, request.path, { ...request.options, token: tokenOf(variant.needed) });
-      expect([401, 403], `${variant.label} with exactly [${variant.needed.join(', ')}]: ${allowed.status} ${allowed.text.slice(0, 200)}`).not.toContain(allowed.status);
+      expect([401, 403], `${variant.label} with exactly [${variant.needed.join(', ')}]: ${allowed.status} ${allowed.text.slice(0, 200)}`).not.toContain(
+        allowed.status,
+      );
       await request.after?.(allowed);
     } finally {
       await request.cleanup?.();
@@ -271,7 +292,11 @@ describe.each(await enginesUnderTest())('every row of docs/scopes.md on %s', (en
       case 'customerGroupId':
       case 'dryRun: true':
       case 'topic': {
-        const fields: Record<string, [string, unknown]> = { priceListIds: ['priceListIds', []], customerGroupId: ['customerGroupId', null], 'dryRun: true': ['dryRun', true] };
+        const fields: Record<string, [string, unknown]> = {
+          priceListIds: ['priceListIds', []],
+          customerGroupId: ['customerGroupId', null],
+          'dryRun: true': ['dryRun', true],
+        };
         const [field, value] = row.with === 'topic' ? ['topic', required(newTopic)] : fields[row.with]!;
         // A bulk body carries the field on its items.
         body = Array.isArray(body) ? body.map((item: object) => ({ ...item, [field]: value })) : { ...(body as object), [field]: value };

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
+import type { Order, OrderLine } from '../../src/contract/orders.js';
+import type { Product } from '../../src/contract/products.js';
+import type { Quote } from '../../src/contract/quotes.js';
+import type { EffectivePrice, TradePrice } from '../../src/contract/trade-prices.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
@@ -53,7 +57,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('renameProduct' as const), product: pick, sku: fc.option(skuPick, { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('renameVariation' as const), product: pick, variation: pick, sku: skuPick }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleteVariation' as const), product: pick, variation: pick }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('keepVariations' as const), product: pick, keep: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('keepVariations' as const), product: pick, keep: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteProduct' as const), product: pick }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('tradePrice' as const), sku: skuPick, cents, otherProduct }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('listEntry' as const), sku: skuPick, cents, otherProduct }) },
@@ -93,7 +100,15 @@ const EXAMPLES: Array<[Step[]]> = [
   ],
   [
     [
-      { kind: 'createProduct', sku: 2, cents: 500, variations: [{ sku: 0, cents: null }, { sku: 1, cents: 800 }] },
+      {
+        kind: 'createProduct',
+        sku: 2,
+        cents: 500,
+        variations: [
+          { sku: 0, cents: null },
+          { sku: 1, cents: 800 },
+        ],
+      },
       { kind: 'listEntry', sku: 1, cents: 200, otherProduct: false },
       { kind: 'tradePrice', sku: 0, cents: 300, otherProduct: false },
       { kind: 'keepVariations', product: 0, keep: [false, true, true] },
@@ -172,7 +187,14 @@ class Model {
         priceListPriceId: source === 'trade' ? null : newest.id,
       };
     }
-    return { ...base, price: (catalog ?? owner.product.cents) / 100, source: catalog !== null ? 'variation' : 'product', tradePriceId: null, priceListId: null, priceListPriceId: null };
+    return {
+      ...base,
+      price: (catalog ?? owner.product.cents) / 100,
+      source: catalog !== null ? 'variation' : 'product',
+      tradePriceId: null,
+      priceListId: null,
+      priceListPriceId: null,
+    };
   }
 }
 
@@ -218,7 +240,12 @@ describe.each(await enginesUnderTest())('a price belongs to its product, on %s',
 type Call = (method: string, path: string, body?: unknown) => Promise<HttpResponse>;
 
 /** Runs one step against the API and the model; the status the model expects, or 'skipped' when the step has nothing to act on. */
-async function apply(next: Step, model: Model, call: Call, store: { listId: number; customerId: number }): Promise<'skipped' | { actual: HttpResponse; expectedStatus: number }> {
+async function apply(
+  next: Step,
+  model: Model,
+  call: Call,
+  store: { listId: number; customerId: number },
+): Promise<'skipped' | { actual: HttpResponse; expectedStatus: number }> {
   const productAt = (position: number) => (model.products.length === 0 ? undefined : model.products[position % model.products.length]);
   switch (next.kind) {
     case 'createProduct': {
@@ -235,7 +262,12 @@ async function apply(next: Step, model: Model, call: Call, store: { listId: numb
       if (!refused && actual.status === 201) {
         const body = actual.body as { id: number; variations: Array<{ id: number; sku: string }> };
         const ids = new Map(body.variations.map((variation) => [variation.sku, variation.id]));
-        model.products.push({ id: body.id, sku: own, cents: next.cents, variations: variations.map((variation) => ({ id: ids.get(variation.sku)!, sku: variation.sku, cents: variation.cents })) });
+        model.products.push({
+          id: body.id,
+          sku: own,
+          cents: next.cents,
+          variations: variations.map((variation) => ({ id: ids.get(variation.sku)!, sku: variation.sku, cents: variation.cents })),
+        });
       }
       return { actual, expectedStatus: refused ? 422 : 201 };
     }
@@ -344,16 +376,8 @@ async function apply(next: Step, model: Model, call: Call, store: { listId: numb
   }
 }
 
-interface PricedLine {
-  sku: string;
-  productId: number;
-  variationId: number | null;
-  unitPrice: number;
-  source: string;
-  tradePriceId: number | null;
-  priceListId: number | null;
-  priceListPriceId: number | null;
-}
+/** How a line was priced, as effective prices (with `price` as `unitPrice`), quote lines and order lines all say it. */
+type PricedLine = Pick<OrderLine, 'productId' | 'variationId' | 'unitPrice' | 'source' | 'tradePriceId' | 'priceListId' | 'priceListPriceId'>;
 
 const pricedOf = (line: PricedLine) => ({
   productId: line.productId,
@@ -366,21 +390,32 @@ const pricedOf = (line: PricedLine) => ({
 });
 
 /** Everything a step may have changed, read back and compared with the model. */
-async function expectStoreAsModelled(call: Call, model: Model, store: { listId: number; trader: number; listed: number }, where: string, check: { prices: boolean }): Promise<void> {
+async function expectStoreAsModelled(
+  call: Call,
+  model: Model,
+  store: { listId: number; trader: number; listed: number },
+  where: string,
+  check: { prices: boolean },
+): Promise<void> {
   const [products, trade, entries] = await Promise.all([
     call('GET', '/v1/products?count=100'),
     call('GET', `/v1/trade-customer-product-prices?customerId=${store.trader}&count=100`),
     call('GET', `/v1/price-lists/${store.listId}/prices?count=100`),
   ]);
-  const catalog = (products.body as Array<{ id: number; sku: string | null; variations: Array<{ id: number; sku: string }> }>).map((product) => ({
+  const catalog = (products.body as Product[]).map((product) => ({
     id: product.id,
     sku: product.sku,
     variations: product.variations.map((variation) => ({ id: variation.id, sku: variation.sku })),
   }));
-  expect(catalog, `${where}: the catalog`).toEqual(model.products.map((product) => ({ id: product.id, sku: product.sku, variations: product.variations.map(({ id, sku }) => ({ id, sku })) })));
-  const records = (body: unknown) => (body as ModelPrice[]).map(({ id, productId, sku }) => ({ id, productId, sku }));
+  expect(catalog, `${where}: the catalog`).toEqual(
+    model.products.map((product) => ({ id: product.id, sku: product.sku, variations: product.variations.map(({ id, sku }) => ({ id, sku })) })),
+  );
+  const records = (body: unknown) => (body as Array<Pick<TradePrice, 'id' | 'productId' | 'sku'>>).map(({ id, productId, sku }) => ({ id, productId, sku }));
   const modelled = (prices: ModelPrice[]) => prices.map(({ id, productId, sku }) => ({ id, productId, sku }));
-  expect({ trade: records(trade.body), entries: records(entries.body) }, `${where}: the records left`).toEqual({ trade: modelled(model.trade), entries: modelled(model.entries) });
+  expect({ trade: records(trade.body), entries: records(entries.body) }, `${where}: the records left`).toEqual({
+    trade: modelled(model.trade),
+    entries: modelled(model.entries),
+  });
   if (!check.prices) return;
 
   const customers = [
@@ -405,17 +440,28 @@ async function expectStoreAsModelled(call: Call, model: Model, store: { listId: 
           continue;
         }
         expect(answer.status, `${what}: effective ${answer.text.slice(0, 300)}`).toBe(200);
-        const body = answer.body as PricedLine & { price: number; shadowedTradePriceIds: number[] };
-        const shadowed = customer.source === 'trade' ? customer.records.filter((price) => price.productId === expected.productId && price.sku === sku && price.id !== expected.tradePriceId).map((price) => price.id) : [];
-        expect({ ...pricedOf({ ...body, unitPrice: body.price }), shadowed: body.shadowedTradePriceIds }, `${what}: effective`).toEqual({ ...expected, shadowed: shadowed.sort((a, b) => b - a) });
+        const body = answer.body as EffectivePrice;
+        const shadowed =
+          customer.source === 'trade'
+            ? customer.records
+                .filter((price) => price.productId === expected.productId && price.sku === sku && price.id !== expected.tradePriceId)
+                .map((price) => price.id)
+            : [];
+        expect({ ...pricedOf({ ...body, unitPrice: body.price }), shadowed: body.shadowedTradePriceIds }, `${what}: effective`).toEqual({
+          ...expected,
+          shadowed: shadowed.sort((a, b) => b - a),
+        });
       }
       if (quote === undefined || order === undefined) return;
       expect([quote.status, order.status], `${where}: quote ${quote.text.slice(0, 200)} order ${order.text.slice(0, 200)}`).toEqual([200, 201]);
-      const quoted = (quote.body as { lines: PricedLine[] }).lines;
-      const ordered = (order.body as { lines: PricedLine[] }).lines;
+      const quoted = (quote.body as Quote).lines;
+      const ordered = (order.body as Order).lines;
       for (const [position, sku] of held.entries()) {
         const expected = model.expected(sku, customer.records, customer.source, store.listId);
-        expect({ quote: pricedOf(quoted[position]!), order: pricedOf(ordered[position]!) }, `${where}: ${customer.source} customer, ${sku}`).toEqual({ quote: expected, order: expected });
+        expect({ quote: pricedOf(quoted[position]!), order: pricedOf(ordered[position]!) }, `${where}: ${customer.source} customer, ${sku}`).toEqual({
+          quote: expected,
+          order: expected,
+        });
       }
     }),
   );

@@ -16,7 +16,9 @@ describe.each(await enginesUnderTest())('POST /v1/skus/lookup on %s', (engine) =
     expect(response.status, response.text).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['x-rate-limit-remaining']).toBeDefined();
-    const teeVariations = ((await suite.server.request('GET', `/v1/products/${tee}`, { token: suite.tenant.token })).body as { variations: Array<{ id: number; sku: string }> }).variations;
+    const teeVariations = (
+      (await suite.server.request('GET', `/v1/products/${tee}`, { token: suite.tenant.token })).body as { variations: Array<{ id: number; sku: string }> }
+    ).variations;
     const variationOf = (sku: string) => teeVariations.find((variation) => variation.sku === sku)!.id;
     expect(response.body).toEqual({
       found: [
@@ -34,13 +36,19 @@ describe.each(await enginesUnderTest())('POST /v1/skus/lookup on %s', (engine) =
     const { skus, mug } = suite.catalog;
     const response = await lookup({ skus: [skus.mug, skus.mug.toLowerCase(), ` ${skus.mug}`, skus.mug] });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ found: [{ sku: skus.mug, productId: mug, variationId: null, price: 4.2 }], unknown: [skus.mug.toLowerCase(), ` ${skus.mug}`] });
+    expect(response.body).toEqual({
+      found: [{ sku: skus.mug, productId: mug, variationId: null, price: 4.2 }],
+      unknown: [skus.mug.toLowerCase(), ` ${skus.mug}`],
+    });
   });
 
   it("never shows another store's SKUs: they are unknown", async () => {
     const response = await lookup({ skus: [suite.foreign.skus.tee, suite.foreign.skus.teeRedM, suite.catalog.skus.tee] });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ found: [{ sku: suite.catalog.skus.tee, productId: suite.catalog.tee, variationId: null, price: 10 }], unknown: [suite.foreign.skus.tee, suite.foreign.skus.teeRedM] });
+    expect(response.body).toEqual({
+      found: [{ sku: suite.catalog.skus.tee, productId: suite.catalog.tee, variationId: null, price: 10 }],
+      unknown: [suite.foreign.skus.tee, suite.foreign.skus.teeRedM],
+    });
     const theirs = await lookup({ skus: [suite.catalog.skus.tee] }, suite.other.token);
     expect(theirs.body).toEqual({ found: [], unknown: [suite.catalog.skus.tee] });
   });
@@ -76,7 +84,11 @@ describe.each(await enginesUnderTest())('POST /v1/skus/lookup on %s', (engine) =
   });
 
   it('refuses a body that is not JSON (400) or not sent as JSON (415)', async () => {
-    const notJson = await suite.server.request('POST', PATH, { token: suite.tenant.token, rawBody: '{"skus":[', headers: { 'content-type': 'application/json' } });
+    const notJson = await suite.server.request('POST', PATH, {
+      token: suite.tenant.token,
+      rawBody: '{"skus":[',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(notJson, 400, 8);
     const text = await suite.server.request('POST', PATH, { token: suite.tenant.token, rawBody: 'skus=A', headers: { 'content-type': 'text/plain' } });
     expectError(text, 415, 7);

@@ -1,26 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductBody } from '../support/bodies.js';
+import type { Event } from '../../src/contract/events.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { HttpResponse } from '../support/test-server.js';
 import type { Import } from '../../src/contract/imports.js';
+import type { Order, OrderLine } from '../../src/contract/orders.js';
+import type { Product } from '../../src/contract/products.js';
+import type { Quote } from '../../src/contract/quotes.js';
+import type { EffectivePrice } from '../../src/contract/trade-prices.js';
 import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 
-interface FeedEvent {
-  id: number;
-  topic: string;
-  subjectId: number;
-  data: Record<string, unknown>;
-}
-
-interface PricedAnswer {
-  productId: number;
-  variationId: number | null;
-  source: string;
-  tradePriceId: number | null;
-  priceListPriceId: number | null;
-}
+/** How a price was arrived at, as effective prices, quote lines and order lines all say it. */
+type PricedAnswer = Pick<OrderLine, 'productId' | 'variationId' | 'source' | 'tradePriceId' | 'priceListPriceId'>;
 
 let sequence = 0;
 /** Names unique per test run, so tests sharing a store do not collide. */
@@ -43,18 +35,28 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     expect(response.status, `${method} ${path}: ${response.text.slice(0, 300)}`).toBe(status);
     return response.body as T;
   }
-  const product = (body: object) => ok<ProductBody>('POST', '/v1/products', { title: 'Product', ...body }, 201);
+  const product = (body: object) => ok<Product>('POST', '/v1/products', { title: 'Product', ...body }, 201);
   const customer = (body: object = {}) => ok<{ id: number }>('POST', '/v1/customers', { email: `${unique('buyer')}@example.com`, trade: true, ...body }, 201);
   const tradePrices = (items: object[]) => ok<Array<{ id: number }>>('POST', '/v1/trade-customer-product-prices/bulk', items, 201);
   const priceList = () => ok<{ id: number }>('POST', '/v1/price-lists', { name: unique('List'), kind: 'fixed' }, 201);
   const entries = (listId: number, items: object[]) => ok<Array<{ id: number }>>('POST', `/v1/price-lists/${listId}/prices/bulk`, items, 201);
-  const effective = (customerId: number, sku: string) => ok<PricedAnswer & { price: number }>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${sku}`, undefined, 200);
-  const quoteLine = async (customerId: number, sku: string) => (await ok<{ lines: Array<PricedAnswer & { unitPrice: number }> }>('POST', '/v1/quotes', { customerId, lines: [{ sku, quantity: 1 }] }, 200)).lines[0]!;
-  const orderLine = async (customerId: number, sku: string) => (await ok<{ lines: Array<PricedAnswer & { unitPrice: number }> }>('POST', '/v1/orders', { customerId, lines: [{ sku, quantity: 1 }] }, 201)).lines[0]!;
+  const effective = (customerId: number, sku: string) =>
+    ok<EffectivePrice>('GET', `/v1/trade-customer-product-prices/effective?customerId=${customerId}&sku=${sku}`, undefined, 200);
+  const quoteLine = async (customerId: number, sku: string) =>
+    (await ok<Quote>('POST', '/v1/quotes', { customerId, lines: [{ sku, quantity: 1 }] }, 200)).lines[0]!;
+  const orderLine = async (customerId: number, sku: string) =>
+    (await ok<Order>('POST', '/v1/orders', { customerId, lines: [{ sku, quantity: 1 }] }, 201)).lines[0]!;
   /** What a customer pays for one unit of `sku`, asked three ways; the three must agree. */
   async function pricedThreeWays(customerId: number, sku: string) {
     const [answer, quoted, ordered] = [await effective(customerId, sku), await quoteLine(customerId, sku), await orderLine(customerId, sku)];
-    const pick = ({ productId, variationId, source, tradePriceId, priceListPriceId }: PricedAnswer, price: number) => ({ productId, variationId, source, tradePriceId, priceListPriceId, price });
+    const pick = ({ productId, variationId, source, tradePriceId, priceListPriceId }: PricedAnswer, price: number) => ({
+      productId,
+      variationId,
+      source,
+      tradePriceId,
+      priceListPriceId,
+      price,
+    });
     const seen = pick(answer, answer.price);
     expect([pick(quoted, quoted.unitPrice), pick(ordered, ordered.unitPrice)]).toEqual([seen, seen]);
     return seen;
@@ -62,13 +64,13 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
   async function lastEventId(): Promise<number> {
     let after = 0;
     for (let page = 0; page < 1000; page++) {
-      const batch = await ok<FeedEvent[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
+      const batch = await ok<Event[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
       if (batch.length === 0) return after;
       after = batch.at(-1)!.id;
     }
     throw new Error('too many events');
   }
-  const eventsAfter = (after: number) => ok<FeedEvent[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
+  const eventsAfter = (after: number) => ok<Event[]>('GET', `/v1/events?after=${after}&count=100`, undefined, 200);
 
   it('issue reproduction: a renamed SKU’s trade price never prices the product that takes the SKU next', async () => {
     const [x1, y1] = [unique('X'), unique('Y')];
@@ -84,13 +86,27 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     expect(await ok('GET', `/v1/products/${a.id}`, undefined, 200)).toEqual(a);
     expectError(await call('POST', '/v1/products', { title: 'B', sku: x1, price: 100 }), 422, 10, /Validation failed/);
     expect(await eventsAfter(before)).toEqual([]);
-    expect(await pricedThreeWays(c.id, x1)).toEqual({ productId: a.id, variationId: null, source: 'trade', tradePriceId: price!.id, priceListPriceId: null, price: 1 });
+    expect(await pricedThreeWays(c.id, x1)).toEqual({
+      productId: a.id,
+      variationId: null,
+      source: 'trade',
+      tradePriceId: price!.id,
+      priceListPriceId: null,
+      price: 1,
+    });
 
     // Once its price is gone the rename goes through, and product B takes X-1 at its own price.
     expect((await call('DELETE', `/v1/trade-customer-product-prices/${price!.id}`)).status).toBe(204);
-    expect(await ok<ProductBody>('PUT', `/v1/products/${a.id}`, { sku: y1 }, 200)).toMatchObject({ sku: y1 });
+    expect(await ok<Product>('PUT', `/v1/products/${a.id}`, { sku: y1 }, 200)).toMatchObject({ sku: y1 });
     const b = await product({ sku: x1, price: 100 });
-    expect(await pricedThreeWays(c.id, x1)).toEqual({ productId: b.id, variationId: null, source: 'product', tradePriceId: null, priceListPriceId: null, price: 100 });
+    expect(await pricedThreeWays(c.id, x1)).toEqual({
+      productId: b.id,
+      variationId: null,
+      source: 'product',
+      tradePriceId: null,
+      priceListPriceId: null,
+      price: 100,
+    });
   });
 
   it('issue reproduction: a deleted variation’s prices go with it, with their events, and never price another product’s new variation', async () => {
@@ -159,7 +175,7 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     expect(await eventsAfter(before)).toEqual([]);
 
     // A write that keeps the SKU where it is is no rename.
-    expect(await ok<ProductBody>('PUT', `/v1/products/${p.id}`, { sku: own, title: 'Kept' }, 200)).toMatchObject({ sku: own, title: 'Kept' });
+    expect(await ok<Product>('PUT', `/v1/products/${p.id}`, { sku: own, title: 'Kept' }, 200)).toMatchObject({ sku: own, title: 'Kept' });
     expect(await ok('PUT', `/v1/products/${p.id}/variations/${p.variations[0]!.id}`, { sku: size, stock: 2 }, 200)).toMatchObject({ sku: size, stock: 2 });
   });
 
@@ -167,22 +183,48 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
     const [own, keep, drop] = [unique('OWN'), unique('KEEP'), unique('DROP')];
     const p = await product({ sku: own, price: 10, variations: [{ sku: keep }, { sku: drop }] });
     const c = await customer();
-    const [ownPrice, keepPrice, dropPrice] = await tradePrices([own, keep, drop].map((sku, index) => ({ customerId: c.id, productId: p.id, sku, price: index + 1 })));
+    const [ownPrice, keepPrice, dropPrice] = await tradePrices(
+      [own, keep, drop].map((sku, index) => ({ customerId: c.id, productId: p.id, sku, price: index + 1 })),
+    );
     const before = await lastEventId();
 
     await ok('PUT', `/v1/products/${p.id}`, { variations: [{ sku: keep }] }, 200);
     expect((await call('GET', `/v1/trade-customer-product-prices/${dropPrice!.id}`)).status).toBe(404);
-    expect((await eventsAfter(before)).map((event) => `${event.topic}:${event.subjectId}`)).toEqual([`trade_customer_product_price.deleted:${dropPrice!.id}`, `product.updated:${p.id}`]);
+    expect((await eventsAfter(before)).map((event) => `${event.topic}:${event.subjectId}`)).toEqual([
+      `trade_customer_product_price.deleted:${dropPrice!.id}`,
+      `product.updated:${p.id}`,
+    ]);
 
     // The own SKU and the kept variation's swap places: both stay with the product, and so do their prices.
-    const swapped = await ok<ProductBody>('PUT', `/v1/products/${p.id}`, { sku: keep, variations: [{ sku: own, price: 12 }] }, 200);
+    const swapped = await ok<Product>('PUT', `/v1/products/${p.id}`, { sku: keep, variations: [{ sku: own, price: 12 }] }, 200);
     expect(swapped).toMatchObject({ sku: keep, variations: [{ sku: own, price: 12 }] });
-    expect(await pricedThreeWays(c.id, own)).toEqual({ productId: p.id, variationId: swapped.variations[0]!.id, source: 'trade', tradePriceId: ownPrice!.id, priceListPriceId: null, price: 1 });
-    expect(await pricedThreeWays(c.id, keep)).toEqual({ productId: p.id, variationId: null, source: 'trade', tradePriceId: keepPrice!.id, priceListPriceId: null, price: 2 });
+    expect(await pricedThreeWays(c.id, own)).toEqual({
+      productId: p.id,
+      variationId: swapped.variations[0]!.id,
+      source: 'trade',
+      tradePriceId: ownPrice!.id,
+      priceListPriceId: null,
+      price: 1,
+    });
+    expect(await pricedThreeWays(c.id, keep)).toEqual({
+      productId: p.id,
+      variationId: null,
+      source: 'trade',
+      tradePriceId: keepPrice!.id,
+      priceListPriceId: null,
+      price: 2,
+    });
     expect((await ok<Array<{ sku: string }>>('GET', `/v1/products?sku=${own}`, undefined, 200)).map((found) => found.sku)).toEqual([keep]);
     // The dropped SKU is free for another product, at that product's price.
     const other = await product({ sku: drop, price: 50 });
-    expect(await pricedThreeWays(c.id, drop)).toEqual({ productId: other.id, variationId: null, source: 'product', tradePriceId: null, priceListPriceId: null, price: 50 });
+    expect(await pricedThreeWays(c.id, drop)).toEqual({
+      productId: other.id,
+      variationId: null,
+      source: 'product',
+      tradePriceId: null,
+      priceListPriceId: null,
+      price: 50,
+    });
   });
 
   it('a price write whose check has passed holds its SKU: a rename waits for it, then is refused', async () => {
@@ -218,7 +260,9 @@ describe.each(await enginesUnderTest())('prices of a SKU that leaves its product
   });
 
   it('documents the 409 of the writes that rename SKUs', async () => {
-    const document = (await suite.api.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const document = (await suite.api.request('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(document.paths['/v1/products/{id}']!.put!.responses)).toContain('409');
     expect(Object.keys(document.paths['/v1/products/{id}/variations/{variationId}']!.put!.responses)).toContain('409');
   });
@@ -236,7 +280,11 @@ describe.each(await enginesUnderTest())('an import whose SKU leaves its product 
 
   /** Uploads `csv`, then works the import here: `beforeApply` runs once its rows are checked, just before the apply transaction. */
   async function importWith(csv: string, beforeApply: () => Promise<void>): Promise<Import> {
-    const upload = await suite.api.request('POST', '/v1/imports?mode=replace', { token: suite.tenant.token, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const upload = await suite.api.request('POST', '/v1/imports?mode=replace', {
+      token: suite.tenant.token,
+      rawBody: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(upload.status, upload.text).toBe(202);
     const { imports } = suite.server.services;
     const claim = await imports.claimNext();
@@ -266,10 +314,19 @@ describe.each(await enginesUnderTest())('an import whose SKU leaves its product 
       if (change === 'given to another product') expect((await call('POST', '/v1/products', { title: 'Second', sku: x, price: 100 })).status).toBe(201);
     });
     expect(ended).toMatchObject({ status: 'failed', errorCount: 1, result: null });
-    expect(ended.errors).toEqual([{ row: 1, field: null, message: `SKU '${x}' stopped belonging to product ${first.id} (renamed or deleted) while the import ran; nothing was changed: send the file again` }]);
+    expect(ended.errors).toEqual([
+      {
+        row: 1,
+        field: null,
+        message: `SKU '${x}' stopped belonging to product ${first.id} (renamed or deleted) while the import ran; nothing was changed: send the file again`,
+      },
+    ]);
     expect((await call('GET', `/v1/trade-customer-product-prices/count?customerId=${buyer.id}`)).body).toEqual({ count: 0 });
     if (change === 'given to another product') {
-      const answer = (await call('GET', `/v1/trade-customer-product-prices/effective?customerId=${buyer.id}&sku=${x}`)).body as { source: string; price: number };
+      const answer = (await call('GET', `/v1/trade-customer-product-prices/effective?customerId=${buyer.id}&sku=${x}`)).body as {
+        source: string;
+        price: number;
+      };
       expect(answer).toMatchObject({ source: 'product', price: 100 });
     }
   });

@@ -17,9 +17,17 @@ describe.each(await enginesUnderTest())('staff roles on %s', (engine) => {
     'catalog:read': { method: 'GET', path: '/v1/customers' },
     'catalog:write': { method: 'POST', path: '/v1/categories', body: { title: 'Staff-made' } },
     'trade_prices:read': { method: 'GET', path: '/v1/trade-customer-product-prices' },
-    'trade_prices:write': { method: 'POST', path: '/v1/trade-customer-product-prices/bulk', body: [{ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 3.5 }] },
+    'trade_prices:write': {
+      method: 'POST',
+      path: '/v1/trade-customer-product-prices/bulk',
+      body: [{ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 3.5 }],
+    },
     'orders:read': { method: 'GET', path: '/v1/orders' },
-    'orders:write': { method: 'POST', path: '/v1/orders', body: { customerId: suite.catalog.tradeCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] } },
+    'orders:write': {
+      method: 'POST',
+      path: '/v1/orders',
+      body: { customerId: suite.catalog.tradeCustomer, lines: [{ sku: suite.catalog.skus.mug, quantity: 1 }] },
+    },
     webhooks: { method: 'GET', path: '/v1/events' },
   });
   const ALLOWED: Record<StaffRole, string[]> = {
@@ -32,7 +40,11 @@ describe.each(await enginesUnderTest())('staff roles on %s', (engine) => {
   it.each(Object.keys(ALLOWED) as StaffRole[])('%s: allowed what the role’s scopes allow, 403 for the rest', async (role) => {
     const member = await createSignedInStaff(suite.server, suite.tenant.storeId, role);
     for (const [scope, request] of Object.entries(requests())) {
-      const response = await suite.server.request(request.method, request.path, asStaff(suite.server, member.token, 'body' in request ? { body: request.body } : {}));
+      const response = await suite.server.request(
+        request.method,
+        request.path,
+        asStaff(suite.server, member.token, 'body' in request ? { body: request.body } : {}),
+      );
       if (ALLOWED[role].includes(scope)) {
         expect(response.status, `${role} ${request.method} ${request.path}: ${response.text.slice(0, 200)}`).toBe(request.method === 'GET' ? 200 : 201);
       } else {
@@ -50,12 +62,20 @@ describe.each(await enginesUnderTest())('staff roles on %s', (engine) => {
   it('leaves API keys as they were: Authorization wins over a cookie, which is then not looked at', async () => {
     const viewer = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
     // The key (all scopes) may write, with no Origin, although the viewer's cookie rides along.
-    const withBoth = await suite.server.request('POST', '/v1/categories', { token: suite.tenant.token, body: { title: 'By key' }, headers: { cookie: `pricebook_session=${viewer.token}` } });
+    const withBoth = await suite.server.request('POST', '/v1/categories', {
+      token: suite.tenant.token,
+      body: { title: 'By key' },
+      headers: { cookie: `pricebook_session=${viewer.token}` },
+    });
     expect(withBoth.status, withBoth.text).toBe(201);
     const withJunkCookie = await suite.server.request('GET', '/v1/customers', { token: suite.tenant.token, headers: { cookie: 'pricebook_session=junk' } });
     expect(withJunkCookie.status).toBe(200);
     // A wrong key is a wrong key, whatever the cookie.
-    expectError(await suite.server.request('GET', '/v1/customers', { token: 'pk_nope.sk_nope', headers: { cookie: `pricebook_session=${viewer.token}` } }), 401, 3);
+    expectError(
+      await suite.server.request('GET', '/v1/customers', { token: 'pk_nope.sk_nope', headers: { cookie: `pricebook_session=${viewer.token}` } }),
+      401,
+      3,
+    );
   });
 
   it('gives a staff member a rate-limit bucket of their own, apart from any key’s, shared by their sessions', async () => {

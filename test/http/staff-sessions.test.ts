@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
-import { asStaff, createSignedInStaff, sessionTokenIn, signIn, uniqueEmail } from '../support/staff.js';
+import { asStaff, createSignedInStaff, sessionTokenIn, setCookieLine, signIn, uniqueEmail } from '../support/staff.js';
 import { suiteServer } from '../support/suite-server.js';
 
 /**
@@ -23,10 +23,19 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     const issued = await suite.server.services.staff.create(suite.tenant.storeId, { email, name: 'Ada Editor', role: 'editor' });
     const response = await signIn(suite.server, email.toUpperCase(), issued.initialPassword);
     expect(response.status, response.text).toBe(201);
-    expect(response.body).toEqual({ id: issued.id, email, name: 'Ada Editor', role: 'editor', storeId: suite.tenant.storeId, mustChangePassword: true, createdAt: issued.createdAt });
-    const cookie = response.headers['set-cookie'];
-    expect(typeof cookie).toBe('string');
-    const [pair, ...attributes] = (cookie as string).split('; ');
+    expect(response.body).toEqual({
+      id: issued.id,
+      email,
+      name: 'Ada Editor',
+      role: 'editor',
+      storeId: suite.tenant.storeId,
+      mustChangePassword: true,
+      createdAt: issued.createdAt,
+    });
+    // The session cookie, and the device cookie (staff-throttling.test.ts).
+    const cookies = response.headers['set-cookie'] as string[];
+    expect(cookies.map((line) => line.slice(0, line.indexOf('=')))).toEqual(['pricebook_session', 'pricebook_device']);
+    const [pair, ...attributes] = setCookieLine(response, 'pricebook_session')!.split('; ');
     expect(pair).toMatch(/^pricebook_session=[A-Za-z0-9_-]{43}$/);
     expect(attributes.sort()).toEqual(['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Strict', 'Secure']);
     // Only a hash of the token is stored.
@@ -41,7 +50,12 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     const token = sessionTokenIn(await signIn(suite.server, email, issued.initialPassword))!;
     expectError(await suite.server.request('GET', '/v1/customers', asStaff(suite.server, token)), 403, 4, /password must be changed/);
     const before = await customerCount();
-    expectError(await suite.server.request('POST', '/v1/customers', asStaff(suite.server, token, { body: { email: uniqueEmail('customer') } })), 403, 4, /password must be changed/);
+    expectError(
+      await suite.server.request('POST', '/v1/customers', asStaff(suite.server, token, { body: { email: uniqueEmail('customer') } })),
+      403,
+      4,
+      /password must be changed/,
+    );
     expect(await customerCount()).toBe(before);
     expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, token))).body).toMatchObject({ id: issued.id, mustChangePassword: true });
 
@@ -59,6 +73,42 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     expect((await suite.server.request('GET', '/v1/session', asStaff(suite.server, token))).body).toMatchObject({ mustChangePassword: false });
     expectError(await signIn(suite.server, email, issued.initialPassword), 401, 3);
     expect((await signIn(suite.server, email, 'correct horse battery')).status).toBe(201);
+  });
+
+  it('never quotes a password in a 422: a refused password field carries no value, a refused e-mail its own', async () => {
+    const refusedSignIn = await suite.server.request('POST', '/v1/session', { body: { email: 7, password: '' } });
+    expectError(refusedSignIn, 422, 10);
+    expect((refusedSignIn.body as { errors: unknown }).errors).toEqual([
+      { field: 'email', message: 'must be string', value: 7 },
+      { field: 'password', message: 'must NOT have fewer than 1 characters' },
+    ]);
+    const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'owner');
+    const change = await suite.server.request(
+      'POST',
+      '/v1/session/password',
+      asStaff(suite.server, member.token, { body: { currentPassword: 123456789012345, newPassword: true } }),
+    );
+    expectError(change, 422, 10);
+    expect((change.body as { errors: unknown }).errors).toEqual([
+      { field: 'currentPassword', message: 'must be string' },
+      { field: 'newPassword', message: 'must be string' },
+    ]);
+    expect(change.text).not.toContain('123456789012345');
+  });
+
+  it('measures a new password after NFC: six accented letters typed as letter and accent are six characters, too few', async () => {
+    const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
+    const change = (newPassword: string) =>
+      suite.server.request('POST', '/v1/session/password', asStaff(suite.server, member.token, { body: { currentPassword: member.password, newPassword } }));
+    // 12 code points, 6 characters after NFC.
+    const tooShort = await change('e\u0301'.repeat(6));
+    expectError(tooShort, 422, 10);
+    expect((tooShort.body as { errors: unknown }).errors).toEqual([{ field: 'newPassword', message: 'A password must have at least 12 characters' }]);
+    // 400 code points, 200 characters after NFC: the longest allowed.
+    const decomposed = 'e\u0301'.repeat(200);
+    expect((await change(decomposed)).status).toBe(204);
+    // The same password, typed composed, signs in.
+    expect((await signIn(suite.server, member.email, '\u00e9'.repeat(200))).status).toBe(201);
   });
 
   it('gives a wrong password and an unknown e-mail the same answer', async () => {
@@ -105,7 +155,11 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
 
     it('refuses a request carrying the cookie twice', async () => {
       const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'viewer');
-      const response = await suite.server.request('GET', '/v1/session', asStaff(suite.server, member.token, { headers: { cookie: `pricebook_session=${member.token}; pricebook_session=${'C'.repeat(43)}` } }));
+      const response = await suite.server.request(
+        'GET',
+        '/v1/session',
+        asStaff(suite.server, member.token, { headers: { cookie: `pricebook_session=${member.token}; pricebook_session=${'C'.repeat(43)}` } }),
+      );
       expectError(response, 401, 3);
     });
   });
@@ -114,7 +168,8 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     it('refuses a change made with the cookie from another origin, or with no Origin, and stores nothing', async () => {
       const member = await createSignedInStaff(suite.server, suite.tenant.storeId, 'owner');
       const before = await customerCount();
-      const create = (origin: boolean | string) => suite.server.request('POST', '/v1/customers', asStaff(suite.server, member.token, { origin, body: { email: uniqueEmail('customer') } }));
+      const create = (origin: boolean | string) =>
+        suite.server.request('POST', '/v1/customers', asStaff(suite.server, member.token, { origin, body: { email: uniqueEmail('customer') } }));
       expectError(await create('https://evil.example'), 403, 4, /Cross-origin/);
       expectError(await create(false), 403, 4, /Cross-origin/);
       expectError(await create('null'), 403, 4, /Cross-origin/);
@@ -173,12 +228,20 @@ describe.each(await enginesUnderTest())('staff sessions on %s', (engine) => {
     expectError(await suite.server.request('GET', '/v1/session'), 401, 3);
     expectError(await suite.server.request('DELETE', '/v1/session'), 401, 3);
     expectError(await suite.server.request('GET', '/v1/session', { token: suite.tenant.token }), 401, 3, /API key/);
-    expectError(await suite.server.request('POST', '/v1/session/password', { token: suite.tenant.token, body: { currentPassword: 'x', newPassword: 'y' } }), 401, 3);
+    expectError(
+      await suite.server.request('POST', '/v1/session/password', { token: suite.tenant.token, body: { currentPassword: 'x', newPassword: 'y' } }),
+      401,
+      3,
+    );
   });
 
   it('validates the sign-in body as any other (422), without counting it as a failure', async () => {
     expectError(await suite.server.request('POST', '/v1/session', { body: { email: 'a@example.com' } }), 422, 10);
     expectError(await suite.server.request('POST', '/v1/session', { body: { email: 'a@example.com', password: 'x', extra: 1 } }), 422, 10);
-    expectError(await suite.server.request('POST', '/v1/session', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 7);
+    expectError(
+      await suite.server.request('POST', '/v1/session', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      7,
+    );
   });
 });

@@ -14,7 +14,14 @@ describe.each(await enginesUnderTest())('the store resource on %s', (engine) => 
   it("answers the credential's own store, with any one scope, and its currency as set", async () => {
     const mine = await get(suite.tenant.token);
     expect(mine.status, mine.text).toBe(200);
-    expect(mine.body).toEqual({ id: suite.tenant.storeId, name: expect.any(String), currency: 'GBP', rounding: 'half-up', createdAt: expect.stringMatching(TIMESTAMP) });
+    expect(mine.body).toEqual({
+      id: suite.tenant.storeId,
+      name: expect.any(String),
+      currency: 'GBP',
+      rounding: 'half-up',
+      requireApproval: false,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
     const other = await get(suite.other.token);
     expect((other.body as { id: number }).id).toBe(suite.other.storeId);
 
@@ -28,6 +35,17 @@ describe.each(await enginesUnderTest())('the store resource on %s', (engine) => 
     } finally {
       await suite.server.services.credentials.setMoney(suite.tenant.storeId, { currency: 'GBP', rounding: 'half-up' });
     }
+  });
+
+  it('says whether the store requires approval of price changes, as set-approval last set it', async () => {
+    await suite.server.services.credentials.setRequireApproval(suite.tenant.storeId, true);
+    try {
+      expect((await get(suite.tenant.token, '?fields=requireApproval')).body).toEqual({ requireApproval: true });
+      expect((await get(suite.other.token, '?fields=requireApproval')).body).toEqual({ requireApproval: false });
+    } finally {
+      await suite.server.services.credentials.setRequireApproval(suite.tenant.storeId, false);
+    }
+    expect((await get(suite.tenant.token, '?fields=requireApproval')).body).toEqual({ requireApproval: false });
   });
 
   it('refuses a request without a credential, and an unknown query', async () => {

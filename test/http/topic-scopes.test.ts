@@ -41,13 +41,21 @@ describe.each(await enginesUnderTest())('event topics and read scopes on %s', (e
       body: [{ customerId: catalog.tradeCustomer, productId: catalog.mug, sku: catalog.skus.mug, price: 3 }],
     });
     expect(bulk.status).toBe(201);
-    const order = await server.request('POST', '/v1/orders', { token: tenant.token, body: { customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] } });
+    const order = await server.request('POST', '/v1/orders', {
+      token: tenant.token,
+      body: { customerId: catalog.tradeCustomer, lines: [{ sku: catalog.skus.mug, quantity: 1 }] },
+    });
     expect(order.status).toBe(201);
   });
   afterAll(() => receiver.close());
 
   it('a credential with every scope reads every topic, as before', async () => {
-    expect([...(await feedTopics(suite.tenant.token))].sort()).toEqual(['customer.created', 'order.created', 'product.created', 'trade_customer_product_price.created']);
+    expect([...(await feedTopics(suite.tenant.token))].sort()).toEqual([
+      'customer.created',
+      'order.created',
+      'product.created',
+      'trade_customer_product_price.created',
+    ]);
   });
 
   it('the feed shows only the topics the credential may read', async () => {
@@ -96,7 +104,12 @@ describe.each(await enginesUnderTest())('event topics and read scopes on %s', (e
     expect(changed.body).toMatchObject({ topic: 'category.deleted', active: false });
     // A change that keeps the topic still needs its read scope: `webhooks` alone changes nothing.
     const unchanged = (await api.request('GET', `/v1/webhooks/${id}`, { token })).body;
-    expectError(await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks']), body: { active: true } }), 403, 4, /'catalog:read'.*'category.deleted'/);
+    expectError(
+      await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks']), body: { active: true } }),
+      403,
+      4,
+      /'catalog:read'.*'category.deleted'/,
+    );
     expect((await api.request('GET', `/v1/webhooks/${id}`, { token })).body).toEqual(unchanged);
     const other = await api.request('PUT', `/v1/webhooks/${id}`, { token: await keyWith(['webhooks', 'catalog:read']), body: { active: true } });
     expect(other.status, other.text).toBe(200);
@@ -112,7 +125,8 @@ describe.each(await enginesUnderTest())('event topics and read scopes on %s', (e
     };
     const [orderHook, priceHook] = [await made('order.created'), await made('trade_customer_product_price.deleted')];
     const ordersReader = await keyWith(['webhooks', 'orders:read']);
-    const ids = async (token: string, query = '') => ((await api.request('GET', `/v1/webhooks?count=100${query}`, { token })).body as Array<{ id: number }>).map((hook) => hook.id);
+    const ids = async (token: string, query = '') =>
+      ((await api.request('GET', `/v1/webhooks?count=100${query}`, { token })).body as Array<{ id: number }>).map((hook) => hook.id);
     const count = async (token: string, query = '') => ((await api.request('GET', `/v1/webhooks/count${query}`, { token })).body as { count: number }).count;
 
     // Lists and counts leave out the topics the credential may not read.
@@ -124,7 +138,12 @@ describe.each(await enginesUnderTest())('event topics and read scopes on %s', (e
     expect(await count(full)).toBe((await ids(full)).length);
     // Asking for such a topic by name is a 403, in the list and the count alike.
     expectError(await api.request('GET', '/v1/webhooks?topic=trade_customer_product_price.deleted', { token: ordersReader }), 403, 4, /'trade_prices:read'/);
-    expectError(await api.request('GET', '/v1/webhooks/count?topic=trade_customer_product_price.deleted', { token: ordersReader }), 403, 4, /'trade_prices:read'/);
+    expectError(
+      await api.request('GET', '/v1/webhooks/count?topic=trade_customer_product_price.deleted', { token: ordersReader }),
+      403,
+      4,
+      /'trade_prices:read'/,
+    );
     expect(await ids(ordersReader, '&topic=order.created')).toEqual([orderHook]);
 
     // One webhook: get, verify, update and delete all need its topic's read scope.

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TRADE_PRICE_SORTS } from '../../src/contract/trade-prices.js';
+import { TRADE_PRICE_SORTS, type TradePrice } from '../../src/contract/trade-prices.js';
 import { expectError } from '../support/conventions.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 
-interface Row {
-  id: number;
-  productId: number;
-  sku: string;
-  price: number;
-  minQuantity: number;
-  validFrom: string | null;
-  validUntil: string | null;
-}
+type Row = Pick<TradePrice, 'id' | 'productId' | 'sku' | 'price' | 'minQuantity' | 'validFrom' | 'validUntil'>;
 
 /** SKUs of mixed case, one with a letter outside A–Z in both cases: finding folds A–Z only. */
 const SKUS = ['bolt-10', 'BOLT-20', 'Bolt-3', 'NUT-1', 'Écrou-1', 'écrou-2', 'washer-Bolt'];
@@ -83,7 +75,10 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
       owners.set(other.sku, id);
       skus.push(other.sku);
     }
-    const customer = await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `order-${engine}@example.com`, trade: true } });
+    const customer = await suite.server.request('POST', '/v1/customers', {
+      token: suite.tenant.token,
+      body: { email: `order-${engine}@example.com`, trade: true },
+    });
     customerId = (customer.body as { id: number }).id;
     // Prices, breaks and windows that repeat, so every order has ties that id must break.
     const items = Array.from({ length: 24 }, (_, index) => ({
@@ -97,7 +92,15 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
     }));
     const created = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: suite.tenant.token, body: items });
     expect(created.status, created.text).toBe(201);
-    rows = (created.body as Row[]).map(({ id, productId: owner, sku, price, minQuantity, validFrom, validUntil }) => ({ id, productId: owner, sku, price, minQuantity, validFrom, validUntil }));
+    rows = (created.body as Row[]).map(({ id, productId: owner, sku, price, minQuantity, validFrom, validUntil }) => ({
+      id,
+      productId: owner,
+      sku,
+      price,
+      minQuantity,
+      validFrom,
+      validUntil,
+    }));
   });
 
   it.each(TRADE_PRICE_SORTS)('sort=%s answers every page in that order, ties by id the same way', async (sort) => {
@@ -122,7 +125,12 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
     for (const [text, skus] of cases) {
       const query = `customerId=${customerId}&skuContains=${encodeURIComponent(text)}`;
       const found = await allPages(`${query}&sort=-price`);
-      expect(found, text).toEqual(modelOrder(rows.filter((row) => skus.includes(row.sku)), '-price'));
+      expect(found, text).toEqual(
+        modelOrder(
+          rows.filter((row) => skus.includes(row.sku)),
+          '-price',
+        ),
+      );
       const count = await suite.server.request('GET', `/v1/trade-customer-product-prices/count?${query}`, { token: suite.tenant.token });
       expect(count.body, text).toEqual({ count: found.length });
     }
@@ -130,7 +138,10 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
     const at = DAY(2);
     const valid = (row: Row) => (row.validFrom === null || row.validFrom <= at) && (row.validUntil === null || row.validUntil > at);
     expect(await allPages(`customerId=${customerId}&skuContains=BOLT&validAt=${at}&sort=validUntil`)).toEqual(
-      modelOrder(rows.filter((row) => row.sku.toLowerCase().includes('bolt') && valid(row)), 'validUntil'),
+      modelOrder(
+        rows.filter((row) => row.sku.toLowerCase().includes('bolt') && valid(row)),
+        'validUntil',
+      ),
     );
     expect(await allPages(`customerId=${customerId}&skuContains=bolt&sku=BOLT-20`)).toEqual(rows.filter((row) => row.sku === 'BOLT-20'));
   });
@@ -150,12 +161,20 @@ describe.each(await enginesUnderTest())('sorted and searched trade prices, and S
 
   it('GET /v1/skus?contains= answers the store’s SKUs containing the text, by code point, with title and catalog price', async () => {
     const search = (query: string, token = suite.tenant.token) => suite.server.request('GET', `/v1/skus?${query}`, { token });
-    const product = (await suite.server.request('GET', `/v1/products/${productId}`, { token: suite.tenant.token })).body as { variations: Array<{ id: number; sku: string }> };
+    const product = (await suite.server.request('GET', `/v1/products/${productId}`, { token: suite.tenant.token })).body as {
+      variations: Array<{ id: number; sku: string }>;
+    };
     const variationOf = (sku: string) => product.variations.find((variation) => variation.sku === sku)!.id;
     const found = await search('contains=bolt');
     expect(found.status, found.text).toBe(200);
     expect(found.body).toEqual(
-      ['BOLT-20', 'Bolt-3', 'bolt-10', 'washer-Bolt'].map((sku) => ({ sku, productId, variationId: sku === 'bolt-10' ? null : variationOf(sku), title: 'Fixings', price: 1 })),
+      ['BOLT-20', 'Bolt-3', 'bolt-10', 'washer-Bolt'].map((sku) => ({
+        sku,
+        productId,
+        variationId: sku === 'bolt-10' ? null : variationOf(sku),
+        title: 'Fixings',
+        price: 1,
+      })),
     );
     expect(((await search('contains=bolt&count=2')).body as Array<{ sku: string }>).map((item) => item.sku)).toEqual(['BOLT-20', 'Bolt-3']);
     expect(((await search('contains=%C3%A9crou')).body as Array<{ sku: string }>).map((item) => item.sku)).toEqual(['écrou-2']);

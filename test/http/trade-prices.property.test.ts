@@ -15,12 +15,19 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
 
   /** A valid item: a trade customer, and a SKU that belongs to the product. */
   const validItem = () =>
-    fc.record({
-      customerId: fc.constantFrom(suite.catalog.tradeCustomer, suite.catalog.otherTradeCustomer),
-      pair: fc.constantFrom<[number, string]>([suite.catalog.tee, suite.catalog.skus.tee], [suite.catalog.tee, suite.catalog.skus.teeRedM], [suite.catalog.tee, suite.catalog.skus.teeRedL], [suite.catalog.mug, suite.catalog.skus.mug]),
-      // Any price with at most 4 decimals below 1e9, as integer ten-thousandths.
-      units: fc.oneof(fc.integer({ min: 0, max: 9_999_999_999_999 }), fc.integer({ min: 0, max: 100_000 })),
-    }).map(({ customerId, pair: [productId, sku], units }) => ({ customerId, productId, sku, price: units / 10_000 }));
+    fc
+      .record({
+        customerId: fc.constantFrom(suite.catalog.tradeCustomer, suite.catalog.otherTradeCustomer),
+        pair: fc.constantFrom<[number, string]>(
+          [suite.catalog.tee, suite.catalog.skus.tee],
+          [suite.catalog.tee, suite.catalog.skus.teeRedM],
+          [suite.catalog.tee, suite.catalog.skus.teeRedL],
+          [suite.catalog.mug, suite.catalog.skus.mug],
+        ),
+        // Any price with at most 4 decimals below 1e9, as integer ten-thousandths.
+        units: fc.oneof(fc.integer({ min: 0, max: 9_999_999_999_999 }), fc.integer({ min: 0, max: 100_000 })),
+      })
+      .map(({ customerId, pair: [productId, sku], units }) => ({ customerId, productId, sku, price: units / 10_000 }));
 
   const invalidItem = (cause: Cause) =>
     validItem().chain((item): fc.Arbitrary<unknown> => {
@@ -30,9 +37,18 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
         case 'productId':
           return fc.constantFrom(suite.foreign.tee, 987_654_321).map((productId) => ({ ...item, productId }));
         case 'sku':
-          return fc.constantFrom(suite.foreign.skus.tee, item.productId === suite.catalog.mug ? suite.catalog.skus.tee : suite.catalog.skus.mug, 'NO-SUCH-SKU', item.sku.toLowerCase()).map((sku) => ({ ...item, sku }));
+          return fc
+            .constantFrom(
+              suite.foreign.skus.tee,
+              item.productId === suite.catalog.mug ? suite.catalog.skus.tee : suite.catalog.skus.mug,
+              'NO-SUCH-SKU',
+              item.sku.toLowerCase(),
+            )
+            .map((sku) => ({ ...item, sku }));
         case 'missing':
-          return fc.constantFrom('customerId', 'productId', 'sku', 'price').map((field) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== field)));
+          return fc
+            .constantFrom('customerId', 'productId', 'sku', 'price')
+            .map((field) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== field)));
         case 'structure':
           return fc.constantFrom<unknown>(null, 42, 'item', [item], true);
       }
@@ -40,7 +56,13 @@ describe.each(await enginesUnderTest())('bulk create properties on %s', (engine)
 
   it('a batch with invalid items creates nothing and reports exactly the invalid indexes', async () => {
     const batch = fc
-      .array(fc.oneof(validItem().map((item) => ({ item, cause: undefined as Cause | undefined })), fc.constantFrom(...CAUSES).chain((cause) => invalidItem(cause).map((item) => ({ item, cause })))), { minLength: 1, maxLength: 40 })
+      .array(
+        fc.oneof(
+          validItem().map((item) => ({ item, cause: undefined as Cause | undefined })),
+          fc.constantFrom(...CAUSES).chain((cause) => invalidItem(cause).map((item) => ({ item, cause }))),
+        ),
+        { minLength: 1, maxLength: 40 },
+      )
       .filter((entries) => entries.some((entry) => entry.cause !== undefined));
     await fc.assert(
       fc.asyncProperty(batch, async (entries) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { TradePrice } from '../../src/contract/trade-prices.js';
 import { TIMESTAMP } from '../support/bodies.js';
 import { createCatalog } from '../support/catalog-fixture.js';
 import { enginesUnderTest } from '../support/engines.js';
@@ -7,20 +8,13 @@ import { requestStatements, startTestServer } from '../support/test-server.js';
 
 const PATH = '/v1/trade-customer-product-prices';
 
-interface PriceRecord {
-  id: number;
-  customerId: number;
-  productId: number;
-  sku: string;
-  price: number;
-  createdAt: string;
-}
-
 describe.each(await enginesUnderTest())('trade customer product prices on %s', (engine) => {
   const suite = suiteServer(engine, { catalogs: true });
 
-  const bulk = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) => suite.server.request('POST', `${PATH}/bulk`, { token, body, headers });
-  const count = async (query = '') => ((await suite.server.request('GET', `${PATH}/count${query}`, { token: suite.tenant.token })).body as { count: number }).count;
+  const bulk = (body: unknown, headers: Record<string, string> = {}, token = suite.tenant.token) =>
+    suite.server.request('POST', `${PATH}/bulk`, { token, body, headers });
+  const count = async (query = '') =>
+    ((await suite.server.request('GET', `${PATH}/count${query}`, { token: suite.tenant.token })).body as { count: number }).count;
 
   it('creates records in request order and returns every value exactly as sent', async () => {
     const items = [
@@ -32,7 +26,7 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     ];
     const response = await bulk(items);
     expect(response.status).toBe(201);
-    const records = response.body as PriceRecord[];
+    const records = response.body as TradePrice[];
     expect(records.map(({ customerId, productId, sku, price }) => ({ customerId, productId, sku, price }))).toEqual(items);
     expect(response.text).toContain('"price":12.5,');
     expect(response.text).toContain('"price":0.1,');
@@ -141,6 +135,35 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     expect(await count()).toBe(before);
   });
 
+  it('quotes the value each problem refused, as sent: a price computed in JavaScript shows its fifth decimal', async () => {
+    const valid = { customerId: suite.catalog.tradeCustomer, productId: suite.catalog.tee, sku: suite.catalog.skus.tee, price: 5 };
+    const before = await count();
+    const longSku = `${'X'.repeat(60)}\u0007`;
+    const response = await bulk([
+      { ...valid, price: 1 + 14 / 100 },
+      { ...valid, price: 5.12345 },
+      { ...valid, customerId: String(valid.customerId) },
+      { ...valid, sku: longSku },
+      { customerId: valid.customerId, productId: valid.productId, sku: valid.sku },
+      { ...valid, price: { amount: 5 } },
+      { ...valid, price: null },
+    ]);
+    expect(response.status).toBe(422);
+    expect((response.body as { errors: unknown }).errors).toEqual([
+      { index: 0, field: 'price', message: 'must have at most 4 decimal places', value: 1.1400000000000001 },
+      { index: 1, field: 'price', message: 'must have at most 4 decimal places', value: 5.12345 },
+      { index: 2, field: 'customerId', message: 'must be integer', value: String(valid.customerId) },
+      { index: 3, field: 'sku', message: expect.any(String) as unknown, value: `${'X'.repeat(40)}…` },
+      // No value for a missing field, nor for an object: there is no single value to quote.
+      { index: 4, field: 'price', message: 'is required' },
+      { index: 5, field: 'price', message: 'must be number' },
+      { index: 6, field: 'price', message: 'must be number', value: null },
+    ]);
+    // The number as JSON writes it: the binary artefact the client sent is what it is shown.
+    expect(response.text).toContain('"value":1.1400000000000001');
+    expect(await count()).toBe(before);
+  });
+
   it.each([
     ['an object', { customerId: 1 }],
     ['an empty array', []],
@@ -165,9 +188,15 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
   });
 
   it('lists by customer in id order with count, offset, fields and embeds', async () => {
-    const customer = (await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'lister@example.com', trade: true } })).body as { id: number };
-    const items = Array.from({ length: 7 }, (_, i) => ({ customerId: customer.id, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: i + 0.25 }));
-    const created = (await bulk(items)).body as PriceRecord[];
+    const customer = (await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: 'lister@example.com', trade: true } }))
+      .body as { id: number };
+    const items = Array.from({ length: 7 }, (_, i) => ({
+      customerId: customer.id,
+      productId: suite.catalog.mug,
+      sku: suite.catalog.skus.mug,
+      price: i + 0.25,
+    }));
+    const created = (await bulk(items)).body as TradePrice[];
     const page = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&count=3&offset=2`, { token: suite.tenant.token });
     expect(page.status).toBe(200);
     expect(page.body).toEqual(created.slice(2, 5));
@@ -175,15 +204,22 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     const narrow = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&fields=id,price&count=2`, { token: suite.tenant.token });
     expect(narrow.body).toEqual(created.slice(0, 2).map(({ id, price }) => ({ id, price })));
     const embedded = await suite.server.request('GET', `${PATH}/${created[0]!.id}?embed=customer,product`, { token: suite.tenant.token });
-    expect(embedded.body).toMatchObject({ id: created[0]!.id, customer: { id: customer.id, email: 'lister@example.com' }, product: { id: suite.catalog.mug, title: 'Mug', sku: suite.catalog.skus.mug, price: 4.2 } });
+    expect(embedded.body).toMatchObject({
+      id: created[0]!.id,
+      customer: { id: customer.id, email: 'lister@example.com' },
+      product: { id: suite.catalog.mug, title: 'Mug', sku: suite.catalog.skus.mug, price: 4.2 },
+    });
     const embeddedList = await suite.server.request('GET', `${PATH}?customerId=${customer.id}&embed=product&fields=id`, { token: suite.tenant.token });
-    expect((embeddedList.body as Array<{ id: number; product: { id: number } }>).map((record) => [Object.keys(record), record.product.id])).toEqual(created.map(() => [['id', 'product'], suite.catalog.mug]));
+    expect((embeddedList.body as Array<{ id: number; product: { id: number } }>).map((record) => [Object.keys(record), record.product.id])).toEqual(
+      created.map(() => [['id', 'product'], suite.catalog.mug]),
+    );
     const other = await suite.server.request('GET', `${PATH}?customerId=${customer.id}`, { token: (await suite.server.createTenant()).token });
     expect(other.body).toEqual([]);
   });
 
   it('deletes one record; another store cannot see or delete it', async () => {
-    const [record] = (await bulk([{ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 2 }])).body as PriceRecord[];
+    const [record] = (await bulk([{ customerId: suite.catalog.tradeCustomer, productId: suite.catalog.mug, sku: suite.catalog.skus.mug, price: 2 }]))
+      .body as TradePrice[];
     expect((await suite.server.request('GET', `${PATH}/${record!.id}`, { token: suite.other.token })).status).toBe(404);
     expect((await suite.server.request('DELETE', `${PATH}/${record!.id}`, { token: suite.other.token })).status).toBe(404);
     const deleted = await suite.server.request('DELETE', `${PATH}/${record!.id}`, { token: suite.tenant.token });
@@ -195,7 +231,8 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
 
   it('explains the effective price: newest trade price wins, older ones are shadowed', async () => {
     const fixture = await createCatalog(suite.server, suite.tenant);
-    const effective = (customerId: number, sku: string) => suite.server.request('GET', `${PATH}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}`, { token: suite.tenant.token });
+    const effective = (customerId: number, sku: string) =>
+      suite.server.request('GET', `${PATH}/effective?customerId=${customerId}&sku=${encodeURIComponent(sku)}`, { token: suite.tenant.token });
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toEqual({
       customerId: fixture.tradeCustomer,
       sku: fixture.skus.teeRedM,
@@ -219,8 +256,8 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     expect((await effective(fixture.tradeCustomer, fixture.skus.tee)).body).toMatchObject({ price: 10, source: 'product', variationId: null });
 
     const item = { customerId: fixture.tradeCustomer, productId: fixture.tee, sku: fixture.skus.teeRedM };
-    const [older] = (await bulk([{ ...item, price: 9 }])).body as PriceRecord[];
-    const [newer] = (await bulk([{ ...item, price: 8.75 }])).body as PriceRecord[];
+    const [older] = (await bulk([{ ...item, price: 9 }])).body as TradePrice[];
+    const [newer] = (await bulk([{ ...item, price: 8.75 }])).body as TradePrice[];
     expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({
       price: 8.75,
       source: 'trade',
@@ -228,11 +265,21 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       shadowedTradePriceIds: [older!.id],
     });
     await suite.server.request('DELETE', `${PATH}/${newer!.id}`, { token: suite.tenant.token });
-    expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({ price: 9, source: 'trade', tradePriceId: older!.id, shadowedTradePriceIds: [] });
+    expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({
+      price: 9,
+      source: 'trade',
+      tradePriceId: older!.id,
+      shadowedTradePriceIds: [],
+    });
 
     // Trade prices apply only while the customer is a trade customer.
     await suite.server.request('PUT', `/v1/customers/${fixture.tradeCustomer}`, { token: suite.tenant.token, body: { trade: false } });
-    expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({ price: 12.5, source: 'variation', tradePriceId: null, shadowedTradePriceIds: [older!.id] });
+    expect((await effective(fixture.tradeCustomer, fixture.skus.teeRedM)).body).toMatchObject({
+      price: 12.5,
+      source: 'variation',
+      tradePriceId: null,
+      shadowedTradePriceIds: [older!.id],
+    });
 
     expect((await effective(fixture.tradeCustomer, 'NO-SUCH-SKU')).status).toBe(404);
     expect((await effective(999_999, fixture.skus.tee)).status).toBe(404);
@@ -266,7 +313,15 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       expect(second.text).toBe(first.text);
       expect(await count()).toBe(before + 2);
       // The key belongs to the store: another store's identical request is its own.
-      expect((await bulk([{ customerId: suite.foreign.tradeCustomer, productId: suite.foreign.mug, sku: suite.foreign.skus.mug, price: 1 }], { 'idempotency-key': key }, suite.other.token)).headers['idempotent-replayed']).toBeUndefined();
+      expect(
+        (
+          await bulk(
+            [{ customerId: suite.foreign.tradeCustomer, productId: suite.foreign.mug, sku: suite.foreign.skus.mug, price: 1 }],
+            { 'idempotency-key': key },
+            suite.other.token,
+          )
+        ).headers['idempotent-replayed'],
+      ).toBeUndefined();
     });
 
     it('refuses the same key with another body (422, code 13)', async () => {
@@ -282,8 +337,20 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
     it('the fingerprint is the raw bytes: the same JSON written differently is another body', async () => {
       const key = `bytes-${engine}-${Date.now()}`;
       const body = JSON.stringify([item()]);
-      expect((await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, rawBody: body, headers: { 'content-type': 'application/json', 'idempotency-key': key } })).status).toBe(201);
-      const spaced = await suite.server.request('POST', `${PATH}/bulk`, { token: suite.tenant.token, rawBody: ` ${body}`, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+      expect(
+        (
+          await suite.server.request('POST', `${PATH}/bulk`, {
+            token: suite.tenant.token,
+            rawBody: body,
+            headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          })
+        ).status,
+      ).toBe(201);
+      const spaced = await suite.server.request('POST', `${PATH}/bulk`, {
+        token: suite.tenant.token,
+        rawBody: ` ${body}`,
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
       expect(spaced.status).toBe(422);
       expect(spaced.body).toMatchObject({ code: 13 });
     });
@@ -307,7 +374,10 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
       expect((await bulk([{ ...item(), customerId: 999_999 }], { 'idempotency-key': key })).body).toMatchObject({ code: 10 });
     });
 
-    it.each([['too long', 'k'.repeat(256)], ['empty', '']])('refuses a key that is %s', async (_name, key) => {
+    it.each([
+      ['too long', 'k'.repeat(256)],
+      ['empty', ''],
+    ])('refuses a key that is %s', async (_name, key) => {
       const response = await bulk([item()], { 'idempotency-key': key });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 9 });
@@ -315,13 +385,21 @@ describe.each(await enginesUnderTest())('trade customer product prices on %s', (
   });
 
   it('20 concurrent 1000-item bulk creates: all 201, ids distinct, exact count', async () => {
-    const customer = (await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `bulk-${engine}@example.com`, trade: true } })).body as { id: number };
-    const batch = (n: number) => Array.from({ length: 1000 }, (_, i) => ({ customerId: customer.id, productId: suite.catalog.tee, sku: suite.catalog.skus.teeRedM, price: (n * 10_000 + i) / 10_000 }));
+    const customer = (
+      await suite.server.request('POST', '/v1/customers', { token: suite.tenant.token, body: { email: `bulk-${engine}@example.com`, trade: true } })
+    ).body as { id: number };
+    const batch = (n: number) =>
+      Array.from({ length: 1000 }, (_, i) => ({
+        customerId: customer.id,
+        productId: suite.catalog.tee,
+        sku: suite.catalog.skus.teeRedM,
+        price: (n * 10_000 + i) / 10_000,
+      }));
     const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => bulk(batch(n))));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
-    const ids = responses.flatMap((response) => (response.body as PriceRecord[]).map((record) => record.id));
+    const ids = responses.flatMap((response) => (response.body as TradePrice[]).map((record) => record.id));
     expect(new Set(ids).size).toBe(20_000);
-    responses.forEach((response, n) => expect((response.body as PriceRecord[]).map((record) => record.price)).toEqual(batch(n).map((item) => item.price)));
+    responses.forEach((response, n) => expect((response.body as TradePrice[]).map((record) => record.price)).toEqual(batch(n).map((item) => item.price)));
     expect(await count(`?customerId=${customer.id}`)).toBe(20_000);
   });
 });
@@ -342,9 +420,10 @@ describe('bulk create cost', () => {
       const one = await statementsFor([item]);
       const thousand = await statementsFor(Array.from({ length: 1000 }, () => item));
       expect(thousand).toBe(one);
-      // Three set-based reference checks, one multi-row insert, one for the events; and the
-      // price history's three: the chain's lock, its entries, its new head.
-      expect(one).toBeLessThanOrEqual(8);
+      // Three set-based reference checks, one multi-row insert, one for the events; the price
+      // history's three: the chain's lock, its entries, its new head; and the store's approval
+      // setting, read for a credential without trade_prices:direct (docs/change-sets.md).
+      expect(one).toBeLessThanOrEqual(9);
     } finally {
       await server.close();
     }

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type ProductBody, TIMESTAMP } from '../support/bodies.js';
+import type { Product } from '../../src/contract/products.js';
+import type { Variation } from '../../src/contract/variations.js';
+import { TIMESTAMP } from '../support/bodies.js';
 import { enginesUnderTest } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
-
-interface VariationBody {
-  id: number;
-  productId: number;
-  sku: string;
-  price: number | null;
-  stock: number | null;
-  createdAt: string;
-}
 
 let sequence = 0;
 const sku = (name: string) => `${name}-${++sequence}`;
@@ -18,14 +11,15 @@ const sku = (name: string) => `${name}-${++sequence}`;
 describe.each(await enginesUnderTest())('product variations on %s', (engine) => {
   const suite = suiteServer(engine);
 
-  async function createProduct(body: object, owner = suite.tenant): Promise<ProductBody> {
+  async function createProduct(body: object, owner = suite.tenant): Promise<Product> {
     const response = await suite.server.request('POST', '/v1/products', { token: owner.token, body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body as ProductBody;
+    return response.body as Product;
   }
 
   const get = (path: string, owner = suite.tenant) => suite.server.request('GET', path, { token: owner.token });
-  const post = (productId: number, body: unknown, owner = suite.tenant) => suite.server.request('POST', `/v1/products/${productId}/variations`, { token: owner.token, body });
+  const post = (productId: number, body: unknown, owner = suite.tenant) =>
+    suite.server.request('POST', `/v1/products/${productId}/variations`, { token: owner.token, body });
   const put = (productId: number, id: number, body: unknown, owner = suite.tenant) =>
     suite.server.request('PUT', `/v1/products/${productId}/variations/${id}`, { token: owner.token, body });
 
@@ -35,9 +29,17 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
 
     const created = await post(product.id, { sku: navyM, price: 19.95, stock: 12 });
     expect(created.status).toBe(201);
-    const variation = created.body as VariationBody;
-    expect(variation).toEqual({ id: expect.any(Number), productId: product.id, sku: navyM, price: 19.95, stock: 12, quantityRule: null, createdAt: expect.stringMatching(TIMESTAMP) });
-    const second = (await post(product.id, { sku: navyL })).body as VariationBody;
+    const variation = created.body as Variation;
+    expect(variation).toEqual({
+      id: expect.any(Number),
+      productId: product.id,
+      sku: navyM,
+      price: 19.95,
+      stock: 12,
+      quantityRule: null,
+      createdAt: expect.stringMatching(TIMESTAMP),
+    });
+    const second = (await post(product.id, { sku: navyL })).body as Variation;
     expect(second).toMatchObject({ productId: product.id, sku: navyL, price: null, stock: null });
 
     expect((await get(`/v1/products/${product.id}/variations/${variation.id}`)).body).toEqual(variation);
@@ -50,7 +52,7 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
     expect((await get(`/v1/products/${product.id}/variations/${variation.id}?fields=id,price`)).body).toEqual({ id: variation.id, price: 19.95 });
     expect((await get(`/v1/products/${product.id}/variations/count`)).body).toEqual({ count: 2 });
     // The product lists them too.
-    expect(((await get(`/v1/products/${product.id}`)).body as ProductBody).variations).toEqual([
+    expect(((await get(`/v1/products/${product.id}`)).body as Product).variations).toEqual([
       { id: variation.id, sku: navyM, price: 19.95, stock: 12, quantityRule: null },
       { id: second.id, sku: navyL, price: null, stock: null, quantityRule: null },
     ]);
@@ -83,9 +85,12 @@ describe.each(await enginesUnderTest())('product variations on %s', (engine) => 
       const response = await post(product.id, { sku: used });
       expect(response).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'sku', message: `SKU '${used}' is already in use in this store` }] } });
     }
-    const fresh = (await post(product.id, { sku: sku('CAP-BLUE') })).body as VariationBody;
+    const fresh = (await post(product.id, { sku: sku('CAP-BLUE') })).body as Variation;
     const clash = await put(product.id, fresh.id, { sku: elsewhere.sku, price: 1 });
-    expect(clash).toMatchObject({ status: 422, body: { code: 10, errors: [{ field: 'sku', message: `SKU '${elsewhere.sku!}' is already in use in this store` }] } });
+    expect(clash).toMatchObject({
+      status: 422,
+      body: { code: 10, errors: [{ field: 'sku', message: `SKU '${elsewhere.sku!}' is already in use in this store` }] },
+    });
     expect((await get(`/v1/products/${product.id}/variations/${fresh.id}`)).body).toEqual(fresh);
     expect((await get(`/v1/products/${product.id}/variations/count`)).body).toEqual({ count: 2 });
   });

@@ -8,8 +8,6 @@ import type { Tenant } from '../support/test-server.js';
 import { startWorker, subscribe } from '../support/webhook-fixture.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-type Delivery = WebhookDelivery;
-
 /** Two attempts, 0.2 s apart: a receiver that always fails has its delivery given up quickly. */
 const SCHEDULE = '0.2,0.2';
 
@@ -23,10 +21,11 @@ describe.each(await enginesUnderTest())('a webhook’s deliveries on %s', (engin
   let worker: DeliveryWorker;
   let tenant: Tenant;
   let receiver: WebhookReceiver;
-  const deliveries = (webhookId: number, query = '', token = tenant.token) => suite.server.request('GET', `/v1/webhooks/${webhookId}/deliveries${query}`, { token });
-  const waitFor = async (webhookId: number, done: (list: Delivery[]) => boolean): Promise<Delivery[]> => {
+  const deliveries = (webhookId: number, query = '', token = tenant.token) =>
+    suite.server.request('GET', `/v1/webhooks/${webhookId}/deliveries${query}`, { token });
+  const waitFor = async (webhookId: number, done: (list: WebhookDelivery[]) => boolean): Promise<WebhookDelivery[]> => {
     for (let tries = 0; tries < 200; tries++) {
-      const list = (await deliveries(webhookId)).body as Delivery[];
+      const list = (await deliveries(webhookId)).body as WebhookDelivery[];
       if (done(list)) return list;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -55,12 +54,22 @@ describe.each(await enginesUnderTest())('a webhook’s deliveries on %s', (engin
     expect(list.map((delivery) => delivery.eventId)).toEqual([...events].reverse());
     const [three, two, refused] = list;
     for (const delivered of [three!, two!]) {
-      expect(delivered).toEqual({ id: expect.any(Number), eventId: expect.any(Number), status: 'delivered', attempts: 1, lastStatus: null, lastError: null, nextAttemptAt: null, createdAt: expect.any(String), finishedAt: expect.any(String) });
+      expect(delivered).toEqual({
+        id: expect.any(Number),
+        eventId: expect.any(Number),
+        status: 'delivered',
+        attempts: 1,
+        lastStatus: null,
+        lastError: null,
+        nextAttemptAt: null,
+        createdAt: expect.any(String),
+        finishedAt: expect.any(String),
+      });
     }
     expect(refused).toMatchObject({ status: 'failed', attempts: 2, lastStatus: 503, nextAttemptAt: null });
     expect(Date.parse(refused!.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(refused!.createdAt));
     // Paged: count and offset, newest first.
-    expect(((await deliveries(id, '?count=1&offset=1')).body as Delivery[]).map((delivery) => delivery.eventId)).toEqual([two!.eventId]);
+    expect(((await deliveries(id, '?count=1&offset=1')).body as WebhookDelivery[]).map((delivery) => delivery.eventId)).toEqual([two!.eventId]);
     expectError(await deliveries(id, '?count=101'), 400, 9, /count/);
   });
 

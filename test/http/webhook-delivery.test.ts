@@ -49,13 +49,20 @@ describe.each(await enginesUnderTest())('webhook delivery on %s', (engine) => {
     expect(delivery.headers['webhook-id']).toBe(String(event!.id));
     expect(Math.abs(Number(delivery.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     // Another secret does not verify it.
-    expect(() => new StandardWebhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(delivery.body, delivery.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new StandardWebhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(delivery.body, delivery.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it('delivers each of 1000 prices created in one bulk call exactly once', async () => {
     const catalog = await createCatalog(suite.server, tenant);
     await subscribe(suite.server, tenant, 'trade_customer_product_price.created', receiver.url);
-    const items = Array.from({ length: 1000 }, (_item, index) => ({ customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: index / 100 }));
+    const items = Array.from({ length: 1000 }, (_item, index) => ({
+      customerId: catalog.tradeCustomer,
+      productId: catalog.tee,
+      sku: catalog.skus.tee,
+      price: index / 100,
+    }));
     const started = Date.now();
     const bulk = await suite.server.request('POST', '/v1/trade-customer-product-prices/bulk', { token: tenant.token, body: items });
     expect(bulk.status).toBe(201);

@@ -11,7 +11,11 @@ const HOUR_MS = 3_600_000;
 
 /** The stored attempt count of the one delivery of `eventId` (a sync point: outcomes are written in batches). */
 async function storedAttempts(server: TestServer, eventId: number): Promise<{ attempts: number; status: string }> {
-  const row = await server.services.database.db.selectFrom('webhook_deliveries').select(['attempts', 'status']).where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  const row = await server.services.database.db
+    .selectFrom('webhook_deliveries')
+    .select(['attempts', 'status'])
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
   return { attempts: Number(row.attempts), status: row.status };
 }
 
@@ -96,7 +100,8 @@ describe.each(await enginesUnderTest())('a webhook with a success meanwhile on %
     worker ??= startWorker(suite.server);
   });
 
-  const createCustomer = async (email: string) => expect((await suite.server.request('POST', '/v1/customers', { token: tenant.token, body: { email } })).status).toBe(201);
+  const createCustomer = async (email: string) =>
+    expect((await suite.server.request('POST', '/v1/customers', { token: tenant.token, body: { email } })).status).toBe(201);
   const emailOf = (body: string) => (JSON.parse(body) as { event: { data: { email: string } } }).event.data.email;
 
   it('stays active when one event fails every attempt while another is delivered', async () => {
@@ -109,7 +114,9 @@ describe.each(await enginesUnderTest())('a webhook with a success meanwhile on %
       const doomed = () => receiver.deliveries.filter((delivery) => emailOf(delivery.body) === 'doomed@example.com').length;
       await receiver.waitFor(() => doomed() === 3);
       // Given up once the third failure is stored.
-      const doomedEvent = JSON.parse(receiver.deliveries.find((delivery) => emailOf(delivery.body) === 'doomed@example.com')!.body) as { event: { id: number } };
+      const doomedEvent = JSON.parse(receiver.deliveries.find((delivery) => emailOf(delivery.body) === 'doomed@example.com')!.body) as {
+        event: { id: number };
+      };
       expect(await waitForStoredAttempts(suite.server, doomedEvent.event.id, 3)).toBe('failed');
       expect((await suite.server.request('GET', `/v1/webhooks/${id}`, { token: tenant.token })).body).toMatchObject({ id, active: true });
 

@@ -31,7 +31,11 @@ class RecordingTransport implements WebhookTransport {
 describe.each(PROTOCOL_ENGINES)('webhook SSRF guard on %s', (engine) => {
   const resolver = new StubResolver();
   const transport = new RecordingTransport();
-  const suite = suiteServer(engine, { env: { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' }, services: { webhookResolver: resolver, webhookTransport: transport }, tenants: 1 });
+  const suite = suiteServer(engine, {
+    env: { PRICEBOOK_WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' },
+    services: { webhookResolver: resolver, webhookTransport: transport },
+    tenants: 1,
+  });
 
   beforeAll(() => {
     // 93.184.216.34 is only ever handed to the recording transport: nothing is sent to it.
@@ -92,7 +96,9 @@ describe.each(PROTOCOL_ENGINES)('webhook SSRF guard on %s', (engine) => {
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({
       code: 10,
-      errors: [{ field: 'url', message: 'must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)' }],
+      errors: [
+        { field: 'url', message: 'must start with https://; http:// is allowed only with PRICEBOOK_WEBHOOK_ALLOW_PRIVATE=1 (development and tests only)' },
+      ],
     });
     expect((await suite.server.request('GET', '/v1/webhooks/count', { token: suite.tenant.token })).body).toEqual({ count: 0 });
   });

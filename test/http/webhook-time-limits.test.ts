@@ -54,7 +54,11 @@ describe.each(PROTOCOL_ENGINES)('webhook receiver time limits on %s', (engine) =
   }
 
   it('waits for a handshake echo up to 5 s and counts a 2xx after 5 s as a failed delivery', async () => {
-    const [handshakeTenant, inTimeTenant, lateTenant] = [await suite.server.createTenant(), await suite.server.createTenant(), await suite.server.createTenant()];
+    const [handshakeTenant, inTimeTenant, lateTenant] = [
+      await suite.server.createTenant(),
+      await suite.server.createTenant(),
+      await suite.server.createTenant(),
+    ];
     const [inTimeHandshake, lateHandshake, inTimeDelivery, lateDelivery] = await Promise.all([
       createWithHandshakeDelay(handshakeTenant, IN_TIME_MS),
       createWithHandshakeDelay(handshakeTenant, TOO_LATE_MS),

@@ -21,7 +21,8 @@ describe.each(await enginesUnderTest())('webhook subscriptions on %s', (engine) 
     receiver.echoHandshake = true;
   });
 
-  const create = (body: unknown, token = tenant.token, headers: Record<string, string> = {}) => suite.server.request('POST', '/v1/webhooks', { token, body, headers });
+  const create = (body: unknown, token = tenant.token, headers: Record<string, string> = {}) =>
+    suite.server.request('POST', '/v1/webhooks', { token, body, headers });
 
   it('verifies the receiver before answering, and shows the secret only in the creation answer', async () => {
     const handshakesBefore = receiver.handshakes.length;

@@ -5,6 +5,7 @@ import { buildServices, type Services } from '../../src/app/services.js';
 import { parseConfig } from '../../src/config/config.js';
 import { CLI_ORIGIN } from '../../src/modules/history/change-records.js';
 import { expectError } from '../support/conventions.js';
+import { browserAt, statusCounts } from '../support/staff.js';
 import { createPostgresDatabase, createRedisPrefix, postgresAvailable, redisAvailable, REDIS_TEST_URL } from '../support/engines.js';
 import { type Instance, startInstance, tlsFiles } from '../support/instance-process.js';
 import { type PrivateRedis, startPrivateRedis } from '../support/redis-server.js';
@@ -73,7 +74,9 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     const [a, b, c, d] = started as [Instance, Instance, Instance, Instance];
     pair = [a, b];
     outagePair = [c, d];
-    services = await buildServices(parseConfig({ DATABASE_URL: database.url, PRICEBOOK_DATA_DIR: path.join(os.tmpdir(), 'unused'), PRICEBOOK_DEMO: '0' }), { poolSize: 2 });
+    services = await buildServices(parseConfig({ DATABASE_URL: database.url, PRICEBOOK_DATA_DIR: path.join(os.tmpdir(), 'unused'), PRICEBOOK_DEMO: '0' }), {
+      poolSize: 2,
+    });
     storeId = (await services.credentials.createStore('Multi-instance store')).id;
     setupToken = await freshToken();
     const customer = await a.request('POST', '/v1/customers', { token: setupToken, body: { email: 'trade@example.com', trade: true } });
@@ -140,7 +143,11 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
         const due = burstStartedAt + lastDue - (199 - i) * 50;
         await sleep(Math.max(0, due - Date.now()));
         lastSentAt = Date.now();
-        statuses.push(instanceOf(i).request('GET', '/v1/customers?count=1', { token }).then((response) => response.status));
+        statuses.push(
+          instanceOf(i)
+            .request('GET', '/v1/customers?count=1', { token })
+            .then((response) => response.status),
+        );
       }
       const settled = await Promise.all(statuses);
       expect(settled.every((status) => status === 200 || status === 429)).toBe(true);
@@ -172,7 +179,8 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
   });
 
   describe('writes from both instances', () => {
-    const prices = (count: number, price: number) => Array.from({ length: count }, (_, i) => ({ customerId, productId, sku: 'TEE', price: (price * 10_000 + i) / 10_000 }));
+    const prices = (count: number, price: number) =>
+      Array.from({ length: count }, (_, i) => ({ customerId, productId, sku: 'TEE', price: (price * 10_000 + i) / 10_000 }));
     const storedPrices = () => services.uow.repos.tradePrices.count(storeId, { customerId });
 
     it('creates exactly one batch per credential for 50 concurrent identical bulk creates with one Idempotency-Key', async () => {
@@ -184,7 +192,11 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
           instanceOf(i)
-            .request('POST', '/v1/trade-customer-product-prices/bulk', { token: tokens[Math.floor(i / 25)], body, headers: { 'idempotency-key': 'one-batch-please' } })
+            .request('POST', '/v1/trade-customer-product-prices/bulk', {
+              token: tokens[Math.floor(i / 25)],
+              body,
+              headers: { 'idempotency-key': 'one-batch-please' },
+            })
             .then((response) => ({ response, credential: Math.floor(i / 25) })),
         ),
       );
@@ -216,7 +228,9 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
       const token = await freshToken();
       for (let round = 0; round < 5; round++) {
         const sku = `RACE-${round}`;
-        const answers = await Promise.all(pair.map((instance, i) => instance.request('POST', '/v1/products', { token, body: { title: `Racer ${i}`, sku, price: 1 } })));
+        const answers = await Promise.all(
+          pair.map((instance, i) => instance.request('POST', '/v1/products', { token, body: { title: `Racer ${i}`, sku, price: 1 } })),
+        );
         const statuses = answers.map((response) => response.status).sort();
         expect(statuses, answers.map((response) => response.text).join('\n')).toEqual([201, 422]);
         const loser = answers.find((response) => response.status === 422) as HttpResponse;
@@ -271,7 +285,9 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
       for (let i = 0; i < SETS; i++) {
         const set = await services.changeSets.create(storeId, CLI_ORIGIN, { name: `Scheduled ${i}` });
         // Each set creates one price, told apart by its amount: 1.01, 1.02, …
-        await services.changeSets.addOperations(storeId, CLI_ORIGIN, set.id, [{ type: 'trade_price.create', customerId, productId, sku: 'TEE', price: 1 + (i + 1) / 100, minQuantity: 1000 + i }]);
+        await services.changeSets.addOperations(storeId, CLI_ORIGIN, set.id, [
+          { type: 'trade_price.create', customerId, productId, sku: 'TEE', price: 1 + (i + 1) / 100, minQuantity: 1000 + i },
+        ]);
         expect((await services.changeSets.apply(storeId, CLI_ORIGIN, set.id, at)).state).toBe('scheduled');
         ids.push(set.id);
       }
@@ -286,12 +302,22 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
       expect(applied).toBe(SETS);
       expect(await services.changeSets.count(storeId, 'failed')).toBe(0);
       // Exactly once: one price per set, one `applied` step and one event each.
-      const ofSets = await services.database.db.selectFrom('trade_prices').select('min_quantity').where('store_id', '=', storeId).where('min_quantity', '>=', 1000).execute();
+      const ofSets = await services.database.db
+        .selectFrom('trade_prices')
+        .select('min_quantity')
+        .where('store_id', '=', storeId)
+        .where('min_quantity', '>=', 1000)
+        .execute();
       expect(ofSets.map((price) => Number(price.min_quantity)).sort((a, b) => a - b)).toEqual(ids.map((_, i) => 1000 + i));
       const steps = await services.history.list(storeId, { resource: 'change_set' }, { count: 1000, offset: 0 }, { personal: false });
       const appliedSteps = steps.filter((entry) => (entry.after as { state?: string } | null)?.state === 'applied');
       expect(appliedSteps.map((entry) => entry.resourceId).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
-      const events = await services.database.db.selectFrom('events').select('subject_id').where('store_id', '=', storeId).where('topic', '=', 'change_set.applied').execute();
+      const events = await services.database.db
+        .selectFrom('events')
+        .select('subject_id')
+        .where('store_id', '=', storeId)
+        .where('topic', '=', 'change_set.applied')
+        .execute();
       expect(events.map((event) => Number(event.subject_id)).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
       // Both instances took part, or one took all: either way, none twice.
       const late = (await Promise.all(ids.map((id) => services.changeSets.get(storeId, id)))).map((set) => Date.parse(set.appliedAt!) - Date.parse(at));
@@ -300,12 +326,36 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
     }, 60_000);
   });
 
+  describe('staff sign-in, throttled through Redis', () => {
+    it('checks at most the account bucket’s size of passwords in a burst of sign-ins spread over both; staff reset empties it for both', async () => {
+      const email = `burst-${Date.now()}@example.com`;
+      const issued = await services.staff.create(storeId, { email, name: 'Burst', role: 'viewer' });
+      // From an address of its own: the failures do not count against the failed-authentication test's.
+      const browsers = pair.map((instance) => browserAt({ baseUrl: `https://127.0.0.1:${instance.port}`, ca: tls.cert }, '127.0.0.2'));
+      try {
+        // Connections first, so the sign-ins arrive together (the instances hash at the default cost, about 0.1 s).
+        await Promise.all(browsers.map((browser) => browser.connect(15)));
+        const passwords = [...Array.from({ length: 29 }, (_, i) => `wrong password ${i}`), issued.initialPassword];
+        const answers = await Promise.all(passwords.map((password, i) => browsers[i % 2]!.signIn(email, password)));
+        const counts = statusCounts(answers);
+        // The default bucket: 10.
+        expect(answers.length - (counts['429'] ?? 0), JSON.stringify(counts)).toBeLessThanOrEqual(10);
+        for (const browser of browsers) expect((await browser.signIn(email, issued.initialPassword)).status).toBe(429);
+        const reset = await services.staff.reset(storeId, email);
+        for (const browser of browsers) expect((await browser.signIn(email, reset.initialPassword)).status).toBe(201);
+      } finally {
+        await Promise.all(browsers.map((browser) => browser.close()));
+      }
+    });
+  });
+
   describe('failed authentications', () => {
     // Last on this pair: once throttled, the address gets 429 for everything for a while.
     it('shares the failed-authentication throttle too', async () => {
       // Each unknown credential counts against the address, whichever instance it reaches.
       const answers: number[] = [];
-      for (let i = 0; i < AUTH_FAILURE_BUCKET + 2; i++) answers.push((await instanceOf(i).request('GET', '/v1/customers', { token: `pk_nope${i}.sk_nope` })).status);
+      for (let i = 0; i < AUTH_FAILURE_BUCKET + 2; i++)
+        answers.push((await instanceOf(i).request('GET', '/v1/customers', { token: `pk_nope${i}.sk_nope` })).status);
       expect(answers.slice(0, AUTH_FAILURE_BUCKET)).toEqual(Array.from({ length: AUTH_FAILURE_BUCKET }, () => 401));
       expect(answers.slice(AUTH_FAILURE_BUCKET)).toEqual([429, 429]);
     });
@@ -313,7 +363,11 @@ describe.skipIf(!enabled)('several instances, one truth (PostgreSQL + Redis)', (
 
   describe('Redis unreachable', () => {
     const health = async (instance: Instance) => (await instance.request('GET', '/healthz')).body;
-    const limiterLines = (instance: Instance, text: string) => instance.output().split('\n').filter((line) => line.includes(text));
+    const limiterLines = (instance: Instance, text: string) =>
+      instance
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(text));
     const untilBoth = async (mode: string) => {
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {

@@ -22,39 +22,48 @@ import type * as Variations from '../../src/contract/variations.js';
 import type * as Webhooks from '../../src/contract/webhooks.js';
 
 /**
- * The client package's types (packages/client/src/api-types.ts) are plain TypeScript generated
- * from the contract's TypeBox schemas, so the packed client needs no TypeBox. The checked-in file
- * must be what the generator writes now, and (checked by `npm run typecheck`, which compiles this
- * file) each generated type must be the schema's `Static` type exactly.
+ * The client package's operations and types (packages/client/src/api-operations.ts and
+ * api-types.ts) are generated from the OpenAPI document the server serves, so the packed client
+ * needs nothing of the server. The checked-in files must be what the generator writes now (it
+ * builds the document in its process and compares), and (checked by `npm run typecheck`, which
+ * compiles this file) each generated type must be the schema's `Static` type exactly.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const GENERATOR = path.join(ROOT, 'scripts/generate-client-types.js');
-const CHECKED_IN = path.join(ROOT, 'packages/client/src/api-types.ts');
+const GENERATOR = path.join(ROOT, 'scripts/generate-client.js');
+const CLIENT_SOURCES = path.join(ROOT, 'packages/client/src');
+const GENERATED = ['api-operations.ts', 'api-types.ts'];
 
-function check(file: string): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [GENERATOR, '--check', '--file', file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+function check(directory: string): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [GENERATOR, '--check', '--dir', directory], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-describe("the client package's generated types", () => {
-  it('are checked in as the generator writes them from the schemas now', () => {
-    const run = check(CHECKED_IN);
+describe("the client package's generated operations and types", () => {
+  it('are checked in as the generator writes them from the OpenAPI document now', () => {
+    const run = check(CLIENT_SOURCES);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toBe('generate-client-types: packages/client/src/api-types.ts is up to date\n');
+    expect(run.stdout).toBe('generate-client: packages/client/src/api-operations.ts and packages/client/src/api-types.ts are up to date\n');
     expect(run.status).toBe(0);
   });
 
   it('a file that differs from a fresh generation fails the check, and is left as it was', () => {
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-client-types-'));
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-client-generated-'));
     try {
+      for (const file of GENERATED) fs.copyFileSync(path.join(CLIENT_SOURCES, file), path.join(directory, file));
       const stale = path.join(directory, 'api-types.ts');
-      const text = fs.readFileSync(CHECKED_IN, 'utf8').replace('  email: string;', '  email?: string;');
-      expect(text).not.toBe(fs.readFileSync(CHECKED_IN, 'utf8'));
+      const text = fs.readFileSync(stale, 'utf8').replace('  email: string;', '  email?: string;');
+      expect(text).not.toBe(fs.readFileSync(stale, 'utf8'));
       fs.writeFileSync(stale, text);
-      const run = check(stale);
+      fs.rmSync(path.join(directory, 'api-operations.ts'));
+      const run = check(directory);
       expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(/api-types\.ts differs from the types generated from src\/contract\/: run `npm run generate:client-types`\n$/);
+      expect(run.stderr.split('\n').filter(Boolean)).toEqual(
+        GENERATED.map((file) =>
+          expect.stringMatching(new RegExp(`${file.replace('.', '\\.')} differs from what the OpenAPI document generates: run \`npm run generate:client\`$`)),
+        ),
+      );
       expect(fs.readFileSync(stale, 'utf8')).toBe(text);
+      expect(fs.existsSync(path.join(directory, 'api-operations.ts'))).toBe(false);
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@ import { FallbackRateLimiter } from '../../src/rate-limit/fallback-rate-limiter.
 import { MemoryRateLimiter } from '../../src/rate-limit/memory-rate-limiter.js';
 import { RedisConnection } from '../../src/rate-limit/redis-connection.js';
 import { RedisRateLimiter } from '../../src/rate-limit/redis-rate-limiter.js';
-import type { LeakyBucketOptions, RateDecision } from '../../src/rate-limit/rate-limiter.js';
+import type { LeakyBucketOptions } from '../../src/rate-limit/rate-limiter.js';
 import type { RateLimiterModeChange } from '../../src/rate-limit/rate-limiter-status.js';
 import { createRedisPrefix, redisAvailable, REDIS_TEST_URL } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
@@ -38,16 +38,63 @@ describe.skipIf(!hasRedis)('Redis leaky bucket (the memory bucket’s semantics,
     const redis = limiter(options);
     const memory = new MemoryRateLimiter(options, { now: () => 1_000_000 });
     const key = freshKey();
-    const script: Array<'take' | 'peek'> = ['peek', 'take', 'take', 'peek', 'take', 'take', 'take', 'take', 'peek', 'take', 'take', 'peek'];
-    const fromRedis: RateDecision[] = [];
-    const fromMemory: RateDecision[] = [];
+    const script: Array<'take' | 'peek' | 'giveBack'> = [
+      'peek',
+      'take',
+      'take',
+      'peek',
+      'take',
+      'take',
+      'take',
+      'take',
+      'peek',
+      'take',
+      'take',
+      'peek',
+      'giveBack',
+      'peek',
+      'take',
+      'take',
+      'giveBack',
+      'giveBack',
+      'peek',
+    ];
+    // A give-back answers nothing (undefined).
+    const fromRedis: unknown[] = [];
+    const fromMemory: unknown[] = [];
     for (const step of script) {
       fromRedis.push(await redis[step](key));
       fromMemory.push(await memory[step](key));
     }
     expect(fromRedis).toEqual(fromMemory);
     expect(fromRedis[1]).toEqual({ allowed: true, limit: 5, remaining: 4, retryAfterSeconds: 0 });
-    expect(fromRedis.at(-2)).toEqual({ allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 1000 });
+    expect(fromRedis[10]).toEqual({ allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 1000 });
+    // A place given back is free again at once: one take fits, the next does not.
+    expect(fromRedis.slice(13, 16)).toEqual([
+      { allowed: true, limit: 5, remaining: 1, retryAfterSeconds: 0 },
+      { allowed: true, limit: 5, remaining: 0, retryAfterSeconds: 0 },
+      { allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 1000 },
+    ]);
+    expect(fromRedis.at(-1)).toEqual({ allowed: true, limit: 5, remaining: 2, retryAfterSeconds: 0 });
+  });
+
+  it('gives a place back atomically: never below empty, and an empty bucket’s key is deleted', async () => {
+    const redis = limiter(NO_LEAK);
+    const key = freshKey();
+    await redis.giveBack(key);
+    expect(await client.exists(redis.keyOf(key))).toBe(0);
+    expect((await redis.take(key)).remaining).toBe(39);
+    await redis.giveBack(key);
+    expect(await client.exists(redis.keyOf(key))).toBe(0);
+    await redis.giveBack(key);
+    expect((await redis.take(key)).remaining).toBe(39);
+    // 30 concurrent takes on two connections, each given back: only the place taken before stays.
+    const [a, b] = [limiter(NO_LEAK, client), limiter(NO_LEAK, other)];
+    await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).take(key).then(() => (i % 3 === 0 ? b : a).giveBack(key))));
+    expect((await a.peek(key)).remaining).toBe(39);
+    const ttl = await client.pttl(redis.keyOf(key));
+    expect(ttl).toBeGreaterThan(900_000);
+    expect(ttl).toBeLessThanOrEqual(1_000_000);
   });
 
   it('gives a fresh key 39 of 40, and a peek takes nothing', async () => {
@@ -95,7 +142,6 @@ describe.skipIf(!hasRedis)('Redis leaky bucket (the memory bucket’s semantics,
     expect(await client.hgetall(redis.keyOf('key:7'))).toEqual({ level: '1000000', at: expect.stringMatching(/^\d{13}$/) });
     expect((await redis.take('key:8')).remaining).toBe(39);
   });
-
 });
 
 describe.skipIf(!hasRedis)('Redis unreachable: per-instance fallback', () => {
@@ -103,10 +149,18 @@ describe.skipIf(!hasRedis)('Redis unreachable: per-instance fallback', () => {
     const connection = await RedisConnection.open(`redis://127.0.0.1:${await freePort()}`, { connectTimeoutMs: 300 });
     const changes: RateLimiterModeChange[] = [];
     connection.onChange((change) => changes.push(change));
-    const limiter = new FallbackRateLimiter(new RedisRateLimiter(connection.client, NO_LEAK, 'unused:'), new MemoryRateLimiter(NO_LEAK, { now: () => 0 }), (command) => connection.attempt(command));
+    const limiter = new FallbackRateLimiter(
+      new RedisRateLimiter(connection.client, NO_LEAK, 'unused:'),
+      new MemoryRateLimiter(NO_LEAK, { now: () => 0 }),
+      (command) => connection.attempt(command),
+    );
     try {
       const started = Date.now();
       expect(await limiter.take('key:1')).toMatchObject({ allowed: true, remaining: 39 });
+      expect(await limiter.take('key:1')).toMatchObject({ allowed: true, remaining: 38 });
+      // A place given back while Redis is down goes back to the local bucket.
+      await limiter.giveBack('key:1');
+      expect(await limiter.peek('key:1')).toMatchObject({ allowed: true, remaining: 39 });
       expect(await limiter.take('key:1')).toMatchObject({ allowed: true, remaining: 38 });
       // A refused connection is known at once: nowhere near a command timeout.
       expect(Date.now() - started).toBeLessThan(500);
@@ -147,7 +201,11 @@ describe.skipIf(!hasRedis)('Redis unreachable: per-instance fallback', () => {
   it('does not let a hung Redis hold requests: one waits the command timeout, the others go local at once', async () => {
     const server = await startPrivateRedis();
     const connection = await RedisConnection.open(server.url, { commandTimeoutMs: 300 });
-    const limiter = new FallbackRateLimiter(new RedisRateLimiter(connection.client, NO_LEAK, 'test:'), new MemoryRateLimiter(NO_LEAK, { now: () => 0 }), (command) => connection.attempt(command));
+    const limiter = new FallbackRateLimiter(
+      new RedisRateLimiter(connection.client, NO_LEAK, 'test:'),
+      new MemoryRateLimiter(NO_LEAK, { now: () => 0 }),
+      (command) => connection.attempt(command),
+    );
     try {
       expect((await limiter.take('key:1')).remaining).toBe(39);
       server.pause();

@@ -14,18 +14,38 @@ describe.each(await enginesUnderTest())('an import’s leftovers deleted in batc
   const suite = suiteServer(engine, { tenants: 1 });
 
   it('deletes staged prices, file slices and changes a batch at a time, each to the last row', async () => {
-    const repos = suite.server.services.uow.repos.imports;
+    const { imports, importContents: repos } = suite.server.services.uow.repos;
     const storeId = suite.tenant.storeId;
-    const id = await repos.beginUpload(storeId, { mode: 'replace', dryRun: true }, CLI_ORIGIN, new Date().toISOString());
+    const id = await imports.beginUpload(storeId, { mode: 'replace', dryRun: true }, CLI_ORIGIN, new Date().toISOString());
     const claim = { id, storeId } as ClaimedImport;
     const rows = 5003;
     await repos.stage(
       claim,
-      Array.from({ length: rows }, (_, index) => ({ position: index + 1, customerId: 1, productId: 1, sku: `SKU-${index}`, price: 1.5, minQuantity: 1, validFrom: null, validUntil: null })),
+      Array.from({ length: rows }, (_, index) => ({
+        position: index + 1,
+        customerId: 1,
+        productId: 1,
+        sku: `SKU-${index}`,
+        price: 1.5,
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
+      })),
     );
     await repos.recordChanges(
       claim,
-      Array.from({ length: rows }, (_, index) => ({ seq: index + 1, kind: 'created' as const, customerId: 1, sku: `SKU-${index}`, minQuantity: 1, validFrom: null, validUntil: null, before: null, after: 1.5, tradePriceId: null })),
+      Array.from({ length: rows }, (_, index) => ({
+        seq: index + 1,
+        kind: 'created' as const,
+        customerId: 1,
+        sku: `SKU-${index}`,
+        minQuantity: 1,
+        validFrom: null,
+        validUntil: null,
+        before: null,
+        after: 1.5,
+        tradePriceId: null,
+      })),
     );
     for (let seq = 0; seq < 10; seq++) await repos.appendChunk(id, storeId, seq, Buffer.from(`slice ${seq}\n`));
 
@@ -34,7 +54,18 @@ describe.each(await enginesUnderTest())('an import’s leftovers deleted in batc
     expect([await repos.deleteChunks(id, 8), await repos.deleteChunks(id, 8), await repos.deleteChunks(id, 8)]).toEqual([8, 2, 0]);
     const { db } = suite.server.services.database;
     for (const table of ['import_rows', 'import_changes', 'import_file_chunks'] as const) {
-      expect(Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('import_id', '=', id).executeTakeFirstOrThrow()).n), table).toBe(0);
+      expect(
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('import_id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        table,
+      ).toBe(0);
     }
   });
 });

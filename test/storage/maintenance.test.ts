@@ -15,7 +15,14 @@ describe.each(await enginesUnderTest())('maintenance on %s', (engine) => {
 
   const log = { error: (details: object, message: string) => console.error(message, details) };
   const rows = async (table: 'events' | 'idempotency_records') =>
-    Number((await suite.server.services.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+    Number(
+      (
+        await suite.server.services.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
   /** Runs the loop (batches of 2) until it has purged `count` rows of `task`, 20 s at most. */
   const purgeUntil = async (task: string, count: number) => {
     loop = buildMaintenanceLoop(suite.server.services, log, { batchSize: 2, batchPauseMs: 1 });

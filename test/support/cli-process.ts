@@ -19,7 +19,10 @@ export interface CliRun {
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -50,7 +53,10 @@ export function runCliAtTerminal(args: string[], env: Record<string, string>, ti
   const quoted = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn('script', ['-qfec', `${quoted} 2>/dev/null`, '/dev/null'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', `${quoted} 2>/dev/null`, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -21,7 +21,7 @@ export async function* csvBody(
   const rows = limits.rows ?? Number.POSITIVE_INFINITY;
   const kept: Buffer[] = [];
   let keptBytes = 0;
-  for (let index = 0; index < rows; ) {
+  for (let index = 0; index < rows;) {
     if (limits.repeatAfter !== undefined && keptBytes >= limits.repeatAfter) {
       for (let turn = 0; ; turn++) {
         const piece = kept[turn % kept.length]!;

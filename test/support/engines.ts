@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { SQLITE_FILE_NAME } from '../../src/storage/database.js';
 
 /**
  * The engines every storage and HTTP suite runs on. PostgreSQL is used when its server
@@ -51,13 +55,21 @@ export async function enginesUnderTest(): Promise<EngineName[]> {
  */
 export const PROTOCOL_ENGINES: readonly EngineName[] = ['sqlite'];
 
-/** A database of its own for one test file, dropped by the returned function. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Where the run's migrated databases are named (test/support/template-databases.ts sets them). */
+export const SQLITE_TEMPLATE_VARIABLE = 'PRICEBOOK_TEST_SQLITE_TEMPLATE';
+export const POSTGRES_TEMPLATE_VARIABLE = 'PRICEBOOK_TEST_POSTGRES_TEMPLATE';
+
+/**
+ * A database of its own for one test file, dropped by the returned function: a copy of the
+ * run's migrated one when the run made one, unless `empty` asks for a database with no tables.
+ */
+export async function createPostgresDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `pricebook_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = options.empty === true ? undefined : process.env[POSTGRES_TEMPLATE_VARIABLE];
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(template === undefined ? `create database ${name}` : `create database ${name} template ${template}`);
   } finally {
     await admin.end();
   }
@@ -75,6 +87,17 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       }
     },
   };
+}
+
+/**
+ * A fresh SQLite data dir: a copy of the run's migrated database when the run made one (what
+ * the server would have made on an empty dir), else empty.
+ */
+export function freshDataDir(prefix = 'pricebook-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const template = process.env[SQLITE_TEMPLATE_VARIABLE];
+  if (template !== undefined) fs.copyFileSync(template, path.join(dir, SQLITE_FILE_NAME));
+  return dir;
 }
 
 export const REDIS_TEST_URL = process.env.PRICEBOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -4,7 +4,16 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What the build reads. */
-const INPUTS = ['src', 'packages/client/src', 'packages/client/package.json', 'packages/client/tsconfig.json', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = [
+  'src',
+  'packages/client/src',
+  'packages/client/package.json',
+  'packages/client/tsconfig.json',
+  'scripts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 /** What it writes last of each part: the client package's, the server's compiled files, then the admin page's. */
 const OUTPUTS = ['packages/client/dist/index.js', 'dist/main/cli.js', 'dist/admin/main.js', 'dist/admin/index.html'];
 

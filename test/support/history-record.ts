@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/modules/clock.js';
+import type { Clock } from '../../src/modules/shared/clock.js';
 import { canonicalJson } from '../../src/modules/history/history-chain.js';
 import type { HistoryRecord } from '../../src/modules/history/history-entry.js';
 import type { StatefulResource } from '../../src/modules/pricing/as-of-repository.js';

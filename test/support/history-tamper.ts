@@ -40,4 +40,3 @@ export async function tampererOf(engine: string, dataDir: string, databaseUrl: s
     },
   };
 }
-

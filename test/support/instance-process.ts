@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { AGENT_KEEP_ALIVE } from './agent-keep-alive.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { generateSelfSigned } from '../../src/app/tls.js';
 import { freePort } from './free-port.js';
@@ -73,13 +74,14 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const agent = new Agent({ connect: { ca: options.tls.cert, servername: 'localhost' }, connections: options.connections ?? 100 });
+  const agent = new Agent({ connect: { ca: options.tls.cert, servername: 'localhost' }, connections: options.connections ?? 100, ...AGENT_KEEP_ALIVE });
   const baseUrl = `https://127.0.0.1:${port}`;
   const request = async (method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
     const raw = requestOptions.rawBody;
-    let payload: string | Buffer | Readable | undefined = typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
+    let payload: string | Buffer | Readable | undefined =
+      typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
     if (payload === undefined && requestOptions.body !== undefined) {
       payload = JSON.stringify(requestOptions.body);
       headers['content-type'] ??= 'application/json';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/modules/clock.js';
+import type { Clock } from '../../src/modules/shared/clock.js';
 
 /**
  * The real time plus an offset the test moves forward. It keeps running between moves: the

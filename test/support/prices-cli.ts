@@ -48,7 +48,11 @@ export function pricesCli(suite: SuiteServer, directoryPrefix: string): PricesCl
       return path.join(directory, 'ca.pem');
     },
     prices: (args, tenant = suite.tenant, timeoutMs) =>
-      runCli(['prices', ...args, '--cacert', path.join(directory, 'ca.pem')], { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: tenant.token }, timeoutMs),
+      runCli(
+        ['prices', ...args, '--cacert', path.join(directory, 'ca.pem')],
+        { PRICEBOOK_URL: suite.server.baseUrl, PRICEBOOK_TOKEN: tenant.token },
+        timeoutMs,
+      ),
     file: (name, content) => {
       const where = path.join(directory, name);
       fs.writeFileSync(where, content);
@@ -56,7 +60,8 @@ export function pricesCli(suite: SuiteServer, directoryPrefix: string): PricesCl
     },
     catalog: async (name, skus, customers = 2) => {
       const customerIds: number[] = [];
-      for (let index = 0; index < customers; index++) customerIds.push((await fixture.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
+      for (let index = 0; index < customers; index++)
+        customerIds.push((await fixture.client.customers.create({ email: `${name}-${index}@example.com`, trade: true })).id);
       const product = await fixture.client.products.create({ title: name, price: 1, variations: skus.map((sku) => ({ sku })) });
       return { customerIds, productId: product.id };
     },

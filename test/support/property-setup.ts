@@ -14,7 +14,8 @@ declare module 'vitest' {
  */
 export default function setup(project: TestProject): void {
   const fromEnvironment = process.env.PRICEBOOK_PROPERTY_SEED;
-  if (fromEnvironment !== undefined && !/^\d{1,9}$/.test(fromEnvironment)) throw new Error(`PRICEBOOK_PROPERTY_SEED must be a whole number, got '${fromEnvironment}'`);
+  if (fromEnvironment !== undefined && !/^\d{1,9}$/.test(fromEnvironment))
+    throw new Error(`PRICEBOOK_PROPERTY_SEED must be a whole number, got '${fromEnvironment}'`);
   const seed = Number(fromEnvironment ?? Math.floor(Math.random() * 1_000_000));
   project.provide('propertySeed', seed);
   // Every project of the run (this setup runs once per project) takes the same seed, printed once.

@@ -85,7 +85,13 @@ export function parseHttpResponse(data: Buffer): RawResponse {
 }
 
 /** Sends `request` as is over a new TLS connection and reads the answer until the server closes (send `Connection: close`). */
-export async function rawTlsExchange(port: number, ca: string, request: string | Buffer, limitMs = 5000, localAddress?: string): Promise<RawResponse & SocketOutcome> {
+export async function rawTlsExchange(
+  port: number,
+  ca: string,
+  request: string | Buffer,
+  limitMs = 5000,
+  localAddress?: string,
+): Promise<RawResponse & SocketOutcome> {
   const socket = await connectTls(port, ca, localAddress);
   const outcome = readUntilClosed(socket, limitMs);
   socket.write(request);

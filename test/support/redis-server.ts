@@ -21,7 +21,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      stdio: 'ignore',
+    });
     const exited = new Promise<never>((_resolve, reject) => child?.once('exit', (code) => reject(new Error(`redis-server exited with ${String(code)}`))));
     exited.catch(() => undefined);
     const deadline = Date.now() + 5000;

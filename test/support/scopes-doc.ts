@@ -56,7 +56,10 @@ export function parseScopesDoc(markdown: string): ScopesDoc {
     line,
   }));
   const topicScopes = new Map<EventTopic, Scope>();
-  for (const { cells: [topics, scope], line } of table(lines, ['topics', 'read scope'])) {
+  for (const {
+    cells: [topics, scope],
+    line,
+  } of table(lines, ['topics', 'read scope'])) {
     const readScope = needs(scope!, line).scopes;
     if (readScope.length !== 1) throw new Error(`docs/scopes.md line ${line}: one read scope per row`);
     for (const topic of backticked(topics!)) {
@@ -84,26 +87,29 @@ export function rowKey(row: { method: string; path: string; with: string }): str
   return `${row.method} ${row.path}${row.with === '' ? '' : ` with ${row.with}`}`;
 }
 
-/** The body rows of the one table whose header is exactly `columns`. */
-function table(lines: readonly string[], columns: readonly string[]): Array<{ cells: string[]; line: number }> {
+/** The body rows of the one table of `doc` whose header is exactly `columns`. */
+export function table(lines: readonly string[], columns: readonly string[], doc = 'docs/scopes.md'): Array<{ cells: string[]; line: number }> {
   const header = `| ${columns.join(' | ')} |`;
   const start = lines.findIndex((line) => line.trim() === header);
-  if (start < 0) throw new Error(`docs/scopes.md has no table headed ${header}`);
-  if (lines.findIndex((line, index) => index > start && line.trim() === header) >= 0) throw new Error(`docs/scopes.md has two tables headed ${header}`);
+  if (start < 0) throw new Error(`${doc} has no table headed ${header}`);
+  if (lines.findIndex((line, index) => index > start && line.trim() === header) >= 0) throw new Error(`${doc} has two tables headed ${header}`);
   const rows: Array<{ cells: string[]; line: number }> = [];
   for (let index = start + 2; index < lines.length && lines[index]!.trim().startsWith('|'); index++) {
-    const cells = lines[index]!.trim().slice(1, -1).split('|').map((cell) => cell.trim());
-    if (cells.length !== columns.length) throw new Error(`docs/scopes.md line ${index + 1}: ${cells.length} cells, the table has ${columns.length}`);
+    const cells = lines[index]!.trim()
+      .slice(1, -1)
+      .split('|')
+      .map((cell) => cell.trim());
+    if (cells.length !== columns.length) throw new Error(`${doc} line ${index + 1}: ${cells.length} cells, the table has ${columns.length}`);
     rows.push({ cells, line: index + 1 });
   }
-  if (rows.length === 0) throw new Error(`docs/scopes.md: the table headed ${header} is empty`);
+  if (rows.length === 0) throw new Error(`${doc}: the table headed ${header} is empty`);
   return rows;
 }
 
 /** A cell that is exactly one `code` span. */
-function code(cell: string, line: number): string {
+export function code(cell: string, line: number, doc = 'docs/scopes.md'): string {
   const match = /^`([^`]+)`$/.exec(cell);
-  if (match === null) throw new Error(`docs/scopes.md line ${line}: '${cell}' should be one code span`);
+  if (match === null) throw new Error(`${doc} line ${line}: '${cell}' should be one code span`);
   return match[1]!;
 }
 

@@ -27,6 +27,9 @@ export default class SlowFirstSequencer extends BaseSequencer {
       const index = SLOW.findIndex((slow) => file.moduleId.endsWith(slow));
       return index === -1 ? SLOW.length : index;
     };
-    return sorted.map((file, position) => ({ file, position })).sort((a, b) => rank(a.file) - rank(b.file) || a.position - b.position).map(({ file }) => file);
+    return sorted
+      .map((file, position) => ({ file, position }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.position - b.position)
+      .map(({ file }) => file);
   }
 }

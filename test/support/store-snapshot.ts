@@ -13,8 +13,16 @@ export async function snapshotStore(database: Database, storeId: number): Promis
   const { db } = database;
   const tables =
     database.engine.name === 'sqlite'
-      ? await sql<{ name: string }>`select m.name as name from sqlite_master m join pragma_table_info(m.name) c where m.type = 'table' and c.name = 'store_id' order by m.name`.execute(db)
-      : await sql<{ name: string }>`select table_name as name from information_schema.columns where table_schema = current_schema() and column_name = 'store_id' order by table_name`.execute(db);
+      ? await sql<{
+          name: string;
+        }>`select m.name as name from sqlite_master m join pragma_table_info(m.name) c where m.type = 'table' and c.name = 'store_id' order by m.name`.execute(
+          db,
+        )
+      : await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.columns where table_schema = current_schema() and column_name = 'store_id' order by table_name`.execute(
+          db,
+        );
   const snapshot: StoreSnapshot = {};
   const lines = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
   snapshot.stores = lines((await sql`select * from stores where id = ${storeId}`.execute(db)).rows);

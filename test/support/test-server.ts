@@ -1,20 +1,19 @@
 import fs from 'node:fs';
 import type http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
+import { AGENT_KEEP_ALIVE } from './agent-keep-alive.js';
 import { ImportRunner } from '../../src/modules/imports/import-runner.js';
 import { type AppOptions, buildApp, createPlainHttpServer } from '../../src/app/build-app.js';
 import { buildServices, type ServiceOptions, type Services } from '../../src/app/services.js';
 import { generateSelfSigned } from '../../src/app/tls.js';
 import { buildMetrics, type ProcessMetrics } from '../../src/app/metrics.js';
-import { startMetricsListener } from '../../src/http/metrics-listener.js';
+import { startMetricsListener } from '../../src/http/server/metrics-listener.js';
 import { parseConfig, type Config } from '../../src/config/config.js';
-import type { App } from '../../src/http/app-types.js';
+import type { App } from '../../src/http/plugins/app-types.js';
 import type { Scope } from '../../src/modules/stores/scopes.js';
-import { createPostgresDatabase, type EngineName } from './engines.js';
+import { createPostgresDatabase, type EngineName, freshDataDir } from './engines.js';
 
 let certificate: Promise<{ cert: string; key: string }> | undefined;
 /** One self-signed pair per test process. */
@@ -108,7 +107,7 @@ export function requestStatements(statements: readonly string[]): string[] {
  * database. Rate limits are raised unless the test sets them.
  */
 export async function startTestServer(engine: EngineName, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pricebook-test-'));
+  const dataDir = freshDataDir();
   const postgres = engine === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = parseConfig(
     {
@@ -137,7 +136,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const baseUrl = `https://127.0.0.1:${port}`;
-  const agent = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, connections: 64 });
+  const agent = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, connections: 64, ...AGENT_KEEP_ALIVE });
 
   let plain: http.Server | undefined;
   if (options.plainHttp === true) {
@@ -146,18 +145,26 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
     await new Promise<void>((resolve, reject) => plain?.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
   }
   const plainBaseUrl = plain === undefined ? undefined : `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
-  const plainAgent = new Agent({ connections: 16 });
+  const plainAgent = new Agent({ connections: 16, ...AGENT_KEEP_ALIVE });
   const metricsListener =
     metrics === undefined
       ? undefined
-      : await startMetricsListener({ host: config.metricsHost, port: 0, token: config.metricsToken, registry: metrics.registry, log: app.log, firstRequestTimeout: options.app?.timeouts?.firstRequestTimeout });
+      : await startMetricsListener({
+          host: config.metricsHost,
+          port: 0,
+          token: config.metricsToken,
+          registry: metrics.registry,
+          log: app.log,
+          firstRequestTimeout: options.app?.timeouts?.firstRequestTimeout,
+        });
   const metricsBaseUrl = metricsListener === undefined ? undefined : `http://${metricsListener.host}:${metricsListener.port}`;
 
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
     const raw = requestOptions.rawBody;
-    let payload: string | Buffer | Readable | undefined = typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
+    let payload: string | Buffer | Readable | undefined =
+      typeof raw === 'string' || Buffer.isBuffer(raw) || raw === undefined ? raw : Readable.from(raw, { objectMode: false });
     if (payload === undefined && requestOptions.body !== undefined) {
       payload = JSON.stringify(requestOptions.body);
       headers['content-type'] ??= 'application/json';

@@ -56,10 +56,11 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       }
     },
     distinctIds: () => new Set(receiver.deliveries.map((request) => String(request.headers['webhook-id']))),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];

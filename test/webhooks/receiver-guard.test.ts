@@ -19,11 +19,40 @@ function stubResolver(table: Record<string, string[]>): HostResolver & { asked: 
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '169.254.1.1',
-    '100.64.0.1', '100.127.255.254', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1',
-    'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::a00:1', '2002:a00:1::1',
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.1.1',
+    '100.64.0.1',
+    '100.127.255.254',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a00:1',
+    '2002:a00:1::1',
     // Every IPv6 form that carries an IPv4 address, whatever it carries.
-    '::7f00:1', '::127.0.0.1', '::808:808', '::ffff:8.8.8.8', '::ffff:0:808:808', '64:ff9b::808:808', '64:ff9b:1::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::808:808',
+    '::ffff:8.8.8.8',
+    '::ffff:0:808:808',
+    '64:ff9b::808:808',
+    '64:ff9b:1::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     'not-an-address',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
@@ -63,9 +92,19 @@ describe('ReceiverGuard', () => {
     ['https://[fd00:ec2::254]/', /resolves to public addresses only/],
     ['https://metadata.example.com/', /resolves to public addresses only/],
     // IPv6 forms that carry an IPv4 address, private or not.
-    ...['[::127.0.0.1]', '[::7f00:1]', '[::8.8.8.8]', '[::ffff:127.0.0.1]', '[::ffff:8.8.8.8]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[64:ff9b:1::a00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:3fff:fdd2]', 'embedded.example.com'].map(
-      (host): [string, RegExp] => [`https://${host}/`, /resolves to public addresses only/],
-    ),
+    ...[
+      '[::127.0.0.1]',
+      '[::7f00:1]',
+      '[::8.8.8.8]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:8.8.8.8]',
+      '[::ffff:0:7f00:1]',
+      '[64:ff9b::7f00:1]',
+      '[64:ff9b:1::a00:1]',
+      '[2002:7f00:1::1]',
+      '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+      'embedded.example.com',
+    ].map((host): [string, RegExp] => [`https://${host}/`, /resolves to public addresses only/]),
   ])('refuses %s', async (url, reason) => {
     const { guard: g } = guard({ 'hooks.example.com': ['93.184.216.34'], 'metadata.example.com': ['169.254.169.254'], 'embedded.example.com': ['::7f00:1'] });
     expect(await g.refusal(url)).toMatch(reason);

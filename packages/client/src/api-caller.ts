@@ -52,7 +52,11 @@ export class ApiCaller implements Caller {
 
   async request<T>(operation: OperationName, options: CallOptions = {}): Promise<CallResult<T>> {
     const { method } = OPERATIONS[operation];
-    const headers: Record<string, string> = { ...(this.authorization !== undefined && { authorization: this.authorization }), accept: 'application/json', 'user-agent': this.userAgent };
+    const headers: Record<string, string> = {
+      ...(this.authorization !== undefined && { authorization: this.authorization }),
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+    };
     let body: string | Uint8Array | undefined;
     if (options.csv !== undefined) {
       headers['content-type'] = 'text/csv; charset=utf-8';

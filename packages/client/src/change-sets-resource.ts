@@ -1,6 +1,16 @@
 import type { Caller, CreateOptions } from './api-caller.js';
 import { type IterateQuery, offsetPages } from './pages.js';
-import type { ChangeSet, ChangeSetInput, ChangeSetListQuery, ChangeSetOperation, ChangeSetPreview, ChangeSetPreviewQuery, CountResult, ListedOperation, PageOptions } from './types.js';
+import type {
+  ChangeSet,
+  ChangeSetInput,
+  ChangeSetListQuery,
+  ChangeSetOperation,
+  ChangeSetPreview,
+  ChangeSetPreviewQuery,
+  CountResult,
+  ListedOperation,
+  PageOptions,
+} from './types.js';
 
 /**
  * `/v1/change-sets`: price changes staged as one draft, previewed, approved, applied now or at

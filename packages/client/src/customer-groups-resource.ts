@@ -1,6 +1,14 @@
 import type { Caller, CreateOptions } from './api-caller.js';
 import { type IterateQuery, offsetPages } from './pages.js';
-import type { CountResult, CustomerGroup, CustomerGroupCountQuery, CustomerGroupGetQuery, CustomerGroupInput, CustomerGroupListQuery, CustomerGroupUpdate } from './types.js';
+import type {
+  CountResult,
+  CustomerGroup,
+  CustomerGroupCountQuery,
+  CustomerGroupGetQuery,
+  CustomerGroupInput,
+  CustomerGroupListQuery,
+  CustomerGroupUpdate,
+} from './types.js';
 
 /** `/v1/customer-groups` (docs/pricing.md, "Customer groups"): price lists shared by every customer of a group, after each one's own. */
 export class CustomerGroupsResource {

@@ -48,13 +48,20 @@ export class HttpsTransport implements Transport {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     return new Promise((resolve, reject) => {
-      const outgoing = https.request(url, { method: request.method, headers, agent: this.agent, timeout: this.timeoutMs, ...(request.signal !== undefined && { signal: request.signal }) }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', (error) => reject(request.signal?.aborted === true ? request.signal.reason : error));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      });
-      const deadline = setTimeout(() => outgoing.destroy(new Error(`${request.method} ${url.pathname}: no complete answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const outgoing = https.request(
+        url,
+        { method: request.method, headers, agent: this.agent, timeout: this.timeoutMs, ...(request.signal !== undefined && { signal: request.signal }) },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('error', (error) => reject(request.signal?.aborted === true ? request.signal.reason : error));
+          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        },
+      );
+      const deadline = setTimeout(
+        () => outgoing.destroy(new Error(`${request.method} ${url.pathname}: no complete answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
       outgoing.on('close', () => clearTimeout(deadline));
       outgoing.on('timeout', () => outgoing.destroy(new Error(`${request.method} ${url.pathname}: the connection was idle for ${this.timeoutMs} ms`)));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {

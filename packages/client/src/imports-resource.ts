@@ -47,7 +47,11 @@ export class ImportsResource {
   /** Uploads a CSV file (up to 50 MiB; text, or its bytes: a Buffer, a Uint8Array): answered at once with the queued import. */
   create(csv: string | Uint8Array, options: CreateImportOptions = {}): Promise<Import> {
     const { mode = 'add', dryRun = false, changeSet, fileName, idempotencyKey } = options;
-    return this.api.call('imports.create', { csv, query: { mode, dryRun, ...(changeSet !== undefined && { changeSet }), ...(fileName !== undefined && { fileName }) }, ...(idempotencyKey !== undefined && { idempotencyKey }) });
+    return this.api.call('imports.create', {
+      csv,
+      query: { mode, dryRun, ...(changeSet !== undefined && { changeSet }), ...(fileName !== undefined && { fileName }) },
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    });
   }
 
   /** Polls the import until it has `succeeded` or `failed`, and answers it as it ended. */
@@ -58,7 +62,8 @@ export class ImportsResource {
       const current = await this.get(id);
       onProgress?.(current);
       if (current.status === 'succeeded' || current.status === 'failed') return current;
-      if (Date.now() + intervalMs > deadline) throw new Error(`import ${id} is still ${current.status} after ${timeoutMs} ms (it goes on; poll it again later)`);
+      if (Date.now() + intervalMs > deadline)
+        throw new Error(`import ${id} is still ${current.status} after ${timeoutMs} ms (it goes on; poll it again later)`);
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }

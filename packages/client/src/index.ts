@@ -12,6 +12,7 @@ export { FetchTransport, type FetchTransportOptions } from './fetch-transport.js
 export type { PacingCounters, PacingOptions, WaitCause } from './pacer.js';
 export { OPERATIONS, type HttpMethod, type OperationName } from './operations.js';
 export { PAGE_SIZE } from './pages.js';
+export { toPrice } from './to-price.js';
 export type { CreateOptions } from './api-caller.js';
 export type { BulkCreateOptions, BulkCreateResult } from './trade-prices-resource.js';
 export type { CreateImportOptions, WaitOptions } from './imports-resource.js';

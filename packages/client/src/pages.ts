@@ -7,7 +7,7 @@ export const PAGE_SIZE = 100;
  * shift the pages: iterate a list that is not changing under it.
  */
 export async function* offsetPages<T>(fetchPage: (page: { count: number; offset: number }) => Promise<T[]>): AsyncGenerator<T, void, undefined> {
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await fetchPage({ count: PAGE_SIZE, offset });
     yield* page;
     if (page.length < PAGE_SIZE) return;

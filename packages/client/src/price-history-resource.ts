@@ -1,6 +1,6 @@
 import type { Caller } from './api-caller.js';
 import { type IterateQuery, offsetPages } from './pages.js';
-import type { CountResult, PriceHistoryCountQuery, PriceHistoryEntry, PriceHistoryListQuery } from './types.js';
+import type { CountResult, PriceHistoryCountQuery, PriceHistoryEntry, PriceHistoryHead, PriceHistoryListQuery } from './types.js';
 
 /**
  * `/v1/price-history`: who changed which price, when, and what it was before, newest first
@@ -18,5 +18,9 @@ export class PriceHistoryResource {
   }
   async count(query: PriceHistoryCountQuery = {}): Promise<number> {
     return (await this.api.call<CountResult>('priceHistory.count', { query })).count;
+  }
+  /** The store's last entry (`seq`, `hash`, `at`): an anchor to keep where the database's writers cannot reach, for `pricebook history verify --expect-head`. */
+  head(): Promise<PriceHistoryHead> {
+    return this.api.call('priceHistory.head', {});
   }
 }

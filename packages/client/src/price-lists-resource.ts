@@ -49,9 +49,18 @@ export class PriceListPricesResource {
    * A replace from a CSV file (up to 2 MiB, 5000 rows; text, or its bytes), as the list's download writes it: `scope: 'skus'`
    * (the default) replaces the entries of the SKUs in the file, `'list'` every entry; `dryRun` answers without changing anything.
    */
-  import(priceListId: number, csv: string | Uint8Array, options: CreateOptions & { scope?: 'list' | 'skus'; dryRun?: boolean } = {}): Promise<ReplacePriceListPricesResult> {
+  import(
+    priceListId: number,
+    csv: string | Uint8Array,
+    options: CreateOptions & { scope?: 'list' | 'skus'; dryRun?: boolean } = {},
+  ): Promise<ReplacePriceListPricesResult> {
     const { scope = 'skus', dryRun = false, idempotencyKey } = options;
-    return this.api.call('priceLists.prices.import', { params: { id: priceListId }, csv, query: { scope, dryRun }, ...(idempotencyKey !== undefined && { idempotencyKey }) });
+    return this.api.call('priceLists.prices.import', {
+      params: { id: priceListId },
+      csv,
+      query: { scope, dryRun },
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    });
   }
 }
 

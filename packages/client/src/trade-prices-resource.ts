@@ -74,7 +74,7 @@ export class TradePricesResource {
    * records created or ending meanwhile may change the pages.
    */
   async *iterateCandidates(query: Omit<EffectivePriceQuery, 'candidatesOffset' | 'candidatesCount'>): AsyncGenerator<PriceCandidate, void, undefined> {
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await this.effective({ ...query, candidatesOffset: offset, candidatesCount: PAGE_SIZE });
       yield* page.candidates;
       offset += page.candidates.length;
@@ -87,7 +87,7 @@ export class TradePricesResource {
    * sends any number, in chunks.
    */
   createMany(items: readonly TradePriceInput[], options: CreateOptions = {}): Promise<TradePrice[]> {
-    return this.api.call('tradePrices.bulkCreate', { body: items, ...options });
+    return this.api.call('tradePrices.createMany', { body: items, ...options });
   }
   /** One replace request as the API takes it; `Pricebook.replaceCustomerPrices` is the short form. */
   replace(request: ReplaceTradePricesRequest, options: CreateOptions = {}): Promise<ReplaceTradePricesResult> {
@@ -102,7 +102,8 @@ export class TradePricesResource {
    */
   async bulkCreate(items: readonly TradePriceInput[], options: BulkCreateOptions = {}): Promise<BulkCreateResult> {
     const chunkSize = options.chunkSize ?? MAX_CHUNK_SIZE;
-    if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) throw new RangeError(`chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${chunkSize}`);
+    if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE)
+      throw new RangeError(`chunkSize must be a whole number from 1 to ${MAX_CHUNK_SIZE}, got ${chunkSize}`);
     const prefix = options.idempotencyKeyPrefix ?? `bulk-${crypto.randomUUID()}`;
     if (!/^[\x21-\x7e]{1,240}$/.test(prefix)) throw new RangeError('idempotencyKeyPrefix must be 1–240 printable ASCII characters without spaces');
     const chunks = Math.ceil(items.length / chunkSize);
@@ -112,7 +113,7 @@ export class TradePricesResource {
       const chunk = items.slice(start, start + chunkSize);
       let answer;
       try {
-        answer = await this.api.request<TradePrice[]>('tradePrices.bulkCreate', { body: chunk, idempotencyKey: `${prefix}-${chunkIndex}` });
+        answer = await this.api.request<TradePrice[]>('tradePrices.createMany', { body: chunk, idempotencyKey: `${prefix}-${chunkIndex}` });
       } catch (error) {
         throw error instanceof PricebookError ? inItems(error, chunkIndex, start, start + chunk.length - 1) : error;
       }

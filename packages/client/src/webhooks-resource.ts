@@ -1,6 +1,18 @@
 import type { Caller, CreateOptions } from './api-caller.js';
 import { PAGE_SIZE, type IterateQuery, offsetPages } from './pages.js';
-import type { CountResult, CreatedWebhook, Event, EventFeedQuery, FieldsOptions, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookInput, WebhookListQuery, WebhookUpdate } from './types.js';
+import type {
+  CountResult,
+  CreatedWebhook,
+  Event,
+  EventFeedQuery,
+  FieldsOptions,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryListQuery,
+  WebhookInput,
+  WebhookListQuery,
+  WebhookUpdate,
+} from './types.js';
 
 type WebhookCountQuery = Pick<WebhookListQuery, 'topic'>;
 
@@ -52,7 +64,7 @@ export class EventsResource {
    * seen). With `fields`, keep `id` among them.
    */
   async *iterate(query: IterateQuery<EventFeedQuery> = {}): AsyncGenerator<Event, void, undefined> {
-    for (let after = query.after ?? 0; ; ) {
+    for (let after = query.after ?? 0; ;) {
       const page = await this.list({ ...query, after, count: PAGE_SIZE });
       yield* page;
       if (page.length < PAGE_SIZE) return;

@@ -14,7 +14,13 @@ export const changePasswordView: View = async (context) => {
     submitLabel: 'Change password',
     fields: [
       { name: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', hint: 'The one-time password you were given.' },
-      { name: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', hint: '12 to 200 characters. A passphrase of a few words is long and easy to remember.' },
+      {
+        name: 'newPassword',
+        label: 'New password',
+        type: 'password',
+        autocomplete: 'new-password',
+        hint: '12 to 200 characters. A passphrase of a few words is long and easy to remember.',
+      },
       { name: 'repeatPassword', label: 'New password again', type: 'password', autocomplete: 'new-password' },
     ],
     onSubmit: async (form) => {
@@ -31,7 +37,11 @@ export const changePasswordView: View = async (context) => {
     },
   });
   context.main.append(
-    h('p', {}, `Welcome${context.member === undefined ? '' : `, ${context.member.name}`}. Before anything else, replace the one-time password you signed in with by one only you know.`),
+    h(
+      'p',
+      {},
+      `Welcome${context.member === undefined ? '' : `, ${context.member.name}`}. Before anything else, replace the one-time password you signed in with by one only you know.`,
+    ),
     form.element,
   );
   form.control('currentPassword').focus();

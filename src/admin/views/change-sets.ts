@@ -1,16 +1,13 @@
-import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow, ImportMode } from '@pricebook/client/browser';
-import { findCustomer } from '../customer-lookup.js';
+import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow } from '@pricebook/client/browser';
 import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
-import { Form, numberOrText } from '../forms.js';
+import { Form } from '../forms.js';
 import { money } from '../money.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, suggestSkus } from '../price-input.js';
-import { actionButton, alertBox, pager, section, type View, type ViewContext } from '../view.js';
+import { actionButton, alertBox, pager, section, type View } from '../view.js';
+import { changeSetForms } from './change-set-forms.js';
+import { OPEN_STATES, offeredSteps } from './change-set-steps.js';
 
 /** Rows of the preview and operations tables per page. */
 const PAGE = 20;
-/** How often an import into the set is asked how far it is, and how many times at most (10 minutes). */
-const POLL_MS = 300;
-const MAX_POLLS = 2000;
 
 const STATE_TEXT: Readonly<Record<ChangeSet['state'], string>> = {
   draft: 'Draft',
@@ -22,7 +19,6 @@ const STATE_TEXT: Readonly<Record<ChangeSet['state'], string>> = {
   rolled_back: 'Rolled back',
   discarded: 'Discarded',
 };
-const OPEN = new Set<ChangeSet['state']>(['draft', 'submitted', 'approved', 'scheduled', 'failed']);
 
 /** The store's change sets, newest first, and a form that starts one. */
 export const changeSetsView: View = async (context) => {
@@ -44,7 +40,11 @@ export const changeSetsView: View = async (context) => {
     },
   });
   context.main.append(
-    h('p', {}, 'A change set gathers price changes that go live together: nobody pays them until it is applied, now or at a moment you choose. Its preview shows what each customer would pay before and after.'),
+    h(
+      'p',
+      {},
+      'A change set gathers price changes that go live together: nobody pays them until it is applied, now or at a moment you choose. Its preview shows what each customer would pay before and after.',
+    ),
     alert,
     ...(context.canChange ? [section('Start a change set', form.element)] : []),
     section('All change sets', list),
@@ -60,7 +60,13 @@ export const changeSetsView: View = async (context) => {
         : table(
             'Change sets, newest first',
             ['Name', 'State', 'Operations', 'Started by', 'Last change'],
-            sets.map((set) => [h('a', { href: `#/change-sets/${set.id}` }, set.name), stateText(set), String(set.counts.operations), set.createdBy.name, formatMoment(set.updatedAt)]),
+            sets.map((set) => [
+              h('a', { href: `#/change-sets/${set.id}` }, set.name),
+              stateText(set),
+              String(set.counts.operations),
+              set.createdBy.name,
+              formatMoment(set.updatedAt),
+            ]),
           ),
     );
   } catch (error) {
@@ -77,6 +83,11 @@ export const changeSetView: View = async (context, id) => {
   const alert = alertBox();
   const summary = h('div', {});
   const steps = h('div', { class: 'actions' });
+  const waiting = h('div', {});
+  const schedule = h('div', {});
+  // Made once the set takes operations, and kept: what is typed in them survives each step.
+  let setForms: HTMLElement[] | undefined;
+  const forms = h('div', {});
   const operations = h('div', {});
   const preview = h('div', {});
   let operationsOffset = 0;
@@ -91,7 +102,6 @@ export const changeSetView: View = async (context, id) => {
   };
 
   const showSummary = () => {
-    const member = context.member;
     const who = (actor: ChangeSet['createdBy'] | null) => (actor === null ? '' : `${actor.name} (${actor.type === 'staff' ? 'staff' : 'API key'})`);
     replaceChildren(
       summary,
@@ -107,9 +117,22 @@ export const changeSetView: View = async (context, id) => {
         h('dd', {}, who(set.createdBy)),
         ...(set.submittedBy === null ? [] : [h('dt', {}, 'Submitted by'), h('dd', {}, who(set.submittedBy))]),
         ...(set.approvedBy === null ? [] : [h('dt', {}, 'Approved by'), h('dd', {}, who(set.approvedBy))]),
-        ...(set.appliedAt === null ? [] : [h('dt', {}, 'Applied'), h('dd', {}, `${formatMoment(set.appliedAt)} by ${who(set.appliedBy)}: ${set.counts.created} created, ${set.counts.deleted} deleted, ${set.counts.updated} updated`)]),
-        ...(set.revertOf === null ? [] : [h('dt', {}, 'Takes back'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertOf}` }, `change set #${set.revertOf}`))]),
-        ...(set.revertedBy === null ? [] : [h('dt', {}, 'Taken back by'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertedBy}` }, `change set #${set.revertedBy}`))]),
+        ...(set.appliedAt === null
+          ? []
+          : [
+              h('dt', {}, 'Applied'),
+              h(
+                'dd',
+                {},
+                `${formatMoment(set.appliedAt)} by ${who(set.appliedBy)}: ${set.counts.created} created, ${set.counts.deleted} deleted, ${set.counts.updated} updated`,
+              ),
+            ]),
+        ...(set.revertOf === null
+          ? []
+          : [h('dt', {}, 'Takes back'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertOf}` }, `change set #${set.revertOf}`))]),
+        ...(set.revertedBy === null
+          ? []
+          : [h('dt', {}, 'Taken back by'), h('dd', {}, h('a', { href: `#/change-sets/${set.revertedBy}` }, `change set #${set.revertedBy}`))]),
       ),
       set.problems.length === 0
         ? null
@@ -119,13 +142,16 @@ export const changeSetView: View = async (context, id) => {
             set.problems.map((problem) => [String((problem.index ?? 0) + 1), problem.field ?? '', problem.message]),
           ),
     );
+    const offered = offeredSteps(set, context.member, context.approvalRequired);
     const buttons: HTMLElement[] = [];
-    if (context.canChange && (set.state === 'draft' || set.state === 'failed') && set.counts.operations > 0) buttons.push(actionButton('Submit for approval', async () => step(() => context.api.changeSets.submit(setId), 'Submitted for approval'), alert));
-    // The server decides who may approve (never the set's writers where approval is required): the button is offered to those whose role approves.
-    if (set.state === 'submitted' && (member?.role === 'approver' || member?.role === 'owner')) buttons.push(actionButton('Approve', async () => step(() => context.api.changeSets.approve(setId), 'Approved'), alert));
-    if (context.canChange && OPEN.has(set.state) && (set.counts.operations > 0 || set.revertOf !== null)) buttons.push(actionButton('Apply now', async () => step(() => context.api.changeSets.apply(setId), 'Applied'), alert));
-    if (context.canChange && OPEN.has(set.state)) buttons.push(actionButton('Discard', async () => step(() => context.api.changeSets.discard(setId), 'Discarded'), alert));
-    if (context.canChange && set.state === 'applied' && set.revertedBy === null) {
+    if (offered.submit)
+      buttons.push(actionButton('Submit for approval', async () => step(() => context.api.changeSets.submit(setId), 'Submitted for approval'), alert));
+    // The server says who may approve this set (never its own writers where approval is required): its refusal names the rule.
+    if (offered.approve)
+      buttons.push(actionButton('Approve', async () => step(() => context.api.changeSets.approve(setId), 'Approved'), alert, {}, { roleAllows: true }));
+    if (offered.apply) buttons.push(actionButton('Apply now', async () => step(() => context.api.changeSets.apply(setId), 'Applied'), alert));
+    if (offered.discard) buttons.push(actionButton('Discard', async () => step(() => context.api.changeSets.discard(setId), 'Discarded'), alert));
+    if (offered.revert) {
       buttons.push(
         actionButton(
           'Make a revert',
@@ -138,7 +164,20 @@ export const changeSetView: View = async (context, id) => {
         ),
       );
     }
-    replaceChildren(steps, ...buttons, context.canChange && OPEN.has(set.state) ? scheduleForm.element : null);
+    replaceChildren(steps, ...buttons);
+    replaceChildren(
+      waiting,
+      offered.awaitsApproval
+        ? h(
+            'p',
+            { class: 'notice' },
+            'This store requires approval: the set applies once another staff member has approved it, so it cannot be applied or scheduled yet.',
+          )
+        : null,
+    );
+    replaceChildren(schedule, offered.apply ? scheduleForm.element : null);
+    // The forms go with the state: an applied or discarded set takes no more operations.
+    replaceChildren(forms, ...(offered.edit ? (setForms ??= changeSetForms(context, setId, reload)) : []));
   };
 
   const step = async (run: () => Promise<ChangeSet>, message: string) => {
@@ -175,13 +214,20 @@ export const changeSetView: View = async (context, id) => {
             listed.map((item) => [String(item.index + 1), operationText(item.operation as ChangeSetOperation)]),
           ),
       set.counts.operations > PAGE
-        ? pager({ offset: operationsOffset, count: PAGE, total: set.counts.operations, shown: listed.length, label: 'Operations', onPage: (offset) => void turn(() => (operationsOffset = offset), loadOperations) })
+        ? pager({
+            offset: operationsOffset,
+            count: PAGE,
+            total: set.counts.operations,
+            shown: listed.length,
+            label: 'Operations',
+            onPage: (offset) => void turn(() => (operationsOffset = offset), loadOperations),
+          })
         : null,
     );
   };
 
   const loadPreview = async () => {
-    if (!OPEN.has(set.state)) {
+    if (!OPEN_STATES.has(set.state)) {
       replaceChildren(preview, h('p', {}, 'This change set is no longer open: what it changed is in each customer’s price history.'));
       return;
     }
@@ -189,7 +235,11 @@ export const changeSetView: View = async (context, id) => {
     const { counts } = shown;
     replaceChildren(
       preview,
-      h('p', { class: 'preview-counts' }, `Applied ${set.applyAt === null ? 'now' : `at ${formatMoment(set.applyAt)}`}, it would create ${counts.created} and delete ${counts.deleted} records, update ${counts.updated}, and change ${counts.changedPrices} of ${counts.prices} prices customers pay.`),
+      h(
+        'p',
+        { class: 'preview-counts' },
+        `Applied ${set.applyAt === null ? 'now' : `at ${formatMoment(set.applyAt)}`}, it would create ${counts.created} and delete ${counts.deleted} records, update ${counts.updated}, and change ${counts.changedPrices} of ${counts.prices} prices customers pay.`,
+      ),
       shown.problems.length === 0
         ? null
         : table(
@@ -204,7 +254,16 @@ export const changeSetView: View = async (context, id) => {
             ['Change', 'Customer', 'SKU', 'From quantity', 'Before → after'],
             shown.rows.map((row) => previewCells(row)),
           ),
-      shown.total > PAGE ? pager({ offset: previewOffset, count: PAGE, total: shown.total, shown: shown.rows.length, label: 'Preview', onPage: (offset) => void turn(() => (previewOffset = offset), loadPreview) }) : null,
+      shown.total > PAGE
+        ? pager({
+            offset: previewOffset,
+            count: PAGE,
+            total: shown.total,
+            shown: shown.rows.length,
+            label: 'Preview',
+            onPage: (offset) => void turn(() => (previewOffset = offset), loadPreview),
+          })
+        : null,
       shown.pricesComplete ? null : h('p', { class: 'notice' }, 'The set touches more customers and SKUs than a preview prices: only the first are shown.'),
     );
   };
@@ -214,19 +273,10 @@ export const changeSetView: View = async (context, id) => {
     await load().catch((error: unknown) => alert.show(error));
   };
 
-  const forms =
-    context.canChange && OPEN.has(set.state)
-      ? [
-          addPriceForm(context, setId, () => reload('Price added to the change set')),
-          changePriceForm(context, setId, () => reload('Change added to the change set')),
-          deletePriceForm(context, setId, () => reload('Deletion added to the change set')),
-          uploadForm(context, setId, () => reload()),
-        ]
-      : [];
   context.main.append(
     alert,
-    section('Summary', summary, steps),
-    ...forms,
+    section('Summary', summary, steps, waiting, schedule),
+    forms,
     section('Preview', preview),
     section('Operations', operations),
     h('p', {}, h('a', { href: '#/change-sets' }, 'All change sets')),
@@ -268,128 +318,17 @@ function operationText(operation: ChangeSetOperation): string {
 function previewCells(row: ChangeSetPreviewRow): string[] {
   const record = (row.record ?? {}) as Record<string, unknown>;
   const price = (value: number | null) => (value === null ? 'none' : money(value));
-  if (row.kind === 'price') return ['Price', String(row.customerId ?? ''), row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
+  if (row.kind === 'price')
+    return ['Price', String(row.customerId ?? ''), row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
   const what = row.resource === 'trade_price' ? 'trade price' : row.resource === 'price_list_entry' ? 'list entry' : (row.resource ?? '').replace('_', ' ');
   const id = record.id === null || record.id === undefined ? '' : ` #${String(record.id as number)}`;
   const verb = row.kind === 'created' ? 'New' : row.kind === 'deleted' ? 'Deleted' : 'Changed';
   const value = row.kind === 'updated' ? JSON.stringify(record.priceListIds ?? record.percentage) : money(record.price as number);
-  return [`${verb} ${what}${id}`, String(row.customerId ?? ''), row.sku ?? '', row.kind === 'updated' ? '' : String(record.minQuantity as number), row.kind === 'deleted' ? `${value} → none` : row.kind === 'created' ? `none → ${value}` : value];
-}
-
-function addPriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
-  const form = new Form({
-    label: 'Add a price to the change set',
-    submitLabel: 'Add price to the set',
-    fields: [{ name: 'customerId', label: 'Customer', hint: 'Id or email.' }, ...PRICE_FIELDS],
-    aliases: PRICE_ALIASES,
-    grid: true,
-    onSubmit: async (form) => {
-      const customer = await findCustomer(context.api, form.value('customerId'));
-      if (customer === undefined) return form.showFieldError('customerId', 'no customer of this store has this id or email');
-      const sku = form.value('sku');
-      const product = sku === '' ? undefined : await productOfSku(context.api, sku);
-      if (sku !== '' && product === undefined) return form.showFieldError('sku', `no product or variation of this store has the SKU '${sku}'`);
-      try {
-        // Sent as typed: the API judges it (a 422 shown at its field).
-        await context.api.changeSets.addOperations(setId, [{ type: 'trade_price.create', customerId: customer.id, ...priceFromForm(form, product?.id) } as ChangeSetOperation]);
-      } catch (error) {
-        return form.showError(error, 0);
-      }
-      form.setValue('price', '');
-      await added();
-    },
-  });
-  suggestSkus(context.api, form, context.signal);
-  return section('Add a price', form.element);
-}
-
-/** A new price for a live trade price: its deletion and a record like it at the new price, two operations. */
-function changePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
-  const form = new Form({
-    label: 'Change a price in the change set',
-    submitLabel: 'Add the change to the set',
-    fields: [
-      { name: 'id', label: 'Trade price to change', inputmode: 'numeric', hint: 'The # of the price, as the customer’s prices show it; its SKU, break and window stay.' },
-      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
-    ],
-    grid: true,
-    onSubmit: async (form) => {
-      const id = Number(form.value('id'));
-      if (!Number.isSafeInteger(id) || id < 1) return form.showFieldError('id', 'a trade price’s id: a whole number from 1');
-      const record = await context.api.tradePrices.get(id).catch(() => undefined);
-      if (record === undefined) return form.showFieldError('id', `the store has no trade price #${id}`);
-      const { customerId, productId, sku, minQuantity, validFrom, validUntil } = record;
-      try {
-        await context.api.changeSets.addOperations(setId, [
-          { type: 'trade_price.delete', id },
-          // Sent as typed: the API judges it (a 422 shown at its field).
-          { type: 'trade_price.create', customerId, productId, sku, price: numberOrText(form.value('price')), minQuantity, validFrom, validUntil } as ChangeSetOperation,
-        ]);
-      } catch (error) {
-        return form.showError(error, 1);
-      }
-      form.setValue('id', '');
-      form.setValue('price', '');
-      await added();
-    },
-  });
-  return section('Change a price', form.element);
-}
-
-function deletePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
-  const form = new Form({
-    label: 'Delete a price in the change set',
-    submitLabel: 'Add the deletion to the set',
-    fields: [{ name: 'id', label: 'Trade price id', inputmode: 'numeric', hint: 'The # of the price, as the customer’s prices show it.' }],
-    onSubmit: async (form) => {
-      const id = Number(form.value('id'));
-      if (!Number.isSafeInteger(id) || id < 1) return form.showFieldError('id', 'a trade price’s id: a whole number from 1');
-      try {
-        await context.api.changeSets.addOperations(setId, [{ type: 'trade_price.delete', id }]);
-      } catch (error) {
-        return form.showError(error, 0);
-      }
-      form.setValue('id', '');
-      await added();
-    },
-  });
-  return section('Delete a price', form.element);
-}
-
-function uploadForm(context: ViewContext, setId: number, uploaded: () => Promise<void>): HTMLElement {
-  const progress = h('div', { 'aria-live': 'polite' });
-  const form = new Form({
-    label: 'Upload prices into the change set',
-    submitLabel: 'Upload into the set',
-    fields: [
-      { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'The import formats (long or matrix); the rows become operations of the set, nothing changes until it is applied.' },
-      {
-        name: 'mode',
-        label: 'Mode',
-        type: 'select',
-        value: 'replace',
-        options: [
-          { value: 'replace', label: 'Replace: each customer in the file gets exactly its rows' },
-          { value: 'add', label: 'Add: every row becomes a new trade price' },
-        ],
-      },
-    ],
-    onSubmit: async (form) => {
-      const file = form.file('file');
-      if (file === undefined) return form.showFieldError('file', 'choose a file first');
-      replaceChildren(progress, h('p', {}, 'Checking the file…'));
-      let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: form.value('mode') as ImportMode, changeSet: setId });
-      for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        state = await context.api.imports.get(state.id);
-      }
-      replaceChildren(
-        progress,
-        h('p', { class: state.status === 'failed' ? 'result failed' : 'result' }, state.status === 'succeeded' ? `File added: ${state.rows ?? 0} rows.` : `The file was not added: ${state.errorCount} problems.`),
-        state.errors.length === 0 ? null : table('Problems in the file', ['Row', 'Column', 'Problem'], state.errors.map((problem) => [String(problem.row), problem.field ?? '', problem.message])),
-      );
-      await uploaded();
-    },
-  });
-  return section('Upload a CSV file', form.element, progress);
+  return [
+    `${verb} ${what}${id}`,
+    String(row.customerId ?? ''),
+    row.sku ?? '',
+    row.kind === 'updated' ? '' : String(record.minQuantity as number),
+    row.kind === 'deleted' ? `${value} → none` : row.kind === 'created' ? `none → ${value}` : value,
+  ];
 }

@@ -4,7 +4,7 @@ import { findCustomer } from '../customer-lookup.js';
 import { h, replaceChildren, table } from '../dom.js';
 import { confirmAction } from '../dialog.js';
 import { Form } from '../forms.js';
-import { actionButton, alertBox, type AlertBox, section, type View, type ViewContext } from '../view.js';
+import { actionButton, alertBox, type AlertBox, approvalNotice, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 
 /** How a group's lists apply to its customers. */
@@ -19,7 +19,10 @@ const LISTS_HINT = 'Names or ids of price lists, comma-separated, first first. T
 /** The lists a form's text names (each a list's id or exact name), or the first name it does not know. */
 function listsNamed(text: string, lists: readonly PriceList[]): { ids: number[] } | { unknown: string } {
   const ids: number[] = [];
-  for (const part of text.split(',').map((name) => name.trim()).filter((name) => name !== '')) {
+  for (const part of text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')) {
     const list = lists.find((candidate) => candidate.name === part || String(candidate.id) === part);
     if (list === undefined) return { unknown: part };
     ids.push(list.id);
@@ -35,7 +38,11 @@ function listsText(group: Pick<CustomerGroup, 'priceListIds'>, lists: readonly P
 /** The group's lists as links, in order. */
 function listLinks(group: Pick<CustomerGroup, 'priceListIds'>, lists: readonly PriceList[]): HTMLElement | string {
   if (group.priceListIds.length === 0) return 'None';
-  return h('ol', { class: 'inline-list' }, ...group.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, lists.find((list) => list.id === id)?.name ?? `List ${id}`))));
+  return h(
+    'ol',
+    { class: 'inline-list' },
+    ...group.priceListIds.map((id) => h('li', {}, h('a', { href: `#/price-lists/${id}` }, lists.find((list) => list.id === id)?.name ?? `List ${id}`))),
+  );
 }
 
 /** The store's customer groups, and a form that creates one. */
@@ -55,7 +62,11 @@ export const customerGroupsView: View = async (context) => {
     onSubmit: async (form) => {
       const named = listsNamed(form.value('priceListIds'), lists);
       if ('unknown' in named) return form.showFieldError('priceListIds', `no price list of this store is called '${named.unknown}'`);
-      const created = await context.api.customerGroups.create({ name: form.value('name'), priceListIds: named.ids, policy: form.value('policy') as CustomerGroup['policy'] });
+      const created = await context.api.customerGroups.create({
+        name: form.value('name'),
+        priceListIds: named.ids,
+        policy: form.value('policy') as CustomerGroup['policy'],
+      });
       context.announce(`Customer group ${created.name} created`);
       context.navigate(`#/customer-groups/${created.id}`);
     },
@@ -75,7 +86,11 @@ export const customerGroupsView: View = async (context) => {
         : table(
             'Customer groups',
             ['Name', 'Price lists, in order', 'Policy'],
-            groups.map((group) => [h('a', { href: `#/customer-groups/${group.id}` }, group.name), listLinks(group, lists), group.policy === 'lowest' ? 'Lowest price' : 'In turn']),
+            groups.map((group) => [
+              h('a', { href: `#/customer-groups/${group.id}` }, group.name),
+              listLinks(group, lists),
+              group.policy === 'lowest' ? 'Lowest price' : 'In turn',
+            ]),
           ),
     );
   } catch (error) {
@@ -94,40 +109,76 @@ export const customerGroupView: View = async (context, idText = '') => {
   heading.textContent = `Customer group “${group.name}”`;
   document.title = `${group.name} · Pricebook admin`;
   const shown = h('div', {}, listLinks(group, lists));
+  // Where the store requires approval, only the name: the lists and the policy price, and so does a deletion.
+  const pricing = context.canChangePrices;
 
   const settings = new Form({
     label: 'Customer group settings',
     submitLabel: 'Save',
     fields: [
       { name: 'name', label: 'Name', value: group.name },
-      { name: 'priceListIds', label: 'Price lists, in order', value: listsText(group, lists), hint: LISTS_HINT },
-      { name: 'policy', label: 'Policy', type: 'select', options: GROUP_POLICY_OPTIONS, value: group.policy, hint: GROUP_POLICY_HINT },
+      ...(pricing
+        ? [
+            { name: 'priceListIds', label: 'Price lists, in order', value: listsText(group, lists), hint: LISTS_HINT },
+            { name: 'policy', label: 'Policy', type: 'select' as const, options: GROUP_POLICY_OPTIONS, value: group.policy, hint: GROUP_POLICY_HINT },
+          ]
+        : []),
     ],
     onSubmit: async (form) => {
+      if (!pricing) {
+        const renamed = await context.api.customerGroups.update(groupId, { name: form.value('name') });
+        heading.textContent = `Customer group “${renamed.name}”`;
+        context.announce('Customer group saved');
+        return;
+      }
       const named = listsNamed(form.value('priceListIds'), lists);
       if ('unknown' in named) return form.showFieldError('priceListIds', `no price list of this store is called '${named.unknown}'`);
-      const saved = await context.api.customerGroups.update(groupId, { name: form.value('name'), priceListIds: named.ids, policy: form.value('policy') as CustomerGroup['policy'] });
+      const saved = await context.api.customerGroups.update(groupId, {
+        name: form.value('name'),
+        priceListIds: named.ids,
+        policy: form.value('policy') as CustomerGroup['policy'],
+      });
       heading.textContent = `Customer group “${saved.name}”`;
       replaceChildren(shown, listLinks(saved, lists));
       context.announce('Customer group saved');
     },
     actions: [
-      actionButton(
-        'Delete group',
-        async () => {
-          if (!(await confirmAction({ title: `Delete the customer group “${group.name}”?`, details: ['Its customers then belong to no group, and pay what their own lists or the catalog give; its price lists stay.'], confirmLabel: 'Delete group' }))) return;
-          await context.api.customerGroups.delete(groupId);
-          context.announce('Customer group deleted');
-          context.navigate('#/customer-groups');
-        },
-        alert,
-      ),
+      ...(pricing
+        ? [
+            actionButton(
+              'Delete group',
+              async () => {
+                if (
+                  !(await confirmAction({
+                    title: `Delete the customer group “${group.name}”?`,
+                    details: ['Its customers then belong to no group, and pay what their own lists or the catalog give; its price lists stay.'],
+                    confirmLabel: 'Delete group',
+                  }))
+                )
+                  return;
+                await context.api.customerGroups.delete(groupId);
+                context.announce('Customer group deleted');
+                context.navigate('#/customer-groups');
+              },
+              alert,
+            ),
+          ]
+        : []),
     ],
   });
   const members = membersSection(context, groupId, alert);
   context.main.append(
     section('Price lists, in order', h('p', {}, 'After each customer’s own lists.'), shown),
-    section('Settings', context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the group; changing it needs an editor’s role.`)),
+    section(
+      'Settings',
+      context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the group; changing it needs an editor’s role.`),
+      context.canChange && !pricing
+        ? approvalNotice(
+            'only the group’s name changes here. Its price lists, its policy, its customers and deleting it change what its customers pay: ask the store’s owner.',
+            false,
+          )
+        : null,
+    ),
     members.element,
   );
   await members.reload();
@@ -143,11 +194,11 @@ function membersSection(context: ViewContext, groupId: number, alert: AlertBox) 
         ? h('p', {}, 'No customer is in this group.')
         : table(
             'Customers of this group',
-            context.canChange ? ['Customer', 'Email', 'Actions'] : ['Customer', 'Email'],
+            context.canChangePrices ? ['Customer', 'Email', 'Actions'] : ['Customer', 'Email'],
             customers.map((customer) => [
               h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
               customer.email,
-              ...(context.canChange
+              ...(context.canChangePrices
                 ? [
                     h(
                       'div',
@@ -183,5 +234,5 @@ function membersSection(context: ViewContext, groupId: number, alert: AlertBox) 
       await load();
     },
   });
-  return { element: section('Customers', body, context.canChange ? h('div', {}, h('h3', {}, 'Add a customer'), add.element) : ''), reload: load };
+  return { element: section('Customers', body, context.canChangePrices ? h('div', {}, h('h3', {}, 'Add a customer'), add.element) : ''), reload: load };
 }

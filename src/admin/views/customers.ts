@@ -26,27 +26,35 @@ const YES_NO = [
   { value: 'false', label: 'No' },
 ];
 
-/** A customer's own fields, as the API names them (its price lists and group are set elsewhere). */
-export function customerFields(customer?: Customer): FieldSpec[] {
-  return [
+/** A customer's own fields, as the API names them (its price lists and group are set elsewhere); `trade: false` leaves out the trade flag. */
+export function customerFields(customer?: Customer, { trade = true } = {}): FieldSpec[] {
+  const fields: FieldSpec[] = [
     { name: 'email', label: 'Email', type: 'email', autocomplete: 'off', value: customer?.email },
     { name: 'firstName', label: 'First name', value: customer?.firstName ?? '' },
     { name: 'lastName', label: 'Last name', value: customer?.lastName ?? '' },
     { name: 'companyName', label: 'Company', value: customer?.companyName ?? '' },
-    { name: 'trade', label: 'Trade customer', type: 'select', options: YES_NO, value: String(customer?.trade ?? true), hint: 'Yes: their own trade prices apply.' },
+    {
+      name: 'trade',
+      label: 'Trade customer',
+      type: 'select',
+      options: YES_NO,
+      value: String(customer?.trade ?? true),
+      hint: 'Yes: their own trade prices apply.',
+    },
     { name: 'active', label: 'Active', type: 'select', options: YES_NO, value: String(customer?.active ?? true) },
   ];
+  return trade ? fields : fields.filter((field) => field.name !== 'trade');
 }
 
-/** The fields a customer form asks for: an empty name is none (null); the API judges the rest. */
-export function customerFromForm(form: Form): CustomerInput {
+/** The fields a customer form asks for: an empty name is none (null); the API judges the rest. `trade: false`: the form has no trade flag, none is sent. */
+export function customerFromForm(form: Form, { trade = true } = {}): CustomerInput {
   const name = (field: string) => (form.value(field) === '' ? null : form.value(field));
   return {
     email: form.value('email'),
     firstName: name('firstName'),
     lastName: name('lastName'),
     companyName: name('companyName'),
-    trade: form.value('trade') === 'true',
+    ...(trade && { trade: form.value('trade') === 'true' }),
     active: form.value('active') === 'true',
   };
 }
@@ -82,7 +90,10 @@ export const customersView: View = async (context) => {
 
   let customers: Customer[] = [];
   const show = () => {
-    const words = search.value.toLowerCase().split(/\s+/).filter((word) => word !== '');
+    const words = search.value
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => word !== '');
     const matches = customers.filter((customer) => {
       const text = [customer.firstName, customer.lastName, customer.companyName, customer.email].join(' ').toLowerCase();
       return words.every((word) => text.includes(word));

@@ -29,7 +29,12 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
     fields: [
       { name: 'sku', label: 'SKU' },
       { name: 'quantity', label: 'Quantity', inputmode: 'numeric', value: '1' },
-      { name: 'at', label: 'As of', type: 'datetime-local', hint: 'Empty: now. A past moment answers as the price book was then, with records deleted since. Your local time.' },
+      {
+        name: 'at',
+        label: 'As of',
+        type: 'datetime-local',
+        hint: 'Empty: now. A past moment answers as the price book was then, with records deleted since. Your local time.',
+      },
     ],
     onSubmit: async (form) => {
       // Sent as typed: the API judges the quantity (a 400 shown at its field).
@@ -62,8 +67,16 @@ export function effectivePricePanel(context: ViewContext, customerId: number, li
       h(
         'ol',
         {},
-        h('li', {}, 'The customer’s own trade prices (only while the customer is a trade customer) valid at that moment and for that quantity: the highest quantity break wins, then the newest.'),
-        h('li', {}, 'Otherwise the customer’s price lists in their order: the first fixed list with such an entry, or the first percentage list, whichever comes first.'),
+        h(
+          'li',
+          {},
+          'The customer’s own trade prices (only while the customer is a trade customer) valid at that moment and for that quantity: the highest quantity break wins, then the newest.',
+        ),
+        h(
+          'li',
+          {},
+          'Otherwise the customer’s price lists in their order: the first fixed list with such an entry, or the first percentage list, whichever comes first.',
+        ),
         h('li', {}, 'Otherwise the variation’s own price, then the product’s price.'),
         h('li', {}, 'A lowest-price list takes no turn: the customer pays its price wherever it is lower than what the steps above give.'),
       ),
@@ -88,7 +101,12 @@ const SOURCE_TEXT: Readonly<Record<EffectivePrice['source'], string>> = {
   product: 'the product’s price (no trade or list price applies)',
 };
 
-function describe(answer: EffectivePrice, listName: (id: number) => string, more: (offset: number) => Promise<EffectivePrice>, asOf: boolean): (HTMLElement | null)[] {
+function describe(
+  answer: EffectivePrice,
+  listName: (id: number) => string,
+  more: (offset: number) => Promise<EffectivePrice>,
+  asOf: boolean,
+): (HTMLElement | null)[] {
   const origin =
     answer.source === 'trade'
       ? `${SOURCE_TEXT.trade} #${answer.tradePriceId ?? '?'}`
@@ -100,9 +118,18 @@ function describe(answer: EffectivePrice, listName: (id: number) => string, more
     answer.nextChangeAt === null ? 'Nothing scheduled changes this answer.' : `The answer changes next at ${formatMoment(answer.nextChangeAt)}.`,
   ].filter((line) => line !== null);
   return [
-    h('p', { class: 'price-line' }, h('strong', { class: 'price' }, money(answer.price)), ` per unit for ${answer.quantity} × ${answer.sku} ${asOf ? 'as of' : 'at'} ${formatMoment(answer.at)}`),
+    h(
+      'p',
+      { class: 'price-line' },
+      h('strong', { class: 'price' }, money(answer.price)),
+      ` per unit for ${answer.quantity} × ${answer.sku} ${asOf ? 'as of' : 'at'} ${formatMoment(answer.at)}`,
+    ),
     asOf
-      ? h('p', { class: 'notice as-of' }, `As of ${formatMoment(answer.at)}: the price book as it was at that moment (its trade prices, list entries, lists and catalog prices then, including records deleted since), not as it is now.`)
+      ? h(
+          'p',
+          { class: 'notice as-of' },
+          `As of ${formatMoment(answer.at)}: the price book as it was at that moment (its trade prices, list entries, lists and catalog prices then, including records deleted since), not as it is now.`,
+        )
       : null,
     h('p', {}, [`From ${origin}.`, ...changes].join(' ')),
     answer.quantityRule === null ? null : h('p', { class: 'quantity-rule' }, quantityRuleText(answer.quantityRule)),
@@ -114,7 +141,11 @@ function describe(answer: EffectivePrice, listName: (id: number) => string, more
 
 /** A quantity rule as staff read it: "Orders of this SKU: at least 24, at most 480, in multiples of 12." */
 function quantityRuleText(rule: NonNullable<EffectivePrice['quantityRule']>): string {
-  const parts = [`at least ${rule.minimum}`, ...(rule.maximum === null ? [] : [`at most ${rule.maximum}`]), ...(rule.increment === 1 ? [] : [`in multiples of ${rule.increment}`])];
+  const parts = [
+    `at least ${rule.minimum}`,
+    ...(rule.maximum === null ? [] : [`at most ${rule.maximum}`]),
+    ...(rule.increment === 1 ? [] : [`in multiples of ${rule.increment}`]),
+  ];
   return `Quotes and orders of this SKU take ${parts.join(', ')} units a line.`;
 }
 
@@ -126,14 +157,20 @@ function candidatesTable(answer: EffectivePrice, listName: (id: number) => strin
   const rowsOf = (candidates: readonly PriceCandidate[]) =>
     candidates.map((candidate) => [
       candidateName(candidate, listName),
-      candidate.unroundedPrice === undefined || candidate.unroundedPrice === candidate.price ? money(candidate.price) : `${money(candidate.price)} (${money(candidate.unroundedPrice)} before rounding)`,
+      candidate.unroundedPrice === undefined || candidate.unroundedPrice === candidate.price
+        ? money(candidate.price)
+        : `${money(candidate.price)} (${money(candidate.unroundedPrice)} before rounding)`,
       String(candidate.minQuantity),
       formatMoment(candidate.validFrom),
       formatMoment(candidate.validUntil),
       candidate.applies ? h('strong', {}, 'Applies') : 'No',
       candidate.reason === null ? '' : withLocalMoments(candidate.reason),
     ]);
-  const shown = table('Candidates, in the order the rule looks at them', ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'], rowsOf(answer.candidates));
+  const shown = table(
+    'Candidates, in the order the rule looks at them',
+    ['Candidate', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Applies', 'Why not'],
+    rowsOf(answer.candidates),
+  );
   const total = answer.candidateCount;
   let count = answer.candidates.length;
   if (count >= total) return shown;
@@ -152,7 +189,10 @@ function candidatesTable(answer: EffectivePrice, listName: (id: number) => strin
     alert.clear();
     more(count)
       .then((page) => {
-        append(shown.querySelector('tbody')!, rowsOf(page.candidates).map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell)))));
+        append(
+          shown.querySelector('tbody')!,
+          rowsOf(page.candidates).map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell)))),
+        );
         // Nothing more to show if the answer changed meanwhile (records deleted).
         count = page.candidates.length === 0 ? total : count + page.candidates.length;
         label();

@@ -32,10 +32,17 @@ export function historySection(context: ViewContext, filter: Pick<PriceHistoryCo
             ['When', 'Who', 'What', 'Old → new', 'Source'],
             page.map((entry) => [formatMoment(entry.at), actorText(entry), whatText(entry), changeText(entry), sourceText(entry)]),
           ),
-      pager({ offset, count: PAGE, total, shown: page.length, label: caption, onPage: (next) => {
-        offset = next;
-        void load().catch((error: unknown) => alert.show(error));
-      } }),
+      pager({
+        offset,
+        count: PAGE,
+        total,
+        shown: page.length,
+        label: caption,
+        onPage: (next) => {
+          offset = next;
+          void load().catch((error: unknown) => alert.show(error));
+        },
+      }),
     );
   };
   const reload = async () => {
@@ -47,7 +54,12 @@ export function historySection(context: ViewContext, filter: Pick<PriceHistoryCo
     }
   };
   return {
-    element: section('History', h('p', {}, 'Every change, newest first: who made it, when, what it was before and after, and how it came (the API, this page, an import).'), alert, body),
+    element: section(
+      'History',
+      h('p', {}, 'Every change, newest first: who made it, when, what it was before and after, and how it came (the API, this page, an import).'),
+      alert,
+      body,
+    ),
     reload,
   };
 }
@@ -124,7 +136,11 @@ export function sourceText(entry: PriceHistoryEntry): string {
 export function changeText(entry: PriceHistoryEntry): string {
   const fields = KEY_FIELDS[entry.resource];
   const { before, after } = entry;
-  if (before === null && after !== null) return fields.filter((field) => field in after && after[field] !== null).map((field) => `${FIELD_TEXT[field] ?? field} ${valueText(after[field])}`).join(', ');
+  if (before === null && after !== null)
+    return fields
+      .filter((field) => field in after && after[field] !== null)
+      .map((field) => `${FIELD_TEXT[field] ?? field} ${valueText(after[field])}`)
+      .join(', ');
   if (after === null && before !== null) {
     const was = fields.filter((field) => field in before && before[field] !== null).map((field) => `${FIELD_TEXT[field] ?? field} ${valueText(before[field])}`);
     return was.length === 0 ? 'deleted' : `deleted (was ${was.join(', ')})`;

@@ -4,12 +4,13 @@ import type { PriceList } from '../../contract/price-lists.js';
 import { priceListCsv } from '../../csv/price-list-csv.js';
 import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
+import { readCsvUpload } from '../csv-upload.js';
 import { findCustomer } from '../customer-lookup.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
 import { Form } from '../forms.js';
 import { money } from '../money.js';
-import { alertBox, pager, section, type AlertBox, type View, type ViewContext } from '../view.js';
+import { alertBox, approvalNotice, pager, section, type AlertBox, type View, type ViewContext } from '../view.js';
 
 /** How often a running import is asked how far it is, and for how long at most (10 minutes). */
 const POLL_MS = 300;
@@ -54,11 +55,27 @@ export const importsView: View = async (context) => {
         : table(
             'Recent imports, newest first',
             ['Import', 'File', 'By', 'Started', 'Mode', 'Status', 'Rows', 'Result'],
-            imports.reverse().map((run) => [`#${run.id}${run.dryRun ? ' (dry run)' : ''}`, run.fileName ?? '—', uploaderText(run), formatMoment(run.createdAt), run.mode, run.status, String(run.rows ?? ''), resultText(run)]),
+            imports
+              .reverse()
+              .map((run) => [
+                `#${run.id}${run.dryRun ? ' (dry run)' : ''}`,
+                run.fileName ?? '—',
+                uploaderText(run),
+                formatMoment(run.createdAt),
+                run.mode,
+                run.status,
+                String(run.rows ?? ''),
+                resultText(run),
+              ]),
           ),
     );
   };
-  context.main.append(alert, importSection(context, alert, () => loadRecent().catch((error: unknown) => alert.show(error))), section('Recent imports', recent), await exportSection(context, alert));
+  context.main.append(
+    alert,
+    importSection(context, alert, () => loadRecent().catch((error: unknown) => alert.show(error))),
+    section('Recent imports', recent),
+    await exportSection(context, alert),
+  );
   await loadRecent();
 };
 
@@ -68,15 +85,22 @@ function importSection(context: ViewContext, alert: AlertBox, imported: () => Pr
   /** The file and mode of the last dry run that succeeded: only those can be applied. */
   let checked: { file: File; mode: string } | undefined;
   const apply = h('button', { type: 'button', disabled: true }, 'Apply import');
-  const run = async (file: File, mode: string, dryRun: boolean): Promise<Import> => {
+  const run = async (file: File, bytes: Uint8Array, mode: string, dryRun: boolean): Promise<Import> => {
     replaceChildren(changes);
     replaceChildren(progress, h('p', {}, dryRun ? 'Checking the file…' : 'Importing…'));
-    // The file's bytes as they are (a retry after a 429 sends them again); the mode is one of the select's.
-    let state = await context.api.imports.create(new Uint8Array(await file.arrayBuffer()), { mode: mode as ImportMode, dryRun, fileName: file.name.slice(0, 255) });
-    for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
-      showProgress(progress, state);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      state = await context.api.imports.get(state.id);
+    let state: Import;
+    try {
+      // The file's bytes as they are (a retry after a 429 sends them again); the mode is one of the select's.
+      state = await context.api.imports.create(bytes, { mode: mode as ImportMode, dryRun, fileName: file.name.slice(0, 255) });
+      for (let polls = 0; (state.status === 'queued' || state.status === 'running') && polls < MAX_POLLS; polls++) {
+        showProgress(progress, state);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        state = await context.api.imports.get(state.id);
+      }
+    } catch (error) {
+      // The check ended, refused: the form says why, and nothing is in progress.
+      replaceChildren(progress);
+      throw error;
     }
     showProgress(progress, state);
     await imported();
@@ -86,22 +110,35 @@ function importSection(context: ViewContext, alert: AlertBox, imported: () => Pr
     label: 'Import a CSV file',
     submitLabel: 'Check the file (dry run)',
     fields: [
-      { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'Long format (customer_id,sku,price,min_quantity,valid_from,valid_until) or a matrix (sku, then one column per customer); up to 50 MiB.' },
+      {
+        name: 'file',
+        label: 'CSV file',
+        type: 'file',
+        accept: '.csv,text/csv',
+        hint: 'Long format (customer_id,sku,price,min_quantity,valid_from,valid_until) or a matrix (sku, then one column per customer); up to 50 MiB.',
+      },
       { name: 'mode', label: 'Mode', type: 'select', options: MODE_OPTIONS, value: 'replace', hint: MODE_HINT },
     ],
-    actions: [apply],
+    // Where the store requires approval, a dry run only: the file goes into a change set to be applied.
+    actions: context.canChangePrices ? [apply] : [],
     onSubmit: async (form) => {
       checked = undefined;
       apply.disabled = true;
       const file = form.file('file');
       if (file === undefined) return form.showFieldError('file', 'choose a file first');
       const mode = form.value('mode');
-      const state = await run(file, mode, true);
+      const upload = await readCsvUpload(file);
+      if (upload.problem !== undefined) return form.showFieldError('file', upload.problem);
+      const state = await run(file, upload.bytes, mode, true);
       if (state.status === 'succeeded') {
         checked = { file, mode };
         apply.disabled = false;
         await showChanges(context, alert, changes, state.id, 0);
-        context.announce('Dry run succeeded: nothing changed yet. Apply the import to make the changes.');
+        context.announce(
+          context.canChangePrices
+            ? 'Dry run succeeded: nothing changed yet. Apply the import to make the changes.'
+            : 'Dry run succeeded: nothing changed. Upload the file into a change set to apply it.',
+        );
       }
     },
   });
@@ -116,13 +153,24 @@ function importSection(context: ViewContext, alert: AlertBox, imported: () => Pr
     if (checked === undefined) return;
     const { file, mode } = checked;
     forget();
-    run(file, mode, false)
-      .then((state) => context.announce(state.status === 'succeeded' ? 'Import applied' : 'Import failed: nothing changed'))
+    file
+      .arrayBuffer()
+      .then((bytes) => run(file, new Uint8Array(bytes), mode, false))
+      .then((state) => (state.status === 'succeeded' ? context.announce('Import applied') : context.announce('Import failed: nothing changed', 'failure')))
       .catch((error: unknown) => form.showError(error));
   });
   return section(
     'Import a CSV file',
-    h('p', {}, 'A dry run checks every row and counts what would change, changing nothing; then “Apply import” sends the same file for real. Any problem in the file and nothing changes.'),
+    context.canChangePrices
+      ? h(
+          'p',
+          {},
+          'A dry run checks every row and counts what would change, changing nothing; then “Apply import” sends the same file for real. Any problem in the file and nothing changes.',
+        )
+      : h('p', {}, 'A dry run checks every row and counts what would change, changing nothing. Any problem in the file and nothing changes.'),
+    context.canChange && !context.canChangePrices
+      ? approvalNotice('a file is applied by uploading it into a change set (on the set’s page), which another staff member approves before it applies.')
+      : null,
     form.element,
     progress,
     changes,
@@ -161,7 +209,13 @@ async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLEl
           onPage: (next) => void showChanges(context, alert, target, importId, next).catch((error: unknown) => alert.show(error)),
         })
       : null,
-    shown.complete ? null : h('p', { class: 'notice' }, `The file would change more prices than a dry run lists: the first ${shown.total} it found are shown; the dry run’s result above counts all of them.`),
+    shown.complete
+      ? null
+      : h(
+          'p',
+          { class: 'notice' },
+          `The file would change more prices than a dry run lists: the first ${shown.total} it found are shown; the dry run’s result above counts all of them.`,
+        ),
   );
 }
 
@@ -179,7 +233,11 @@ function showProgress(target: HTMLElement, state: Import): void {
           ` (${rows} rows, ${state.format ?? 'unknown'} format).`,
         )
       : state.status === 'failed'
-        ? h('p', { class: 'result failed' }, `${state.dryRun ? 'Dry run' : 'Import'} failed: ${plural(state.errorCount, 'problem')} in the file; nothing changed.`)
+        ? h(
+            'p',
+            { class: 'result failed' },
+            `${state.dryRun ? 'Dry run' : 'Import'} failed: ${plural(state.errorCount, 'problem')} in the file; nothing changed.`,
+          )
         : null;
   replaceChildren(
     target,
@@ -219,7 +277,9 @@ async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTM
     onSubmit: async (form) => {
       const customer = await findCustomer(context.api, form.value('customer'));
       if (customer === undefined) return form.showFieldError('customer', 'no customer of this store has this id or email');
-      const records = await collect(context.api.tradePrices.iterate({ customerId: customer.id, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }));
+      const records = await collect(
+        context.api.tradePrices.iterate({ customerId: customer.id, fields: 'customerId,sku,price,minQuantity,validFrom,validUntil' }),
+      );
       downloadText(`customer-${customer.id}-prices.csv`, tradePricesCsv(records));
       context.announce(`${records.length} prices downloaded`);
     },
@@ -231,7 +291,15 @@ async function exportSection(context: ViewContext, alert: AlertBox): Promise<HTM
   const listForm = new Form({
     label: 'Download a price list’s entries',
     submitLabel: 'Download list entries',
-    fields: [{ name: 'list', label: 'Price list', type: 'select', options: lists.map((list) => ({ value: String(list.id), label: list.name })), hint: 'Fixed lists; columns sku,price,min_quantity,valid_from,valid_until and the entry’s quantity rule (quantity_minimum,quantity_maximum,quantity_increment).' }],
+    fields: [
+      {
+        name: 'list',
+        label: 'Price list',
+        type: 'select',
+        options: lists.map((list) => ({ value: String(list.id), label: list.name })),
+        hint: 'Fixed lists; columns sku,price,min_quantity,valid_from,valid_until and the entry’s quantity rule (quantity_minimum,quantity_maximum,quantity_increment).',
+      },
+    ],
     onSubmit: async (form) => {
       const id = form.value('list');
       if (id === '') return form.showFieldError('list', 'the store has no fixed price list');

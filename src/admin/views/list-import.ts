@@ -1,4 +1,5 @@
 import type { ReplacePriceListPricesResult } from '@pricebook/client/browser';
+import { readCsvUpload } from '../csv-upload.js';
 import { h, replaceChildren } from '../dom.js';
 import { Form } from '../forms.js';
 import { section, type ViewContext } from '../view.js';
@@ -11,8 +12,13 @@ const SCOPE_OPTIONS = [
 /** What a list import did, or would do, in words. */
 function outcome(result: ReplacePriceListPricesResult, dryRun: boolean): string {
   const counts = `${result.created.length} entries created, ${result.deleted.length} deleted, ${result.unchanged} left as they are`;
-  const overlaps = result.overlaps.length === 0 ? '' : `; ${result.overlaps.length} overlap${result.overlaps.length === 1 ? '' : 's'} (same SKU and break, windows that meet: the newest entry wins)`;
-  return dryRun ? `Checked, nothing changed yet: ${counts.replace(/created|deleted|left/g, (verb) => `would be ${verb}`)}${overlaps}.` : `Imported: ${counts}${overlaps}.`;
+  const overlaps =
+    result.overlaps.length === 0
+      ? ''
+      : `; ${result.overlaps.length} overlap${result.overlaps.length === 1 ? '' : 's'} (same SKU and break, windows that meet: the newest entry wins)`;
+  return dryRun
+    ? `Checked, nothing changed yet: ${counts.replace(/created|deleted|left/g, (verb) => `would be ${verb}`)}${overlaps}.`
+    : `Imported: ${counts}${overlaps}.`;
 }
 
 /**
@@ -29,8 +35,21 @@ export function listImportSection(context: ViewContext, listId: number, imported
     label: 'Import entries',
     submitLabel: 'Check the file (dry run)',
     fields: [
-      { name: 'file', label: 'CSV file', type: 'file', accept: '.csv,text/csv', hint: 'As the download writes it: sku, price, min_quantity, valid_from, valid_until and the quantity_ columns; up to 5000 rows, 2 MiB.' },
-      { name: 'scope', label: 'Replaces', type: 'select', options: SCOPE_OPTIONS, value: 'skus', hint: 'Only the SKUs in the file: their entries become the file’s, the list’s other SKUs stay. The whole list: every entry not in the file goes.' },
+      {
+        name: 'file',
+        label: 'CSV file',
+        type: 'file',
+        accept: '.csv,text/csv',
+        hint: 'As the download writes it: sku, price, min_quantity, valid_from, valid_until and the quantity_ columns; up to 5000 rows, 2 MiB.',
+      },
+      {
+        name: 'scope',
+        label: 'Replaces',
+        type: 'select',
+        options: SCOPE_OPTIONS,
+        value: 'skus',
+        hint: 'Only the SKUs in the file: their entries become the file’s, the list’s other SKUs stay. The whole list: every entry not in the file goes.',
+      },
     ],
     actions: [apply],
     onSubmit: async (form) => {
@@ -39,9 +58,14 @@ export function listImportSection(context: ViewContext, listId: number, imported
       const file = form.file('file');
       if (file === undefined) return form.showFieldError('file', 'choose a CSV file');
       const scope = form.value('scope');
+      const upload = await readCsvUpload(file);
+      if (upload.problem !== undefined) return form.showFieldError('file', upload.problem);
       let answer: ReplacePriceListPricesResult;
       try {
-        answer = await context.api.priceLists.prices.import(listId, new Uint8Array(await file.arrayBuffer()), { scope: scope as 'skus' | 'list', dryRun: true });
+        answer = await context.api.priceLists.prices.import(listId, upload.bytes, {
+          scope: scope as 'skus' | 'list',
+          dryRun: true,
+        });
       } catch (error) {
         replaceChildren(result);
         return form.showError(error);

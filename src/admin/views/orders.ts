@@ -79,10 +79,17 @@ export const ordersView: View = async (context) => {
               moneyIn(order.total, order.currency),
             ]),
           ),
-      pager({ offset: page * PAGE, count: PAGE, total, shown: orders.length, label: 'Orders', onPage: (next) => {
-        page = next / PAGE;
-        void load().catch((error: unknown) => alert.show(error));
-      } }),
+      pager({
+        offset: page * PAGE,
+        count: PAGE,
+        total,
+        shown: orders.length,
+        label: 'Orders',
+        onPage: (next) => {
+          page = next / PAGE;
+          void load().catch((error: unknown) => alert.show(error));
+        },
+      }),
     );
   };
   context.main.append(filter.element, alert, body);
@@ -110,7 +117,13 @@ export const orderView: View = async (context, idText = '') => {
       table(
         'Lines of this order',
         ['SKU', 'Quantity', 'Unit price', 'Line total', 'Price from'],
-        order.lines.map((line) => [line.sku, String(line.quantity), moneyIn(line.unitPrice, order.currency), moneyIn(line.lineTotal, order.currency), sourceText(line)]),
+        order.lines.map((line) => [
+          line.sku,
+          String(line.quantity),
+          moneyIn(line.unitPrice, order.currency),
+          moneyIn(line.lineTotal, order.currency),
+          sourceText(line),
+        ]),
       ),
     ),
   );

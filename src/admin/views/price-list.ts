@@ -10,8 +10,19 @@ import { pricePanel } from '../price-panel.js';
 import { Form, numberOrText } from '../forms.js';
 import { inlinePriceCell, problemOf } from '../inline-price.js';
 import { money } from '../money.js';
-import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, priceInputOf, priceValues, productOfSku, QUANTITY_RULE_FIELDS, suggestSkus, quantityRuleFromForm, quantityRuleLabel } from '../price-input.js';
-import { actionButton, alertBox, type AlertBox, pager, section, type View, type ViewContext } from '../view.js';
+import {
+  PRICE_ALIASES,
+  PRICE_FIELDS,
+  priceFromForm,
+  priceInputOf,
+  priceValues,
+  productOfSku,
+  QUANTITY_RULE_FIELDS,
+  suggestSkus,
+  quantityRuleFromForm,
+  quantityRuleLabel,
+} from '../price-input.js';
+import { actionButton, alertBox, type AlertBox, approvalNotice, pager, section, type View, type ViewContext } from '../view.js';
 import { customerName } from './customers.js';
 import { historySection } from './history.js';
 import { listImportSection } from './list-import.js';
@@ -36,17 +47,24 @@ export const priceListView: View = async (context, idText = '') => {
   heading.textContent = `Price list “${priceList.name}”`;
   document.title = `${priceList.name} · Pricebook admin`;
 
+  // Where the store requires approval, only the name: the percentage, rounding and policy price, and so does a deletion.
+  const pricing = context.canChangePrices;
   const settings = new Form({
     label: 'Price list settings',
     submitLabel: 'Save',
     fields: [
       { name: 'name', label: 'Name', value: priceList.name },
-      ...(priceList.kind === 'percentage' ? [{ name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') }, ...roundingFields(priceList.rounding)] : []),
-      { name: 'policy', label: 'Policy', type: 'select', options: POLICY_OPTIONS, value: priceList.policy, hint: POLICY_HINT },
+      ...(pricing && priceList.kind === 'percentage'
+        ? [
+            { name: 'percentage', label: 'Percentage off', inputmode: 'decimal' as const, value: String(priceList.percentage ?? '') },
+            ...roundingFields(priceList.rounding),
+          ]
+        : []),
+      ...(pricing ? [{ name: 'policy', label: 'Policy', type: 'select' as const, options: POLICY_OPTIONS, value: priceList.policy, hint: POLICY_HINT }] : []),
     ],
     onSubmit: async (form) => {
-      const update: Record<string, unknown> = { name: form.value('name'), policy: form.value('policy') };
-      if (priceList.kind === 'percentage') {
+      const update: Record<string, unknown> = pricing ? { name: form.value('name'), policy: form.value('policy') } : { name: form.value('name') };
+      if (pricing && priceList.kind === 'percentage') {
         update.percentage = numberOrText(form.value('percentage'));
         update.rounding = roundingOf(form);
       }
@@ -57,26 +75,52 @@ export const priceListView: View = async (context, idText = '') => {
       changed();
     },
     actions: [
-      actionButton(
-        'Delete price list',
-        async () => {
-          if (!(await confirmAction({ title: `Delete the price list “${priceList.name}”?`, details: ['Its entries go with it, and it leaves every customer’s and group’s lists: those customers then pay what their other lists or the catalog give. The price history keeps it.'], confirmLabel: 'Delete price list' }))) return;
-          await context.api.priceLists.delete(listId);
-          context.announce('Price list deleted');
-          context.navigate('#/price-lists');
-        },
-        alert,
-      ),
+      ...(pricing
+        ? [
+            actionButton(
+              'Delete price list',
+              async () => {
+                if (
+                  !(await confirmAction({
+                    title: `Delete the price list “${priceList.name}”?`,
+                    details: [
+                      'Its entries go with it, and it leaves every customer’s and group’s lists: those customers then pay what their other lists or the catalog give. The price history keeps it.',
+                    ],
+                    confirmLabel: 'Delete price list',
+                  }))
+                )
+                  return;
+                await context.api.priceLists.delete(listId);
+                context.announce('Price list deleted');
+                context.navigate('#/price-lists');
+              },
+              alert,
+            ),
+          ]
+        : []),
     ],
   });
   context.main.append(
     h(
       'p',
       {},
-      (priceList.kind === 'fixed' ? 'A fixed list: a price per SKU, from its entries.' : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`) +
+      (priceList.kind === 'fixed'
+        ? 'A fixed list: a price per SKU, from its entries.'
+        : `A percentage list: ${priceList.percentage ?? 0} % off every catalog price.`) +
         (priceList.policy === 'lowest' ? ' A lowest-price list: paid only where it is lower than what the customer would pay otherwise.' : ''),
     ),
-    section('Settings', context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the list; changing it needs an editor’s role.`)),
+    section(
+      'Settings',
+      context.canChange ? settings.element : h('p', {}, `As a ${context.member?.role ?? 'viewer'} you see the list; changing it needs an editor’s role.`),
+      context.canChange && !pricing
+        ? approvalNotice(
+            priceList.kind === 'percentage'
+              ? 'only the list’s name changes here. Its percentage changes through a change set, which another staff member approves before it applies; its policy, rounding and deleting it change what its customers pay: ask the store’s owner.'
+              : 'only the list’s name changes here. Its policy and deleting it change what its customers pay: ask the store’s owner.',
+            priceList.kind === 'percentage',
+          )
+        : null,
+    ),
   );
   const entries = priceList.kind === 'fixed' ? entriesSection(context, listId, alert, changed) : undefined;
   const customers = customersSection(context, listId, alert);
@@ -89,10 +133,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
   let offset = 0;
   const body = h('div', {});
   const load = async (): Promise<void> => {
-    const [page, total] = await Promise.all([
-      context.api.priceLists.prices.list(listId, { count: PAGE, offset }),
-      context.api.priceLists.prices.count(listId),
-    ]);
+    const [page, total] = await Promise.all([context.api.priceLists.prices.list(listId, { count: PAGE, offset }), context.api.priceLists.prices.count(listId)]);
     replaceChildren(
       body,
       page.length === 0
@@ -102,7 +143,7 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
             ['SKU', 'Price', 'From quantity', 'Valid from', 'Valid until', 'Units a line', 'Actions'],
             page.map((entry) => [
               entry.sku,
-              context.canChange
+              context.canChangePrices
                 ? inlinePriceCell({
                     name: `entry #${entry.id} (${entry.sku})`,
                     price: entry.price,
@@ -120,24 +161,46 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
               formatMoment(entry.validFrom),
               formatMoment(entry.validUntil),
               quantityRuleLabel(entry.quantityRule),
-              context.canChange && h('div', { class: 'row-actions' }, h('button', { type: 'button', 'aria-label': `Edit entry #${entry.id} of ${entry.sku}`, onclick: () => edit(entry) }, 'Edit'), actionButton(
-                'Delete',
-                async () => {
-                  if (!(await confirmAction({ title: `Delete entry #${entry.id}?`, details: [`${entry.sku} at ${money(entry.price)} from ${entry.minQuantity} unit${entry.minQuantity === 1 ? '' : 's'}, ${validityText(entry)}, is deleted from this list. The price history keeps it.`], confirmLabel: 'Delete entry' }))) return;
-                  await context.api.priceLists.prices.delete(listId, entry.id);
-                  context.announce(`Entry for ${entry.sku} deleted`);
-                  changed();
-                  await load();
-                },
-                alert,
-                { 'aria-label': `Delete entry #${entry.id} of ${entry.sku}` },
-              )),
+              context.canChangePrices &&
+                h(
+                  'div',
+                  { class: 'row-actions' },
+                  h('button', { type: 'button', 'aria-label': `Edit entry #${entry.id} of ${entry.sku}`, onclick: () => edit(entry) }, 'Edit'),
+                  actionButton(
+                    'Delete',
+                    async () => {
+                      if (
+                        !(await confirmAction({
+                          title: `Delete entry #${entry.id}?`,
+                          details: [
+                            `${entry.sku} at ${money(entry.price)} from ${entry.minQuantity} unit${entry.minQuantity === 1 ? '' : 's'}, ${validityText(entry)}, is deleted from this list. The price history keeps it.`,
+                          ],
+                          confirmLabel: 'Delete entry',
+                        }))
+                      )
+                        return;
+                      await context.api.priceLists.prices.delete(listId, entry.id);
+                      context.announce(`Entry for ${entry.sku} deleted`);
+                      changed();
+                      await load();
+                    },
+                    alert,
+                    { 'aria-label': `Delete entry #${entry.id} of ${entry.sku}` },
+                  ),
+                ),
             ]),
           ),
-      pager({ offset, count: PAGE, total, shown: page.length, label: 'Entries', onPage: (next) => {
-        offset = next;
-        void load().catch((error: unknown) => alert.show(error));
-      } }),
+      pager({
+        offset,
+        count: PAGE,
+        total,
+        shown: page.length,
+        label: 'Entries',
+        onPage: (next) => {
+          offset = next;
+          void load().catch((error: unknown) => alert.show(error));
+        },
+      }),
     );
   };
   const close = h('button', { type: 'button', class: 'secondary' }, 'Close');
@@ -152,7 +215,11 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
       const entry = entryPanel.editing;
       if (entry !== undefined) {
         // Sent as typed, the SKU kept; all three rule fields empty: the SKU's own rule.
-        const problem = await replaceEntry(context, listId, entry, { quantityRule: null, ...priceFromForm(form, entry.productId), ...quantityRuleFromForm(form) });
+        const problem = await replaceEntry(context, listId, entry, {
+          quantityRule: null,
+          ...priceFromForm(form, entry.productId),
+          ...quantityRuleFromForm(form),
+        });
         if (problem !== undefined) return form.showError(problem.error, problem.index);
         panel.close();
         context.announce(`Entry #${entry.id} for ${entry.sku} saved`);
@@ -207,9 +274,17 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
     element: h(
       'div',
       {},
-      section('Entries', context.canChange ? panel.opener : null, body, h('p', {}, download)),
-      context.canChange ? panel.element : null,
-      context.canChange &&
+      section(
+        'Entries',
+        context.canChangePrices ? panel.opener : null,
+        context.canChange && !context.canChangePrices
+          ? approvalNotice('the list’s entries change through a change set, which another staff member approves before it applies.')
+          : null,
+        body,
+        h('p', {}, download),
+      ),
+      context.canChangePrices ? panel.element : null,
+      context.canChangePrices &&
         listImportSection(context, listId, async () => {
           changed();
           await load();
@@ -224,7 +299,12 @@ function entriesSection(context: ViewContext, listId: number, alert: AlertBox, c
  * they are and this one as `changed`, so only it changes. The refusal and the index of the
  * changed item in it, if the API refused.
  */
-async function replaceEntry(context: ViewContext, listId: number, entry: PriceListPrice, changed: Record<string, unknown>): Promise<{ error: unknown; index: number } | undefined> {
+async function replaceEntry(
+  context: ViewContext,
+  listId: number,
+  entry: PriceListPrice,
+  changed: Record<string, unknown>,
+): Promise<{ error: unknown; index: number } | undefined> {
   const sameSku = await collect(context.api.priceLists.prices.iterate(listId, { sku: entry.sku }));
   let index = sameSku.findIndex((candidate) => candidate.id === entry.id);
   if (index === -1) index = sameSku.length;
@@ -251,21 +331,32 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
         ? h('p', {}, 'No customer has this list.')
         : table(
             'Customers of this list',
-            ['Customer', 'Email', 'Position', 'Actions'],
+            context.canChangePrices ? ['Customer', 'Email', 'Position', 'Actions'] : ['Customer', 'Email', 'Position'],
             customers.map((customer) => [
               h('a', { href: `#/customers/${customer.id}` }, customerName(customer)),
               customer.email,
               `${customer.priceListIds.indexOf(listId) + 1} of ${customer.priceListIds.length}`,
-              h('div', { class: 'row-actions' }, actionButton(
-                'Remove',
-                async () => {
-                  await setLists(customer, customer.priceListIds.filter((id) => id !== listId));
-                  context.announce(`${customerName(customer)} removed from the list`);
-                  await load();
-                },
-                alert,
-                { 'aria-label': `Remove ${customerName(customer)} from this list` },
-              )),
+              ...(context.canChangePrices
+                ? [
+                    h(
+                      'div',
+                      { class: 'row-actions' },
+                      actionButton(
+                        'Remove',
+                        async () => {
+                          await setLists(
+                            customer,
+                            customer.priceListIds.filter((id) => id !== listId),
+                          );
+                          context.announce(`${customerName(customer)} removed from the list`);
+                          await load();
+                        },
+                        alert,
+                        { 'aria-label': `Remove ${customerName(customer)} from this list` },
+                      ),
+                    ),
+                  ]
+                : []),
             ]),
           ),
     );
@@ -273,7 +364,13 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
   const assign = new Form({
     label: 'Assign a customer',
     submitLabel: 'Assign customer',
-    fields: [{ name: 'customer', label: 'Customer', hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins; a lowest-price list is paid wherever it is lower).' }],
+    fields: [
+      {
+        name: 'customer',
+        label: 'Customer',
+        hint: 'Id or email. The list goes last in the customer’s lists (the first list that prices a SKU wins; a lowest-price list is paid wherever it is lower).',
+      },
+    ],
     aliases: { priceListIds: 'customer' },
     onSubmit: async (form) => {
       const customer = await findCustomer(context.api, form.value('customer'));
@@ -284,5 +381,8 @@ function customersSection(context: ViewContext, listId: number, alert: AlertBox)
       await load();
     },
   });
-  return { element: section('Customers', body, h('h3', {}, 'Assign a customer'), assign.element), reload: load };
+  const assigning = context.canChangePrices
+    ? [h('h3', {}, 'Assign a customer'), assign.element]
+    : [approvalNotice('which customers have the list changes through a change set, which another staff member approves before it applies.')];
+  return { element: section('Customers', body, ...assigning), reload: load };
 }

@@ -13,7 +13,8 @@ export const POLICY_OPTIONS = [
   { value: 'first', label: 'In turn: the first of a customer’s lists that prices a SKU wins' },
   { value: 'lowest', label: 'Lowest price: paid only where it is lower (a sale)' },
 ] as const;
-export const POLICY_HINT = 'A lowest-price list takes no turn; it is paid where it is lower than what the customer would pay otherwise, their own trade price included.';
+export const POLICY_HINT =
+  'A lowest-price list takes no turn; it is paid where it is lower than what the customer would pay otherwise, their own trade price included.';
 
 export const ROUNDING_OPTIONS = [
   { value: 'half-up', label: 'To the nearest (a half up)' },
@@ -24,7 +25,13 @@ export const ROUNDING_OPTIONS = [
 /** The rounding fields of a percentage list's form: an increment (empty: the store's currency) and a mode. */
 export function roundingFields(rounding: { increment: number; mode: string } | null): FieldSpec[] {
   return [
-    { name: 'rounding.increment', label: 'Round to', inputmode: 'decimal', value: rounding === null ? '' : String(rounding.increment), hint: 'Percentage lists only: a multiple of this, e.g. 0.05. Empty: the store’s currency (0.01 for GBP).' },
+    {
+      name: 'rounding.increment',
+      label: 'Round to',
+      inputmode: 'decimal',
+      value: rounding === null ? '' : String(rounding.increment),
+      hint: 'Percentage lists only: a multiple of this, e.g. 0.05. Empty: the store’s currency (0.01 for GBP).',
+    },
     { name: 'rounding.mode', label: 'Rounding', type: 'select', options: ROUNDING_OPTIONS, value: rounding?.mode ?? 'half-up' },
   ];
 }

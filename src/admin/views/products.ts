@@ -51,13 +51,25 @@ export const productsView: View = async (context) => {
               product.active ? 'Yes' : 'No',
             ]),
           ),
-      pager({ offset, count: PAGE, total, shown: page.length, label: 'Products', onPage: (next) => {
-        offset = next;
-        void load().catch((error: unknown) => alert.show(error));
-      } }),
+      pager({
+        offset,
+        count: PAGE,
+        total,
+        shown: page.length,
+        label: 'Products',
+        onPage: (next) => {
+          offset = next;
+          void load().catch((error: unknown) => alert.show(error));
+        },
+      }),
     );
   };
-  context.main.append(h('p', { class: 'notice' }, 'The catalog is kept through the API (or an import from your shop); here it is read only.'), filter.element, alert, body);
+  context.main.append(
+    h('p', { class: 'notice' }, 'The catalog is kept through the API (or an import from your shop); here it is read only.'),
+    filter.element,
+    alert,
+    body,
+  );
   await load();
 };
 

@@ -27,7 +27,9 @@ export function quoteSection(context: ViewContext, customerId: number, explain: 
   const form = new Form({
     label: 'Price a cart',
     submitLabel: 'Price the cart',
-    fields: [{ name: 'lines', label: 'Lines', type: 'textarea', hint: 'One a line: the SKU, then the quantity (MUG-1 12). Up to 1000 lines; a SKU may come twice.' }],
+    fields: [
+      { name: 'lines', label: 'Lines', type: 'textarea', hint: 'One a line: the SKU, then the quantity (MUG-1 12). Up to 1000 lines; a SKU may come twice.' },
+    ],
     onSubmit: async (form) => {
       let quote: Quote;
       try {
@@ -49,13 +51,28 @@ export function quoteSection(context: ViewContext, customerId: number, explain: 
             moneyIn(line.unitPrice, quote.currency),
             moneyIn(line.lineTotal, quote.currency),
             sourceText(line),
-            h('button', { type: 'button', 'aria-label': `Explain line ${index + 1} (${line.sku})`, onclick: () => explain(line.sku, line.quantity) }, 'Explain'),
+            h(
+              'button',
+              { type: 'button', 'aria-label': `Explain line ${index + 1} (${line.sku})`, onclick: () => explain(line.sku, line.quantity) },
+              'Explain',
+            ),
           ]),
         ),
-        h('p', { class: 'price-line' }, 'Total ', h('strong', { class: 'price' }, moneyIn(quote.total, quote.currency)), ` for ${quote.lines.length} line${quote.lines.length === 1 ? '' : 's'}`),
+        h(
+          'p',
+          { class: 'price-line' },
+          'Total ',
+          h('strong', { class: 'price' }, moneyIn(quote.total, quote.currency)),
+          ` for ${quote.lines.length} line${quote.lines.length === 1 ? '' : 's'}`,
+        ),
       );
       context.announce(`Cart priced: ${moneyIn(quote.total, quote.currency)}`);
     },
   });
-  return section('Price a cart (a quote)', h('p', { class: 'hint' }, 'What the customer would pay now for these lines, as an order would price them; nothing is stored.'), form.element, result);
+  return section(
+    'Price a cart (a quote)',
+    h('p', { class: 'hint' }, 'What the customer would pay now for these lines, as an order would price them; nothing is stored.'),
+    form.element,
+    result,
+  );
 }

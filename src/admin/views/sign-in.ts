@@ -1,10 +1,8 @@
 import { PricebookError } from '@pricebook/client/browser';
+import { ERROR_CODES } from '../../contract/error-codes.js';
 import { h } from '../dom.js';
 import { Form } from '../forms.js';
 import type { View } from '../view.js';
-
-/** The API's code of a 429. */
-const RATE_LIMITED = 11;
 
 /**
  * Sign-in with a staff account: e-mail and password, sent to `POST /v1/session`, which answers
@@ -31,7 +29,7 @@ export const signInView: View = async (context) => {
       try {
         member = await context.signInApi.session.create({ email, password });
       } catch (error) {
-        if (error instanceof PricebookError && (error.status === 429 || error.code === RATE_LIMITED)) {
+        if (error instanceof PricebookError && (error.status === 429 || error.code === ERROR_CODES.rate_limited)) {
           const wait = error.retryAfterSeconds === undefined ? 'a while' : waitText(error.retryAfterSeconds);
           throw new Error(`Too many failed sign-ins: try again in ${wait}.`, { cause: error });
         }
@@ -39,15 +37,23 @@ export const signInView: View = async (context) => {
       }
       form.setValue('password', '');
       // The header names the member: said to screen readers only.
-      context.announce(`Signed in as ${member.name}`, true);
+      context.announce(`Signed in as ${member.name}`, 'quiet');
       context.signedIn(member);
     },
   });
   context.main.append(
     context.notice === undefined ? '' : h('p', { class: 'notice', role: 'status' }, context.notice),
-    h('p', {}, 'Sign in with your staff account. Everything this page does goes through the Pricebook API as you: your role decides what you may change, and the price history names you for each change.'),
+    h(
+      'p',
+      {},
+      'Sign in with your staff account. Everything this page does goes through the Pricebook API as you: your role decides what you may change, and the price history names you for each change.',
+    ),
     form.element,
-    h('p', { class: 'hint' }, 'No account, or a forgotten password? The store’s owner creates accounts and gives new one-time passwords (pricebook staff create, pricebook staff reset).'),
+    h(
+      'p',
+      { class: 'hint' },
+      'No account, or a forgotten password? The store’s owner creates accounts and gives new one-time passwords (pricebook staff create, pricebook staff reset).',
+    ),
   );
   form.control('email').focus();
 };

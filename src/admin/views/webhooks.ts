@@ -1,5 +1,5 @@
 import type { Webhook, WebhookDelivery, WebhookInput } from '@pricebook/client/browser';
-import type { EventTopic } from '../../contract/events.js';
+import { EVENT_TOPICS } from '../../contract/event-topics.js';
 import { collect } from '../collect.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { confirmAction } from '../dialog.js';
@@ -14,41 +14,6 @@ const DELIVERY_STATUS: Readonly<Record<WebhookDelivery['status'], string>> = {
   delivered: 'Delivered',
   failed: 'Failed: gave up',
 };
-
-/**
- * Every topic, in the contract's order (the page ships no contract code, only its types): a
- * record of them all, so the page fails to compile when the contract gains a topic it lacks.
- */
-const TOPIC_SET: Readonly<Record<EventTopic, true>> = {
-  'trade_customer_product_price.created': true,
-  'trade_customer_product_price.deleted': true,
-  'customer.created': true,
-  'customer.updated': true,
-  'customer.deleted': true,
-  'customer_group.created': true,
-  'customer_group.updated': true,
-  'customer_group.deleted': true,
-  'product.created': true,
-  'product.updated': true,
-  'product.deleted': true,
-  'category.created': true,
-  'category.updated': true,
-  'category.deleted': true,
-  'order.created': true,
-  'price_list.created': true,
-  'price_list.updated': true,
-  'price_list.deleted': true,
-  'price_list_price.created': true,
-  'price_list_price.deleted': true,
-  'import.succeeded': true,
-  'import.failed': true,
-  'change_set.submitted': true,
-  'change_set.approved': true,
-  'change_set.applied': true,
-  'change_set.failed': true,
-  'change_set.reverted': true,
-};
-const TOPICS = Object.keys(TOPIC_SET) as EventTopic[];
 
 /**
  * The store's webhooks with their state (active, verified), verification again, activation,
@@ -83,7 +48,9 @@ export const webhooksView: View = async (context) => {
                   'Verify again',
                   async () => {
                     const verified = await context.api.webhooks.verify(webhook.id);
-                    context.announce(verified.verified ? 'The receiver answered the handshake: verified' : 'The receiver did not answer the handshake: not verified');
+                    context.announce(
+                      verified.verified ? 'The receiver answered the handshake: verified' : 'The receiver did not answer the handshake: not verified',
+                    );
                     await load();
                   },
                   alert,
@@ -102,7 +69,14 @@ export const webhooksView: View = async (context) => {
                 actionButton(
                   'Delete',
                   async () => {
-                    if (!(await confirmAction({ title: 'Delete this webhook?', details: [`${webhook.url} then gets no more ${webhook.topic} events; deliveries under way end.`], confirmLabel: 'Delete webhook' }))) return;
+                    if (
+                      !(await confirmAction({
+                        title: 'Delete this webhook?',
+                        details: [`${webhook.url} then gets no more ${webhook.topic} events; deliveries under way end.`],
+                        confirmLabel: 'Delete webhook',
+                      }))
+                    )
+                      return;
                     await context.api.webhooks.delete(webhook.id);
                     context.announce('Webhook deleted');
                     await load();
@@ -115,7 +89,15 @@ export const webhooksView: View = async (context) => {
           ),
     );
   };
-  const deliveries = h('div', {}, h('p', {}, '“Deliveries” on a webhook shows its latest: each event it was to receive, whether it arrived, after how many attempts, and when the next is due.'));
+  const deliveries = h(
+    'div',
+    {},
+    h(
+      'p',
+      {},
+      '“Deliveries” on a webhook shows its latest: each event it was to receive, whether it arrived, after how many attempts, and when the next is due.',
+    ),
+  );
   /** A webhook's deliveries, newest event first, 20 a page. */
   const showDeliveries = async (webhook: Webhook, offset: number): Promise<void> => {
     const page = await context.api.webhooks.deliveries(webhook.id, { count: DELIVERIES_PAGE + 1, offset });
@@ -151,8 +133,14 @@ export const webhooksView: View = async (context) => {
     label: 'Create a webhook',
     submitLabel: 'Create webhook',
     fields: [
-      { name: 'topic', label: 'Topic', type: 'select', options: TOPICS.map((topic) => ({ value: topic, label: topic })), value: TOPICS[0] ?? '' },
-      { name: 'url', label: 'Receiver URL', type: 'url', inputmode: 'url', hint: 'https:// and a public address. The receiver must answer the verification handshake (up to 5 s).' },
+      { name: 'topic', label: 'Topic', type: 'select', options: EVENT_TOPICS.map((topic) => ({ value: topic, label: topic })), value: EVENT_TOPICS[0] },
+      {
+        name: 'url',
+        label: 'Receiver URL',
+        type: 'url',
+        inputmode: 'url',
+        hint: 'https:// and a public address. The receiver must answer the verification handshake (up to 5 s).',
+      },
     ],
     onSubmit: async (form) => {
       // The topic is one of the select's, the URL as typed: the API judges it (a 422 shown at its field).
@@ -161,17 +149,16 @@ export const webhooksView: View = async (context) => {
       secret.hidden = false;
       replaceChildren(
         secret,
-        h('p', {}, `Webhook #${created.id} created (${created.verified ? 'verified' : 'not verified: the receiver did not answer the handshake'}). Its signing secret, shown only now:`),
+        h(
+          'p',
+          {},
+          `Webhook #${created.id} created (${created.verified ? 'verified' : 'not verified: the receiver did not answer the handshake'}). Its signing secret, shown only now:`,
+        ),
         h('p', {}, h('code', { class: 'secret' }, created.secret)),
       );
       await load();
     },
   });
-  context.main.append(
-    alert,
-    section('All webhooks', list),
-    section('Create a webhook', form.element, secret),
-    section('Deliveries', deliveries),
-  );
+  context.main.append(alert, section('All webhooks', list), section('Create a webhook', form.element, secret), section('Deliveries', deliveries));
   await load();
 };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../modules/errors.js';
-import { sendError } from '../error-handler.js';
-import { isPublicPath, isWelcomePageRequest } from '../public-paths.js';
+import { AppError } from '../../modules/shared/errors.js';
+import { sendError } from './error-handler.js';
+import { isPublicPath, isWelcomePageRequest } from './public-paths.js';
 
 export const API_VERSION = 'v1';
 

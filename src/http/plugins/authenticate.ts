@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../modules/errors.js';
+import { AppError } from '../../modules/shared/errors.js';
 import { type CredentialService, type Principal, parseToken } from '../../modules/stores/credential-service.js';
 import type { StaffSessionService } from '../../modules/staff/session-service.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
-import { sendError } from '../error-handler.js';
-import { isPublicPath, isSignInRequest, isWelcomePageRequest } from '../public-paths.js';
-import { changesState, isSameOrigin } from '../same-origin.js';
-import { clearSessionCookie, sessionTokenOf } from '../session-cookie.js';
+import { addressBucketKey } from '../../rate-limit/sign-in-throttle.js';
+import { sendError } from './error-handler.js';
+import { isPublicPath, isSignInRequest, isWelcomePageRequest } from './public-paths.js';
+import { changesState, isSameOrigin } from './same-origin.js';
+import { clearSessionCookie, sessionTokenOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,15 +31,22 @@ export function registerAuthentication(app: FastifyInstance, credentials: Creden
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request, reply) => {
     if (isPublicPath(request.url) || isWelcomePageRequest(request) || isSignInRequest(request)) return;
-    const throttleKey = `authfail:${request.ip}`;
+    const throttleKey = addressBucketKey(request.ip);
     const throttled = await failures.peek(throttleKey);
     if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
 
     const cookieToken = request.headers.authorization === undefined ? sessionTokenOf(request) : undefined;
-    const principal = cookieToken === undefined ? await keyPrincipal(request, credentials) : cookieToken === null ? undefined : await sessions.authenticate(cookieToken);
+    const principal =
+      cookieToken === undefined ? await keyPrincipal(request, credentials) : cookieToken === null ? undefined : await sessions.authenticate(cookieToken);
     if (principal) {
       if (principal.session !== undefined && changesState(request.method) && !isSameOrigin(request)) {
-        return sendError(reply, new AppError('forbidden', 'Cross-origin request refused: a request signed in with the session cookie that changes something must send this server\'s own Origin'));
+        return sendError(
+          reply,
+          new AppError(
+            'forbidden',
+            "Cross-origin request refused: a request signed in with the session cookie that changes something must send this server's own Origin",
+          ),
+        );
       }
       request.principal = principal;
       return;
@@ -48,7 +56,13 @@ export function registerAuthentication(app: FastifyInstance, credentials: Creden
     reply.header('www-authenticate', CHALLENGE);
     // A cookie that no longer opens a session is of no use to the browser: it may drop it.
     if (cookieToken !== undefined) clearSessionCookie(reply);
-    return sendError(reply, new AppError('unauthenticated', 'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret, or sign in (POST /v1/session)'));
+    return sendError(
+      reply,
+      new AppError(
+        'unauthenticated',
+        'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret, or sign in (POST /v1/session)',
+      ),
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { AppError } from '../../modules/errors.js';
-import { sendError } from '../error-handler.js';
+import { AppError } from '../../modules/shared/errors.js';
+import { sendError } from './error-handler.js';
 
 const METHODS: readonly HTTPMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 

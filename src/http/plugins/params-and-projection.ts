@@ -1,8 +1,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isWelcomePageRequest } from '../public-paths.js';
-import { invalidQuery, parseIdParams, parseQuery } from '../strict-params.js';
-import '../route-config.js';
+import { isWelcomePageRequest } from './public-paths.js';
+import { invalidQuery, parseIdParams, parseQuery } from './strict-params.js';
+import './route-config.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,8 +1,8 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../modules/errors.js';
-import { sendError } from '../error-handler.js';
+import { AppError } from '../../modules/shared/errors.js';
+import { sendError } from './error-handler.js';
 
 /** The addresses of trusted TLS-terminating proxies, from `PRICEBOOK_TRUST_PROXY`. */
 export function trustedProxies(entries: readonly string[]): BlockList {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../modules/errors.js';
+import { AppError } from '../../modules/shared/errors.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { RateLimiterStatus } from '../../rate-limit/rate-limiter-status.js';
-import { sendError } from '../error-handler.js';
+import { sendError } from './error-handler.js';
 
 /**
  * The leaky bucket of the credential, or of the staff member. Every authenticated response carries its headers,
@@ -26,6 +26,9 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter, st
     reply.header('x-rate-limit-remaining', String(decision.remaining));
     if (decision.allowed) return;
     reply.header('retry-after', String(decision.retryAfterSeconds));
-    return sendError(reply, new AppError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per bucket; retry after ${decision.retryAfterSeconds} s`));
+    return sendError(
+      reply,
+      new AppError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per bucket; retry after ${decision.retryAfterSeconds} s`),
+    );
   });
 }

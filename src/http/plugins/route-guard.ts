@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../modules/errors.js';
+import { AppError } from '../../modules/shared/errors.js';
 import type { Scope } from '../../modules/stores/scopes.js';
-import { sendError } from '../error-handler.js';
-import '../route-config.js';
+import { sendError } from './error-handler.js';
+import './route-config.js';
 
 /**
  * Checks that need the matched route, in the contract's order: a staff member who must change
@@ -21,13 +21,15 @@ export function registerRouteGuard(app: FastifyInstance): void {
     if (principal !== undefined) {
       const missing = (scope === undefined ? [] : typeof scope === 'string' ? [scope] : scope).find((needed) => !principal.scopes.has(needed));
       if (missing !== undefined) return sendError(reply, new AppError('forbidden', `This credential lacks the scope '${missing}'`));
-      const embedRefusal = embeds === undefined ? undefined : refusedEmbed(embeds, principal.scopes, (request.query as Record<string, unknown> | undefined)?.embed);
+      const embedRefusal =
+        embeds === undefined ? undefined : refusedEmbed(embeds, principal.scopes, (request.query as Record<string, unknown> | undefined)?.embed);
       if (embedRefusal !== undefined) return sendError(reply, embedRefusal);
     }
     if (request.method === 'POST' || request.method === 'PUT') {
       const contentType = request.headers['content-type'];
       if (request.routeOptions.config.bodyType === 'csv') {
-        if (contentType === undefined || !isContentType(contentType, 'text/csv')) return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be text/csv'));
+        if (contentType === undefined || !isContentType(contentType, 'text/csv'))
+          return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be text/csv'));
       } else if (contentType === undefined || !isJsonContentType(contentType)) {
         return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be application/json'));
       }
@@ -66,7 +68,11 @@ export function isContentType(value: string, wanted: string): boolean {
     const equals = parameter.indexOf('=');
     if (equals <= 0) return false;
     const name = parameter.slice(0, equals).trim().toLowerCase();
-    const setting = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const setting = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (name === 'charset' && setting !== 'utf-8' && setting !== 'utf8') return false;
   }
   return true;

@@ -51,7 +51,12 @@ export async function diffPriceFile(client: Pricebook, file: string, output: Com
   if (problems.length > 0) {
     const sorted = [...problems].sort((a, b) => a.row - b.row);
     const names = new FieldNames(header);
-    output.stdout.write(textTable(['row', 'column', 'problem'], sorted.map((problem) => [String(problem.row), names.of(problem.field) ?? '', problem.message])));
+    output.stdout.write(
+      textTable(
+        ['row', 'column', 'problem'],
+        sorted.map((problem) => [String(problem.row), names.of(problem.field) ?? '', problem.message]),
+      ),
+    );
     const rows = new Set(problems.map((problem) => problem.row)).size;
     throw new CommandFailed(`${file} has ${counted(problems.length, 'problem')} in ${counted(rows, 'row')}; an import of it would change nothing`);
   }
@@ -76,7 +81,8 @@ export async function diffPriceFile(client: Pricebook, file: string, output: Com
 async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems: ImportError[]; header: string[] | undefined }> {
   const { records, malformed } = await readCsvFile(bytes);
   const stopped: ImportError[] = malformed === undefined ? [] : [{ row: malformed.row, field: null, message: malformed.message }];
-  if (records.length === 0) return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped, header: undefined };
+  if (records.length === 0)
+    return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped, header: undefined };
   const header = readHeader(records[0]!);
   if ('errors' in header) return { prices: [], problems: header.errors, header: records[0] };
   const prices: CsvPrice[] = [];
@@ -102,7 +108,8 @@ async function groupByCustomer(lookup: CatalogLookup, prices: readonly CsvPrice[
   for (const price of prices) {
     const customerId = 'id' in price.customer ? price.customer.id : customerOfEmail.get(price.customer.email);
     const productId = productOfSku.get(price.sku);
-    if (customerId === undefined) problems.push({ row: price.row, field: price.customerField, message: `Customer '${price.customerField}' does not exist in this store` });
+    if (customerId === undefined)
+      problems.push({ row: price.row, field: price.customerField, message: `Customer '${price.customerField}' does not exist in this store` });
     if (productId === undefined && !rowsOfUnknownSku.has(price.row)) {
       rowsOfUnknownSku.add(price.row);
       problems.push({ row: price.row, field: 'sku', message: `SKU '${price.sku}' does not exist in this store` });
@@ -111,7 +118,14 @@ async function groupByCustomer(lookup: CatalogLookup, prices: readonly CsvPrice[
     const label = 'email' in price.customer ? `${customerId} (${price.customer.email})` : String(customerId);
     const entry = customers.get(customerId) ?? { customerId, label, rows: [], inputs: [] };
     entry.rows.push(price);
-    entry.inputs.push({ productId, sku: price.sku, price: price.price, minQuantity: price.minQuantity, validFrom: price.validFrom, validUntil: price.validUntil });
+    entry.inputs.push({
+      productId,
+      sku: price.sku,
+      price: price.price,
+      minQuantity: price.minQuantity,
+      validFrom: price.validFrom,
+      validUntil: price.validUntil,
+    });
     customers.set(customerId, entry);
   }
   return [...customers.values()].sort((a, b) => a.customerId - b.customerId);
@@ -196,7 +210,14 @@ function customerTable(customer: CustomerPrices, changes: CustomerChanges, uncha
   const label = escapeControlCharacters(customer.label);
   if (changes.changed.length + changes.created.length + changes.deleted.length === 0) return `customer ${label}: no changes, ${unchanged} unchanged\n\n`;
   const counts = countsText({ changed: changes.changed.length, created: changes.created.length, deleted: changes.deleted.length, unchanged });
-  const line = (change: string, price: ChangedPrice | DroppedPrice, priceCell = priceText(price.price)) => [change, price.sku, priceCell, String(price.minQuantity), price.validFrom ?? '', price.validUntil ?? ''];
+  const line = (change: string, price: ChangedPrice | DroppedPrice, priceCell = priceText(price.price)) => [
+    change,
+    price.sku,
+    priceCell,
+    String(price.minQuantity),
+    price.validFrom ?? '',
+    price.validUntil ?? '',
+  ];
   const rows = [
     ...changes.changed.map(({ from, to }) => line('change', to, `${priceText(from.price)} → ${priceText(to.price)}`)),
     ...changes.created.map((price) => line('create', price)),

@@ -62,13 +62,18 @@ export async function exportPrices(client: Pricebook, options: ExportOptions, si
     async function* every(): AsyncGenerator<ExportedPrice> {
       for (const filter of filters) yield* client.tradePrices.iterate({ ...filter, fields: FIELDS });
     }
-    leftOut = await writeCsv(countedAsRead(every(), (read) => progress.update('reading prices', read, total)), { ...options, ...(customerIds !== undefined && { customerIds }) }, sink);
+    leftOut = await writeCsv(
+      countedAsRead(every(), (read) => progress.update('reading prices', read, total)),
+      { ...options, ...(customerIds !== undefined && { customerIds }) },
+      sink,
+    );
     progress.finish();
   } finally {
     progress.stop();
   }
   if (leftOut.length > 0) {
-    for (const { customerId, sku, reason } of leftOut.slice(0, LISTED_LEFT_OUT)) progressStream.write(`  customer ${customerId}, SKU '${escapeControlCharacters(sku)}': ${reason}\n`);
+    for (const { customerId, sku, reason } of leftOut.slice(0, LISTED_LEFT_OUT))
+      progressStream.write(`  customer ${customerId}, SKU '${escapeControlCharacters(sku)}': ${reason}\n`);
     if (leftOut.length > LISTED_LEFT_OUT) progressStream.write(`  … and ${leftOut.length - LISTED_LEFT_OUT} more\n`);
     const prices = leftOut.reduce((sum, entry) => sum + entry.prices, 0);
     const customers = new Set(leftOut.map((entry) => entry.customerId)).size;
@@ -81,7 +86,8 @@ export async function exportPrices(client: Pricebook, options: ExportOptions, si
 
 /** Each customer exists in the store and is a trade customer; a token without catalog:read cannot look, and the export goes on. */
 async function checkCustomers(client: Pricebook, customerIds: readonly number[]): Promise<void> {
-  if (customerIds.length > MAX_EXPORT_CUSTOMERS) throw new UsageError(`--customer names ${customerIds.length} customers; an export takes at most ${MAX_EXPORT_CUSTOMERS} (or none: the whole store)`);
+  if (customerIds.length > MAX_EXPORT_CUSTOMERS)
+    throw new UsageError(`--customer names ${customerIds.length} customers; an export takes at most ${MAX_EXPORT_CUSTOMERS} (or none: the whole store)`);
   for (const customerId of customerIds) {
     try {
       const customer = await client.customers.get(customerId, { fields: 'id,trade' });

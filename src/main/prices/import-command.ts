@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Import, Pricebook } from '@pricebook/client';
+import { MAX_IMPORT_BYTES } from '../../contract/imports.js';
 import { readCsvFile } from '../../csv/read-csv-file.js';
 import { findControlCharacter } from '../../text/control-characters.js';
 import { escapeControlCharacters } from '../../text/control-characters.js';
@@ -10,8 +11,6 @@ import { counted } from './plural.js';
 import { ProgressReporter, type ProgressStream } from './progress-reporter.js';
 import { FieldNames, rejectedRowsCsv, rejectedRowsPath } from './rejected-rows.js';
 
-/** The API's limit on an import's file (docs/imports.md). */
-const MAX_IMPORT_BYTES = 50 * 2 ** 20;
 /** Problems printed on stderr; the rejected-rows file has them all (up to the API's 1000). */
 export const PRINTED_PROBLEMS = 20;
 
@@ -58,7 +57,9 @@ export async function importPrices(client: Pricebook, file: string, options: Imp
   if (ended.status === 'succeeded') {
     const { created, deleted, unchanged } = ended.result ?? { created: 0, deleted: 0, unchanged: 0 };
     const would = dryRun ? 'would be ' : '';
-    output.stdout.write(`${what} succeeded: ${counted(ended.rows ?? 0, 'row')}; ${created} ${would}created, ${deleted} ${would}deleted, ${unchanged} unchanged${dryRun ? '; nothing changed' : ''}\n`);
+    output.stdout.write(
+      `${what} succeeded: ${counted(ended.rows ?? 0, 'row')}; ${created} ${would}created, ${deleted} ${would}deleted, ${unchanged} unchanged${dryRun ? '; nothing changed' : ''}\n`,
+    );
     return;
   }
 
@@ -68,11 +69,14 @@ export async function importPrices(client: Pricebook, file: string, options: Imp
   const names = new FieldNames(records[0]);
   const rows = new Set(ended.errors.map((problem) => problem.row)).size;
   // The problems quote the file's cells: their control characters are written out, never sent to the terminal.
-  for (const problem of ended.errors.slice(0, PRINTED_PROBLEMS)) output.stderr.write(`row ${problem.row}, ${escapeControlCharacters(names.problemText(problem))}\n`);
+  for (const problem of ended.errors.slice(0, PRINTED_PROBLEMS))
+    output.stderr.write(`row ${problem.row}, ${escapeControlCharacters(names.problemText(problem))}\n`);
   if (ended.errorCount > PRINTED_PROBLEMS) output.stderr.write(`… and ${counted(ended.errorCount - PRINTED_PROBLEMS, 'more problem')}\n`);
   const some = ended.errorCount > ended.errors.length;
   const kept = some ? ` (the first ${ended.errors.length} of ${ended.errorCount} problems)` : '';
-  output.stdout.write(`${what} failed: ${counted(ended.errorCount, 'problem')} in ${rows}${some ? '+' : ''} ${some || rows !== 1 ? 'rows' : 'row'}; nothing changed\n`);
+  output.stdout.write(
+    `${what} failed: ${counted(ended.errorCount, 'problem')} in ${rows}${some ? '+' : ''} ${some || rows !== 1 ? 'rows' : 'row'}; nothing changed\n`,
+  );
   throw new CommandFailed(`rejected rows written to ${rejectedFile}${kept}`);
 }
 

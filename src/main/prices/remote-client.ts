@@ -41,7 +41,14 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** TLS failures that mean the server's certificate is not trusted (a self-signed one without --cacert). */
-const UNTRUSTED_CERTIFICATE = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** An error of a remote command, said in terms of what to do about it. */
@@ -50,7 +57,9 @@ export function describeRemoteError(error: unknown, options: RemoteOptions, env:
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const url = options.url ?? env[REMOTE_ENV.url];
   if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) {
-    return new Error(`the certificate of ${url} is not trusted (${(error as Error).message}); pass the server's certificate with --cacert FILE (or ${REMOTE_ENV.cacert})`);
+    return new Error(
+      `the certificate of ${url} is not trusted (${(error as Error).message}); pass the server's certificate with --cacert FILE (or ${REMOTE_ENV.cacert})`,
+    );
   }
   if (code !== undefined && UNREACHABLE.has(code)) return new Error(`cannot reach ${url}: ${(error as Error).message}`);
   return error;
@@ -73,7 +82,9 @@ export class DetailedError extends Error {
 function problemLines(error: PricebookError): string[] {
   const problems = error.errors ?? [];
   const lines = problems.slice(0, PRINTED_PROBLEMS).map((problem) => {
-    const where = [problem.index === undefined ? undefined : `item ${problem.index}`, problem.field ?? undefined].filter((part) => part !== undefined).join(', ');
+    const where = [problem.index === undefined ? undefined : `item ${problem.index}`, problem.field ?? undefined]
+      .filter((part) => part !== undefined)
+      .join(', ');
     return `${where === '' ? '' : `${where}: `}${problem.message}`;
   });
   if (problems.length > PRINTED_PROBLEMS) lines.push(`… and ${problems.length - PRINTED_PROBLEMS} more`);

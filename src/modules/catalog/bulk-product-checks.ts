@@ -1,5 +1,5 @@
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Repositories } from '../unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import { skuInUseMessage, skuTwiceInProductMessage, type SkuSlot } from './sku-rules.js';
 
 /** Ids in one `IN (…)` of the category check: a request may name up to 100 per product. */
@@ -28,7 +28,12 @@ export async function bulkProductProblems(repos: Repositories, storeId: number, 
       skus.add(slot.sku);
       const earlier = firstNamed.get(slot.sku);
       if (earlier === undefined) firstNamed.set(slot.sku, index);
-      else problems.push({ index, field: slot.field ?? null, message: earlier === index ? skuTwiceInProductMessage(slot.sku) : `SKU '${slot.sku}' is also sent by item ${earlier}` });
+      else
+        problems.push({
+          index,
+          field: slot.field ?? null,
+          message: earlier === index ? skuTwiceInProductMessage(slot.sku) : `SKU '${slot.sku}' is also sent by item ${earlier}`,
+        });
     }
     for (const categoryId of draft.categoryIds) categoryIds.add(categoryId);
   }

@@ -1,5 +1,5 @@
 import type { Category } from '../../contract/categories.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface CategoryFields {
   title: string;

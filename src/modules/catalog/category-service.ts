@@ -1,10 +1,10 @@
 import type { Category, CategoryInput, CategoryUpdate, ParentCategory } from '../../contract/categories.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { type AppError, found, invalidField } from '../errors.js';
-import type { Page } from '../page.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { type AppError, found, invalidField } from '../shared/errors.js';
+import type { Page } from '../shared/page.js';
 import { eventOf, eventsOf } from '../events/events.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
-import { batchStart, yieldToOtherWork } from '../yield-to-other-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { batchStart, yieldToOtherWork } from '../shared/yield-to-other-work.js';
 
 /** Linked products read (and announced) per page when a category is deleted. */
 const LINKED_PAGE = 500;
@@ -57,7 +57,8 @@ export class CategoryService {
       if (parentId !== undefined && parentId !== null) {
         const lineage = (await repos.categories.withAncestors(storeId, [parentId])).map((category) => category.id);
         if (!lineage.includes(parentId)) throw missingParent(parentId);
-        if (lineage.includes(id)) throw invalidField('parentId', `Category ${parentId} is this category or one of its subcategories, so it cannot be its parent`);
+        if (lineage.includes(id))
+          throw invalidField('parentId', `Category ${parentId} is this category or one of its subcategories, so it cannot be its parent`);
       }
       const updated = found(await repos.categories.update(storeId, id, patch), `Category ${id}`);
       await repos.events.append([eventOf(storeId, 'category.updated', updated)], isoTimestamp(this.clock));

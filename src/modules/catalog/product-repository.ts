@@ -1,6 +1,6 @@
 import type { Product } from '../../contract/products.js';
 import type { QuantityRule } from '../../contract/quantity-rules.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface ProductFilter {
   /** The product owning this SKU, its own or a variation's. */

@@ -1,20 +1,20 @@
 import { MAX_BULK_VARIATIONS, type Product, type ProductInput, type ProductUpdate } from '../../contract/products.js';
 import type { ProductVariation, Variation, VariationInput } from '../../contract/variations.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { AppError, asBulkItem, found, notFound, validationFailed } from '../errors.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { AppError, asBulkItem, found, notFound, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { productPricingChanged, productRecord, variationPricingChanged, variationRecord } from '../history/change-records.js';
 import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
 import { bulkProductProblems } from './bulk-product-checks.js';
 import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
 import type { VariationFields } from './variation-repository.js';
-import { nextTurn, onNextTurn, turnsEvery } from '../yield-to-other-work.js';
+import { nextTurn, onNextTurn, turnsEvery } from '../shared/yield-to-other-work.js';
 import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
 import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-rule.js';
 
@@ -144,13 +144,20 @@ export class ProductService {
       if (reshaped) {
         // A kept variation whose item leaves its quantity rule out keeps the rule it has.
         const keepRule = new Set((patch.variations ?? []).filter((item) => item.quantityRule === undefined).map((item) => item.sku));
-        const now = variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations, keepRule, changedAt, records);
+        const now =
+          variations === undefined ? current.variations : await this.replaceVariations(repos, storeId, current, variations, keepRule, changedAt, records);
         const entries = skuEntries(id, sku, now);
         // A SKU the product held moves to its new variation; the others are new to the product.
         for (const entry of entries) {
-          if (held.has(entry.sku) && entry.variationId !== null && held.get(entry.sku) !== entry.variationId) await repos.skus.reassign(storeId, id, entry.sku, entry.variationId);
+          if (held.has(entry.sku) && entry.variationId !== null && held.get(entry.sku) !== entry.variationId)
+            await repos.skus.reassign(storeId, id, entry.sku, entry.variationId);
         }
-        await claimSkus(repos, storeId, entries.filter((entry) => !held.has(entry.sku)), slots);
+        await claimSkus(
+          repos,
+          storeId,
+          entries.filter((entry) => !held.has(entry.sku)),
+          slots,
+        );
       }
       if (patch.categoryIds !== undefined) await repos.products.replaceCategories(storeId, id, patch.categoryIds);
       const product = await mustFind(repos, storeId, id);
@@ -175,7 +182,10 @@ export class ProductService {
       await deletePricesOf(repos, storeId, origin, { productId: id }, deletedAt);
       if (!(await repos.products.delete(storeId, id))) throw notFound(`Product ${id}`);
       await repos.events.append([eventOf(storeId, 'product.deleted', product)], deletedAt);
-      await repos.history.append(storeId, deletedAt, origin, [...variations.map((variation) => variationRecord(variation, null)), productRecord(product, null)]);
+      await repos.history.append(storeId, deletedAt, origin, [
+        ...variations.map((variation) => variationRecord(variation, null)),
+        productRecord(product, null),
+      ]);
     });
   }
 
@@ -241,7 +251,8 @@ async function releaseLeavingSkus(
 ): Promise<void> {
   const leaving = [...held.keys()].filter((sku) => !kept.has(sku));
   await repos.skus.release(storeId, current.id, leaving);
-  if (current.sku !== null && leaving.includes(current.sku)) await refuseWhilePriced(repos, storeId, current.id, current.sku, ownSku === null ? 'removing' : 'renaming');
+  if (current.sku !== null && leaving.includes(current.sku))
+    await refuseWhilePriced(repos, storeId, current.id, current.sku, ownSku === null ? 'removing' : 'renaming');
   for (const sku of leaving) {
     if (sku !== current.sku) await deletePricesOf(repos, storeId, origin, { productId: current.id, sku }, deletedAt);
   }
@@ -307,7 +318,9 @@ function optionalRuleProblems(input: QuantityRuleInput | null | undefined, field
 }
 
 function variationRuleProblems(variations: readonly VariationFields[]): FieldProblem[] {
-  return variations.flatMap((variation, index) => (variation.quantityRule === null ? [] : ruleProblems(variation.quantityRule, `variations[${index}].quantityRule`)));
+  return variations.flatMap((variation, index) =>
+    variation.quantityRule === null ? [] : ruleProblems(variation.quantityRule, `variations[${index}].quantityRule`),
+  );
 }
 
 function ownFields(patch: ProductUpdate): Partial<ProductFields> {
@@ -348,7 +361,12 @@ function productDraft(input: ProductInput): ProductDraft {
  * its SKUs (a SKU a concurrent writer claimed first is a 422), its categories, its event; and
  * the history records of the product's and each variation's creation, for the caller to append.
  */
-async function insertProduct(repos: Repositories, storeId: number, draft: ProductDraft, createdAt: string): Promise<{ product: Product; records: HistoryRecord[] }> {
+async function insertProduct(
+  repos: Repositories,
+  storeId: number,
+  draft: ProductDraft,
+  createdAt: string,
+): Promise<{ product: Product; records: HistoryRecord[] }> {
   const id = await repos.products.insert(storeId, draft.fields, createdAt);
   const created = await repos.variations.insertMany(storeId, id, draft.variations, createdAt);
   await claimSkus(repos, storeId, skuEntries(id, draft.fields.sku, created), draft.slots);

@@ -1,6 +1,6 @@
 import type { SkuLookupItem, SkuLookupResult, SkuSearchItem } from '../../contract/skus.js';
-import { fromPriceUnits } from '../money.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import { fromPriceUnits } from '../shared/money.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 
 /**
  * Finds the products and variations of SKUs, for integrators whose systems know SKUs and not
@@ -21,7 +21,12 @@ export class SkuLookupService {
         unknown.push(sku);
         continue;
       }
-      found.push({ sku, productId: price.productId, variationId: price.variationId, price: fromPriceUnits(price.variationPriceUnits ?? price.productPriceUnits) });
+      found.push({
+        sku,
+        productId: price.productId,
+        variationId: price.variationId,
+        price: fromPriceUnits(price.variationPriceUnits ?? price.productPriceUnits),
+      });
     }
     return { found, unknown };
   }
@@ -29,7 +34,14 @@ export class SkuLookupService {
   /** Up to `count` SKUs of the store containing `text` (A–Z in either case), by code point, with the product's title and the catalog price. */
   async search(storeId: number, text: string, count: number): Promise<SkuSearchItem[]> {
     const holders = await this.uow.repos.skus.search(storeId, text, count);
-    const prices = new Map((await this.uow.repos.pricing.skuPrices(storeId, holders.map((holder) => holder.sku))).map((price) => [price.sku, price]));
+    const prices = new Map(
+      (
+        await this.uow.repos.pricing.skuPrices(
+          storeId,
+          holders.map((holder) => holder.sku),
+        )
+      ).map((price) => [price.sku, price]),
+    );
     // A SKU whose product went between the two reads is left out.
     return holders.flatMap((holder) => {
       const price = prices.get(holder.sku);

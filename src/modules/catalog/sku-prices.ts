@@ -1,8 +1,8 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../shared/errors.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { PriceListEntryWrites } from '../price-lists/price-list-entry-writes.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
-import type { Repositories } from '../unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 
 /**
  * A trade price or price list entry belongs to the product it was recorded for, under one of
@@ -27,9 +27,24 @@ export async function refuseWhilePriced(repos: Repositories, storeId: number, pr
   const entries = await repos.priceLists.entriesOfSku(storeId, productId, sku, SKU_PRICE_IDS_SHOWN);
   if (trade.count === 0 && entries.count === 0) return;
   const parts: string[] = [];
-  if (trade.count > 0) parts.push(counted(trade.count, 'trade price', 'trade prices', trade.lowest.map((record) => String(record.id))));
+  if (trade.count > 0)
+    parts.push(
+      counted(
+        trade.count,
+        'trade price',
+        'trade prices',
+        trade.lowest.map((record) => String(record.id)),
+      ),
+    );
   if (entries.count > 0) {
-    parts.push(counted(entries.count, 'price list entry', 'price list entries', entries.lowest.map((entry) => `${entry.id} of list ${entry.priceListId}`)));
+    parts.push(
+      counted(
+        entries.count,
+        'price list entry',
+        'price list entries',
+        entries.lowest.map((entry) => `${entry.id} of list ${entry.priceListId}`),
+      ),
+    );
   }
   const them = trade.count + entries.count === 1 ? 'it' : 'them';
   throw new AppError('in_use', `SKU '${sku}' has ${parts.join(' and ')}: delete ${them} before ${change} the SKU`);
@@ -40,7 +55,13 @@ export async function refuseWhilePriced(repos: Repositories, storeId: number, pr
  * variation's deletion): in bounded batches, each record with its `…deleted` event, trade
  * prices first.
  */
-export async function deletePricesOf(repos: Repositories, storeId: number, origin: ChangeOrigin, owner: { productId: number; sku?: string }, deletedAt: string): Promise<void> {
+export async function deletePricesOf(
+  repos: Repositories,
+  storeId: number,
+  origin: ChangeOrigin,
+  owner: { productId: number; sku?: string },
+  deletedAt: string,
+): Promise<void> {
   await new TradePriceWrites(repos, storeId, origin, deletedAt).removeAllOf(owner);
   await new PriceListEntryWrites(repos, storeId, origin, deletedAt).removeAllOf(owner);
 }

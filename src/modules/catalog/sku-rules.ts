@@ -1,6 +1,6 @@
-import { validationFailed } from '../errors.js';
+import { validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Repositories } from '../unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import type { SkuHolder } from './sku-repository.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { Variation } from '../../contract/variations.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface VariationFields {
   sku: string;

@@ -1,12 +1,12 @@
 import type { Variation, VariationInput, VariationUpdate } from '../../contract/variations.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { found, notFound, validationFailed } from '../errors.js';
-import type { Page } from '../page.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { found, notFound, validationFailed } from '../shared/errors.js';
+import type { Page } from '../shared/page.js';
 import { updateEventOf } from '../events/events.js';
 import { variationPricingChanged, variationRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Product } from '../../contract/products.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import { ruleOfInput, ruleOfPatch, ruleProblems } from '../quantity-rules/quantity-rule.js';
 import { claimSkus, skusInUseProblems } from './sku-rules.js';
@@ -38,7 +38,10 @@ export class VariationService {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const product = await mustFindProduct(repos, storeId, productId);
-      const problems = [...(fields.quantityRule === null ? [] : ruleProblems(fields.quantityRule, 'quantityRule')), ...(await skusInUseProblems(repos, storeId, slots))];
+      const problems = [
+        ...(fields.quantityRule === null ? [] : ruleProblems(fields.quantityRule, 'quantityRule')),
+        ...(await skusInUseProblems(repos, storeId, slots)),
+      ];
       if (problems.length > 0) throw validationFailed(problems);
       const changedAt = isoTimestamp(this.clock);
       const [created] = await repos.variations.insertMany(storeId, productId, [fields], changedAt);
@@ -63,14 +66,22 @@ export class VariationService {
       const newSku = patch.sku !== undefined && patch.sku !== current.sku ? patch.sku : undefined;
       const slots = newSku === undefined ? [] : [{ sku: newSku, field: 'sku' }];
       const quantityRule = ruleOfPatch(patch.quantityRule);
-      const problems = [...(quantityRule === undefined || quantityRule === null ? [] : ruleProblems(quantityRule, 'quantityRule')), ...(await skusInUseProblems(repos, storeId, slots))];
+      const problems = [
+        ...(quantityRule === undefined || quantityRule === null ? [] : ruleProblems(quantityRule, 'quantityRule')),
+        ...(await skusInUseProblems(repos, storeId, slots)),
+      ];
       if (problems.length > 0) throw validationFailed(problems);
       if (newSku !== undefined) {
         // Released first: no price of the old SKU can be written between the check and the rename.
         await repos.skus.releaseVariation(storeId, productId, id);
         await refuseWhilePriced(repos, storeId, productId, current.sku, 'renaming');
       }
-      const fields = { ...(patch.sku !== undefined && { sku: patch.sku }), ...(patch.price !== undefined && { price: patch.price }), ...(patch.stock !== undefined && { stock: patch.stock }), ...(quantityRule !== undefined && { quantityRule }) };
+      const fields = {
+        ...(patch.sku !== undefined && { sku: patch.sku }),
+        ...(patch.price !== undefined && { price: patch.price }),
+        ...(patch.stock !== undefined && { stock: patch.stock }),
+        ...(quantityRule !== undefined && { quantityRule }),
+      };
       const updated = found(await repos.variations.update(storeId, productId, id, fields), `Variation ${id} of product ${productId}`);
       if (newSku !== undefined) await claimSkus(repos, storeId, [{ sku: newSku, productId, variationId: id }], slots);
       const changedAt = isoTimestamp(this.clock);

@@ -4,15 +4,16 @@ import type { ChangeSetOperation } from '../../contract/change-sets.js';
  * What an applied change set did, kept with it so that a revert can undo exactly that: the ids
  * of the trade prices and list entries it left live that were not before it (`created`) and left
  * gone that were live before it (`deleted`), and the customers' lists and the lists'
- * percentages as they were before it first changed them. A record the set deleted and restored
- * (or created and deleted) is in neither: it is as it was.
+ * percentages as they were before it first changed them and as it left them. A record the set
+ * deleted and restored (or created and deleted) is in neither: it is as it was.
  */
 export interface AppliedEffects {
   tradePrices: { created: number[]; deleted: number[] };
   /** `[priceListId, id]` pairs. */
   listEntries: { created: Array<[number, number]>; deleted: Array<[number, number]> };
-  customers: Array<{ id: number; priceListIds: number[] }>;
-  lists: Array<{ id: number; percentage: number }>;
+  /** `priceListIdsAfter`: what the set left (absent in sets applied before it was kept: their reverts expect nothing). */
+  customers: Array<{ id: number; priceListIds: number[]; priceListIdsAfter?: number[] }>;
+  lists: Array<{ id: number; percentage: number; percentageAfter?: number }>;
 }
 
 export function noEffects(): AppliedEffects {
@@ -47,13 +48,30 @@ export class RecordChanges<K> {
 
 /**
  * The operations that take an applied set back: customers' lists and lists' percentages set as
- * they were, records it created deleted, records it deleted restored with their own ids (so the
- * tie rule, newest id first, ranks them as before).
+ * they were, each only if it is still what the set left (a later change is refused, not
+ * overwritten, as a trade price deleted since is); records it created deleted, records it
+ * deleted restored with their own ids (so the tie rule, newest id first, ranks them as before).
  */
 export function inverseOperations(effects: AppliedEffects): ChangeSetOperation[] {
   const operations: ChangeSetOperation[] = [];
-  for (const customer of effects.customers) operations.push({ type: 'customer.set_price_lists', customerId: customer.id, priceListIds: customer.priceListIds });
-  for (const list of effects.lists) operations.push({ type: 'price_list.set_percentage', priceListId: list.id, percentage: list.percentage });
+  for (const customer of effects.customers) {
+    const expected = customer.priceListIdsAfter;
+    operations.push({
+      type: 'customer.set_price_lists',
+      customerId: customer.id,
+      priceListIds: customer.priceListIds,
+      ...(expected !== undefined && { expectedPriceListIds: expected }),
+    });
+  }
+  for (const list of effects.lists) {
+    const expected = list.percentageAfter;
+    operations.push({
+      type: 'price_list.set_percentage',
+      priceListId: list.id,
+      percentage: list.percentage,
+      ...(expected !== undefined && { expectedPercentage: expected }),
+    });
+  }
   for (const id of effects.tradePrices.created) operations.push({ type: 'trade_price.delete', id });
   for (const id of effects.tradePrices.deleted) operations.push({ type: 'trade_price.restore', id });
   for (const [priceListId, id] of effects.listEntries.created) operations.push({ type: 'price_list_entry.delete', priceListId, id });

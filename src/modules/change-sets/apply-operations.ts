@@ -4,10 +4,13 @@ import type { FieldProblem } from '../../contract/errors.js';
 import type { PriceList, PriceListPrice } from '../../contract/price-lists.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import type { CustomerService } from '../customers/customer-service.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../shared/errors.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
+import { toPriceUnits } from '../shared/money.js';
 import type { PriceListService } from '../price-lists/price-list-service.js';
 import type { TradePriceService } from '../trade-prices/trade-price-service.js';
+import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
+import { nextTurn } from '../shared/yield-to-other-work.js';
 import { type AppliedEffects, noEffects, RecordChanges } from './applied-effects.js';
 
 /** The services a change set's operations are carried out by: each its own writer, joined into the apply's one transaction. */
@@ -27,11 +30,21 @@ export interface Execution {
   effects: AppliedEffects;
 }
 
-/** Operations of one kind carried out by one call, at most (a bulk create's size). */
-const RUN = 1000;
+/**
+ * Operations of one kind carried out by one call, at most: the writers' own batch, so that a
+ * run is one stretch of work of theirs (a bulk create's 1000 in one statement, with its events
+ * and history, held SQLite's event loop past 50 ms).
+ */
+const RUN = WRITE_BATCH;
 
 /** The kinds carried out a run at a time; the others one by one. */
-const RUN_KINDS = new Set<ChangeSetOperation['type']>(['trade_price.create', 'trade_price.delete', 'trade_price.restore', 'price_list_entry.create', 'price_list_entry.restore']);
+const RUN_KINDS = new Set<ChangeSetOperation['type']>([
+  'trade_price.create',
+  'trade_price.delete',
+  'trade_price.restore',
+  'price_list_entry.create',
+  'price_list_entry.restore',
+]);
 
 /**
  * Carries out `operations` in their order, inside the caller's transaction, through the
@@ -39,14 +52,23 @@ const RUN_KINDS = new Set<ChangeSetOperation['type']>(['trade_price.create', 'tr
  * `origin`). An operation the live book refuses (a record gone, a customer deleted, a SKU no
  * longer the product's) is a problem with its `index` (`firstIndex` + its place), and the rest
  * are still tried, so that every problem is reported; the caller rolls back when there are any.
- * Runs of creations, deletions and restores of one kind go together, a bulk create's size at a time.
+ * Runs of creations, deletions and restores of one kind go together, `RUN` at a time. After each
+ * run (or operation) the event loop gets a turn (`nextTurn`, not a pause: inside the apply's
+ * transaction, on SQLite, every other write waits for it), so a set of any size is slices of
+ * work of a bounded length, as the writers' own batches are.
  */
-export async function executeOperations(services: OperationServices, storeId: number, origin: ChangeOrigin, operations: readonly ChangeSetOperation[], firstIndex = 0): Promise<Execution> {
+export async function executeOperations(
+  services: OperationServices,
+  storeId: number,
+  origin: ChangeOrigin,
+  operations: readonly ChangeSetOperation[],
+  firstIndex = 0,
+): Promise<Execution> {
   const execution: Execution = { problems: [], created: [], deleted: [], updated: [], effects: noEffects() };
   const { effects } = execution;
   const prices = new RecordChanges<number>(String);
   const listEntries = new RecordChanges<[number, number]>(([listId, id]) => `${listId}:${id}`);
-  for (let start = 0; start < operations.length; ) {
+  for (let start = 0; start < operations.length;) {
     const first = operations[start]!;
     let end = start + 1;
     if (RUN_KINDS.has(first.type)) {
@@ -55,10 +77,19 @@ export async function executeOperations(services: OperationServices, storeId: nu
     }
     const run = operations.slice(start, end);
     const index = firstIndex + start;
-    const attempt = <T>(work: () => Promise<T>, fields: { items?: string; missing?: string } = {}) => attemptInto(execution.problems, index, run.length > 1 || RUN_KINDS.has(first.type), fields, work);
+    const attempt = <T>(work: () => Promise<T>, fields: { items?: string; missing?: string } = {}) =>
+      attemptInto(execution.problems, index, run.length > 1 || RUN_KINDS.has(first.type), fields, work);
     switch (first.type) {
       case 'trade_price.create': {
-        const items = (run as Array<OperationOf<'trade_price.create'>>).map(({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }) => ({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }));
+        const items = (run as Array<OperationOf<'trade_price.create'>>).map(({ customerId, productId, sku, price, minQuantity, validFrom, validUntil }) => ({
+          customerId,
+          productId,
+          sku,
+          price,
+          minQuantity,
+          validFrom,
+          validUntil,
+        }));
         const records = await attempt(() => services.tradePriceService.bulkCreate(storeId, origin, items));
         for (const record of records ?? []) {
           execution.created.push({ resource: 'trade_price', record });
@@ -67,7 +98,13 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'trade_price.delete': {
-        const records = await attempt(() => services.tradePriceService.removeMany(storeId, origin, (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id)));
+        const records = await attempt(() =>
+          services.tradePriceService.removeMany(
+            storeId,
+            origin,
+            (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id),
+          ),
+        );
         for (const record of records ?? []) {
           execution.deleted.push({ resource: 'trade_price', record });
           prices.note(record.id, 'deleted');
@@ -75,7 +112,13 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'trade_price.restore': {
-        const records = await attempt(() => services.tradePriceService.restore(storeId, origin, (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id)));
+        const records = await attempt(() =>
+          services.tradePriceService.restore(
+            storeId,
+            origin,
+            (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id),
+          ),
+        );
         for (const record of records ?? []) {
           execution.created.push({ resource: 'trade_price', record, restored: true });
           prices.note(record.id, 'created');
@@ -83,7 +126,10 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'trade_prices.replace': {
-        const result = await attempt(() => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }), { items: 'prices', missing: 'customerId' });
+        const result = await attempt(
+          () => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }),
+          { items: 'prices', missing: 'customerId' },
+        );
         for (const record of result?.deleted ?? []) {
           execution.deleted.push({ resource: 'trade_price', record });
           prices.note(record.id, 'deleted');
@@ -96,7 +142,17 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'price_list_entry.create': {
-        const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(({ productId, sku, price, minQuantity, validFrom, validUntil, quantityRule }) => ({ productId, sku, price, minQuantity, validFrom, validUntil, quantityRule }));
+        const items = (run as Array<OperationOf<'price_list_entry.create'>>).map(
+          ({ productId, sku, price, minQuantity, validFrom, validUntil, quantityRule }) => ({
+            productId,
+            sku,
+            price,
+            minQuantity,
+            validFrom,
+            validUntil,
+            quantityRule,
+          }),
+        );
         const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items), { missing: 'priceListId' });
         for (const record of entries ?? []) {
           execution.created.push({ resource: 'price_list_entry', record });
@@ -114,11 +170,14 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'price_list_entry.delete': {
-        const entry = await attempt(async () => {
-          const before = await services.priceListService.getPrice(storeId, first.priceListId, first.id);
-          await services.priceListService.removePrice(storeId, origin, first.priceListId, first.id);
-          return before;
-        }, { missing: 'id' });
+        const entry = await attempt(
+          async () => {
+            const before = await services.priceListService.getPrice(storeId, first.priceListId, first.id);
+            await services.priceListService.removePrice(storeId, origin, first.priceListId, first.id);
+            return before;
+          },
+          { missing: 'id' },
+        );
         if (entry !== undefined) {
           execution.deleted.push({ resource: 'price_list_entry', record: entry });
           listEntries.note([entry.priceListId, entry.id], 'deleted');
@@ -126,34 +185,71 @@ export async function executeOperations(services: OperationServices, storeId: nu
         break;
       }
       case 'customer.set_price_lists': {
-        const change = await attempt(async () => {
-          const before = await services.customerService.get(storeId, first.customerId);
-          return { before, after: await services.customerService.update(storeId, origin, first.customerId, { priceListIds: first.priceListIds }) };
-        }, { missing: 'customerId' });
+        const change = await attempt(
+          async () => {
+            const before = await services.customerService.get(storeId, first.customerId);
+            const expected = first.expectedPriceListIds;
+            if (expected !== undefined && before.priceListIds.join(',') !== expected.join(',')) {
+              throw changedSince(
+                'expectedPriceListIds',
+                `Customer ${first.customerId} has the price lists ${listText(before.priceListIds)}, not ${listText(expected)}`,
+              );
+            }
+            return { before, after: await services.customerService.update(storeId, origin, first.customerId, { priceListIds: first.priceListIds }) };
+          },
+          { missing: 'customerId' },
+        );
         if (change !== undefined) {
           execution.updated.push({ resource: 'customer', ...change });
-          if (!effects.customers.some((customer) => customer.id === change.before.id)) effects.customers.push({ id: change.before.id, priceListIds: change.before.priceListIds });
+          const noted = effects.customers.find((customer) => customer.id === change.before.id);
+          if (noted === undefined)
+            effects.customers.push({ id: change.before.id, priceListIds: change.before.priceListIds, priceListIdsAfter: change.after.priceListIds });
+          else noted.priceListIdsAfter = change.after.priceListIds;
         }
         break;
       }
       case 'price_list.set_percentage': {
-        const change = await attempt(async () => {
-          const before = await services.priceListService.get(storeId, first.priceListId);
-          if (before.kind !== 'percentage') throw new AppError('validation_failed', 'is a fixed list: its entries set its prices', [{ field: 'priceListId', message: `Price list ${first.priceListId} is a fixed list: its entries set its prices` }]);
-          return { before, after: await services.priceListService.update(storeId, origin, first.priceListId, { percentage: first.percentage }) };
-        }, { missing: 'priceListId' });
+        const change = await attempt(
+          async () => {
+            const before = await services.priceListService.get(storeId, first.priceListId);
+            if (before.kind !== 'percentage')
+              throw new AppError('validation_failed', 'is a fixed list: its entries set its prices', [
+                { field: 'priceListId', message: `Price list ${first.priceListId} is a fixed list: its entries set its prices` },
+              ]);
+            const expected = first.expectedPercentage;
+            if (expected !== undefined && toPriceUnits(before.percentage ?? 0) !== toPriceUnits(expected)) {
+              throw changedSince('expectedPercentage', `Price list ${first.priceListId} takes ${before.percentage ?? 0} % off, not ${expected} %`);
+            }
+            return { before, after: await services.priceListService.update(storeId, origin, first.priceListId, { percentage: first.percentage }) };
+          },
+          { missing: 'priceListId' },
+        );
         if (change !== undefined) {
           execution.updated.push({ resource: 'price_list', ...change });
-          if (!effects.lists.some((list) => list.id === change.before.id)) effects.lists.push({ id: change.before.id, percentage: change.before.percentage ?? 0 });
+          const noted = effects.lists.find((list) => list.id === change.before.id);
+          if (noted === undefined)
+            effects.lists.push({ id: change.before.id, percentage: change.before.percentage ?? 0, percentageAfter: change.after.percentage ?? 0 });
+          else noted.percentageAfter = change.after.percentage ?? 0;
         }
         break;
       }
     }
     start = end;
+    await nextTurn();
   }
   effects.tradePrices = { created: prices.created(), deleted: prices.deleted() };
   effects.listEntries = { created: listEntries.created(), deleted: listEntries.deleted() };
   return execution;
+}
+
+/** A value that is no longer what the operation expects (what its set left, for a revert): 422, the operation refused. */
+function changedSince(field: string, found: string): AppError {
+  const message = `${found} as expected: changed since (a revert expects what its set left), so this would overwrite that change`;
+  return new AppError('validation_failed', message, [{ field, message }]);
+}
+
+function listText(ids: readonly number[]): string {
+  return `[${ids.join(', ')}]`;
 }
 
 /**
@@ -162,7 +258,13 @@ export async function executeOperations(services: OperationServices, storeId: nu
  * place in `prices`). A record not found is a problem of the field that names it
  * (`fields.missing`). Other errors go on up.
  */
-async function attemptInto<T>(problems: FieldProblem[], index: number, isRun: boolean, fields: { items?: string; missing?: string }, work: () => Promise<T>): Promise<T | undefined> {
+async function attemptInto<T>(
+  problems: FieldProblem[],
+  index: number,
+  isRun: boolean,
+  fields: { items?: string; missing?: string },
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   const itemsField = fields.items;
   try {
     return await work();
@@ -171,7 +273,8 @@ async function attemptInto<T>(problems: FieldProblem[], index: number, isRun: bo
     const found = error.problems ?? [{ field: error.kind === 'not_found' ? (fields.missing ?? null) : null, message: error.message }];
     for (const problem of found) {
       if (isRun) problems.push({ index: index + (problem.index ?? 0), field: problem.field, message: problem.message });
-      else if (problem.index !== undefined && itemsField !== undefined) problems.push({ index, field: `${itemsField}[${problem.index}]${problem.field === null ? '' : `.${problem.field}`}`, message: problem.message });
+      else if (problem.index !== undefined && itemsField !== undefined)
+        problems.push({ index, field: `${itemsField}[${problem.index}]${problem.field === null ? '' : `.${problem.field}`}`, message: problem.message });
       else problems.push({ index, field: problem.field, message: problem.message });
     }
     return undefined;

@@ -1,7 +1,7 @@
 import type { ChangeSetCounts, ChangeSetOperation, ChangeSetState } from '../../contract/change-sets.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { Actor } from '../history/history-entry.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import type { AppliedEffects } from './applied-effects.js';
 
 /** A change set as stored, with what only the server reads (its authors, what its apply did). */
@@ -15,6 +15,8 @@ export interface StoredChangeSet {
   /** The revision an approval stands for; null when none does. */
   approvedRevision: number | null;
   operationCount: number;
+  /** The prices its operations hold (`operationPrices`), at most MAX_PRICES_PER_SET but for a revert's. */
+  priceCount: number;
   createdBy: Actor;
   /** `key:ID` or `staff:ID` of whoever created the set or changed its operations. */
   authors: string[];
@@ -55,4 +57,10 @@ export interface ChangeSetRepository {
   operations(changeSetId: number, page: Page): Promise<ChangeSetOperation[]>;
   /** Sets scheduled for `now` or before, oldest moment first: `limit` at most. */
   due(now: string, limit: number): Promise<Array<{ storeId: number; id: number }>>;
+  /**
+   * The first moment after `after` at which any of the store's trade prices or list entries
+   * starts or stops applying (a `validFrom` or `validUntil`), or null when none does: what the
+   * store's prices are at `after` holds until then (until its book changes). Four index lookups.
+   */
+  nextWindowBound(storeId: number, after: string): Promise<string | null>;
 }

@@ -1,5 +1,5 @@
-import { BackgroundLoop, type BackgroundLoopLog } from '../background-loop.js';
-import type { Clock } from '../clock.js';
+import { BackgroundLoop, type BackgroundLoopLog } from '../shared/background-loop.js';
+import type { Clock } from '../shared/clock.js';
 
 /** How often the scheduler looks for sets that are due: a scheduled set is applied at most this long after its moment (plus the apply itself). */
 export const SCHEDULE_PERIOD_MS = 5000;

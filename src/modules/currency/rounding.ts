@@ -1,5 +1,5 @@
 import currencyCodes from 'currency-codes';
-import { UNITS_PER_PRICE } from '../money.js';
+import { UNITS_PER_PRICE } from '../shared/money.js';
 
 /**
  * How an amount the server computes (a percentage list's price) becomes one it charges

@@ -1,6 +1,6 @@
 import type { CustomerGroup } from '../../contract/customer-groups.js';
 import type { PriceListPolicy } from '../../contract/price-lists.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface CustomerGroupFilter {
   /** Only groups that have this price list. */

@@ -1,14 +1,14 @@
 import { type CustomerGroup, type CustomerGroupInput, type CustomerGroupUpdate, MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import type { Customer } from '../../contract/customers.js';
-import { deleteInBatches } from '../batched-delete.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { found, invalidField, notFound } from '../errors.js';
+import { deleteInBatches } from '../shared/batched-delete.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { found, invalidField, notFound } from '../shared/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { customerGroupChanged, customerGroupRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import { assertPriceListsExist } from '../price-lists/assert-price-lists.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { CustomerGroupFilter } from './customer-group-repository.js';
 
 /**
@@ -86,7 +86,11 @@ export class CustomerGroupService {
       await deleteInBatches(
         async (afterId, limit) => {
           const before = await repos.customers.findMany(storeId, await repos.customers.inGroupBatch(storeId, id, afterId, limit));
-          await repos.customers.leaveGroup(storeId, id, before.map((customer) => customer.id));
+          await repos.customers.leaveGroup(
+            storeId,
+            id,
+            before.map((customer) => customer.id),
+          );
           return before.sort((a, b) => a.id - b.id);
         },
         async (batch) => {

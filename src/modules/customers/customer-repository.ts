@@ -1,5 +1,5 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface CustomerFilter {
   email?: string;

@@ -1,16 +1,16 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../errors.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../shared/errors.js';
 import { assertPriceListsExist } from '../price-lists/assert-price-lists.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { customerPricingChanged, customerRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
-import { nextTurn, onNextTurn, turnsEvery } from '../yield-to-other-work.js';
+import { nextTurn, onNextTurn, turnsEvery } from '../shared/yield-to-other-work.js';
 
 /** Customers a bulk create writes between two turns of the event loop (on SQLite, 1000 held it about 40 ms in one piece). */
 const BULK_CUSTOMERS_PER_TURN = 100;
@@ -159,9 +159,14 @@ async function insertCustomer(repos: Repositories, storeId: number, customer: Ne
  */
 async function bulkCustomerProblems(repos: Repositories, storeId: number, drafts: ReadonlyArray<NewCustomer | undefined>): Promise<FieldProblem[]> {
   const checked = drafts.flatMap((draft, index) => (draft === undefined ? [] : [{ draft, index }]));
-  const used = await repos.customers.tradeFlagsByEmail(storeId, checked.map(({ draft }) => draft.email));
+  const used = await repos.customers.tradeFlagsByEmail(
+    storeId,
+    checked.map(({ draft }) => draft.email),
+  );
   const lists = await repos.priceLists.existingIds(storeId, [...new Set(checked.flatMap(({ draft }) => draft.priceListIds))]);
-  const groups = await repos.customerGroups.existingIds(storeId, [...new Set(checked.flatMap(({ draft }) => (draft.customerGroupId === null ? [] : [draft.customerGroupId])))]);
+  const groups = await repos.customerGroups.existingIds(storeId, [
+    ...new Set(checked.flatMap(({ draft }) => (draft.customerGroupId === null ? [] : [draft.customerGroupId]))),
+  ]);
   const firstSent = new Map<string, number>();
   const problems: FieldProblem[] = [];
   for (const { draft, index } of checked) {
@@ -173,7 +178,8 @@ async function bulkCustomerProblems(repos: Repositories, storeId: number, drafts
     draft.priceListIds.forEach((id, position) => {
       if (!lists.has(id)) problems.push({ index, field: `priceListIds[${position}]`, message: `Price list ${id} does not exist in this store` });
     });
-    if (draft.customerGroupId !== null && !groups.has(draft.customerGroupId)) problems.push({ index, field: 'customerGroupId', message: groupMissing(draft.customerGroupId) });
+    if (draft.customerGroupId !== null && !groups.has(draft.customerGroupId))
+      problems.push({ index, field: 'customerGroupId', message: groupMissing(draft.customerGroupId) });
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 import type { Event, EventTopic } from '../../contract/events.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 
 /** Events are kept at least this long; the maintenance loop purges older ones. */
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;

@@ -1,5 +1,5 @@
 import { EVENT_TOPICS, type EventTopic } from '../../contract/events.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../shared/errors.js';
 import type { Scope } from '../stores/scopes.js';
 
 /**

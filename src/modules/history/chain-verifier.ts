@@ -1,32 +1,27 @@
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { BreakList, type ChainBreak } from './chain-break.js';
 import { checkpointSignatureHolds } from './checkpoint-signature.js';
 import { GENESIS_HASH, chainHash } from './history-chain.js';
+import type { HistoryEntry } from './history-entry.js';
 import type { ChainCursor, ChainHead, HistoryCheckpoint } from './history-repository.js';
-
-/**
- * What a broken chain says happened to a row behind the API's back: its content no longer
- * matches its hash (`edited`), a seq is missing (`removed`), or a row is where none was
- * appended (`inserted`: its prevHash is not its predecessor's hash, a second row of one seq,
- * a row past the head or before the retention checkpoint).
- */
-export type ChainProblem = 'edited' | 'removed' | 'inserted';
-
-export interface ChainBreak {
-  /** The first entry that does not hold. */
-  seq: number;
-  problem: ChainProblem;
-  detail: string;
-}
+import { KeptRecordCheck } from './kept-record-check.js';
 
 export interface ChainReport {
   storeId: number;
   /** Entries checked (those after the checkpoint, when retention has cut). */
   entries: number;
-  /** The chain's last entry as verified (the head row agrees with it when `broken` is undefined); null when the store has no history. */
+  /** Live and deleted trade prices and list entries checked against the entries. */
+  records: number;
+  /** The chain's last entry as walked; null when the store has no history. */
   head: ChainHead | null;
   /** Where the walk began after a retention cut; null when it began at the genesis hash. */
   checkpoint: { seq: number; hash: string; lastCutAt: string } | null;
-  broken?: ChainBreak;
+  /** Heads recorded elsewhere (`--expect-head`, `--anchors`) that the chain was checked to pass through. */
+  anchors: number;
+  /** Every break found, in the order found: the first MAX_BREAKS_LISTED. Empty when the history holds. */
+  broken: ChainBreak[];
+  /** How many breaks were found in all. */
+  brokenCount: number;
 }
 
 /** Thrown when a store has a checkpoint but no key was given to check its signature. */
@@ -35,21 +30,23 @@ export class HistoryKeyMissing extends Error {}
 export interface ChainVerifierOptions {
   /** The history key (`PRICEBOOK_HISTORY_KEY`): needed for a store whose history was cut. */
   key: string | undefined;
-  /** Entries read per query. Default 1000. */
+  /** Entries (and records) read per query. Default 1000. */
   batchSize?: number;
-  /** Called after every batch: entries checked so far, and about how many the store has (null when unknown). */
-  onProgress?: (storeId: number, checked: number, total: number | null) => void;
+  /** Heads recorded earlier, by store: the chain must still pass through each. */
+  anchors?: ReadonlyMap<number, readonly ChainHead[]>;
+  /** Called after every batch: what is being checked, how many so far, and about how many there are (null when unknown). */
+  onProgress?: (storeId: number, phase: 'entries' | 'records', checked: number, total: number | null) => void;
 }
 
-/** Walks in which retention moved the checkpoint under the walk: the walk starts again, this often at most. */
-const RESTARTS = 3;
-
 /**
- * `pricebook history verify`: walks a store's chain in seq order, in bounded batches, from
- * the genesis hash (or the signed checkpoint a retention cut left), recomputing each entry's
- * hash, then checks that the head row agrees with the last entry. Reads only, outside any
- * transaction: it runs beside a serving instance, entries appended during the walk are walked
- * too, and a cut made during it starts it again from the new checkpoint.
+ * `pricebook history verify`: walks a store's chain in seq order, in bounded batches, from the
+ * genesis hash (or the signed checkpoint a retention cut left), recomputing each entry's hash,
+ * checks that the head row agrees with the last entry and that the chain passes through every
+ * anchor given, then checks the trade prices and list entries that as-of reads use, live and
+ * deleted, against the entries that created and deleted them (`KeptRecordCheck`). It goes on
+ * past a break, so that one broken entry cannot hide later ones, and reports every break.
+ * Everything is read in one read-only snapshot: it runs beside serving instances, and sees the
+ * database as it was when it began.
  */
 export class ChainVerifier {
   private readonly batchSize: number;
@@ -61,74 +58,161 @@ export class ChainVerifier {
     this.batchSize = options.batchSize ?? 1000;
   }
 
-  async verify(storeId: number): Promise<ChainReport> {
-    for (let attempt = 0; ; attempt++) {
-      const checkpoint = await this.uow.repos.history.checkpoint(storeId);
-      const report = await this.walk(storeId, checkpoint);
-      if (report.broken === undefined || attempt === RESTARTS) return report;
-      const now = await this.uow.repos.history.checkpoint(storeId);
-      if (now?.seq === checkpoint?.seq && now?.signature === checkpoint?.signature) return report;
-    }
+  verify(storeId: number): Promise<ChainReport> {
+    return this.uow.snapshot((repos) => this.walk(repos, storeId));
   }
 
-  private async walk(storeId: number, checkpoint: HistoryCheckpoint | undefined): Promise<ChainReport> {
-    const { history } = this.uow.repos;
+  private async walk(repos: Repositories, storeId: number): Promise<ChainReport> {
+    const { history } = repos;
+    const checkpoint = await history.checkpoint(storeId);
+    const breaks = new BreakList();
     const report: ChainReport = {
       storeId,
       entries: 0,
+      records: 0,
       head: checkpoint === undefined ? null : { seq: checkpoint.seq, hash: checkpoint.hash },
       checkpoint: checkpoint === undefined ? null : { seq: checkpoint.seq, hash: checkpoint.hash, lastCutAt: checkpoint.lastCutAt },
+      anchors: 0,
+      broken: breaks.listed,
+      brokenCount: 0,
     };
-    const broken = (seq: number, problem: ChainProblem, detail: string): ChainReport => ({ ...report, broken: { seq, problem, detail } });
     if (checkpoint !== undefined) {
-      if (this.options.key === undefined) throw new HistoryKeyMissing(`store ${storeId}'s history was cut by retention: set PRICEBOOK_HISTORY_KEY to check its checkpoint's signature`);
+      if (this.options.key === undefined)
+        throw new HistoryKeyMissing(`store ${storeId}'s history was cut by retention: set PRICEBOOK_HISTORY_KEY to check its checkpoint's signature`);
       if (!checkpointSignatureHolds(this.options.key, checkpoint)) {
-        return broken(checkpoint.seq, 'edited', 'the retention checkpoint’s signature does not hold: it was edited, or signed under another key');
+        breaks.add(checkpoint.seq, 'edited', 'the retention checkpoint’s signature does not hold: it was edited, or signed under another key');
       }
     }
+    const headRow = await history.readHead(storeId);
+    const records = new KeptRecordCheck(repos, storeId, breaks, this.batchSize, await boundaryOf(repos, checkpoint));
+    const chain = new ChainWalk(checkpoint, breaks, this.options.anchors?.get(storeId) ?? []);
     const start = checkpoint?.seq ?? 0;
-    const total = ((await history.readHead(storeId))?.seq ?? start) - start;
-    let previous = checkpoint?.hash ?? GENESIS_HASH;
-    let expected = start + 1;
-    let cursor: ChainCursor = { seq: 0, id: 0 };
-
-    // Walk to the end; then, while the head says there is more (appends during the walk), on.
-    for (;;) {
-      let walked = 0;
-      for (;;) {
-        const batch = await history.chain(storeId, cursor, this.batchSize);
-        for (const entry of batch) {
-          if (entry.seq <= start) return broken(entry.seq, 'inserted', `an entry at or before the retention checkpoint (seq ${start}), where every entry was cut`);
-          if (entry.seq < expected) return broken(entry.seq, 'inserted', 'a second entry with this seq');
-          if (entry.seq > expected) return broken(expected, 'removed', entry.seq === expected + 1 ? `entry ${expected} is missing` : `entries ${expected} to ${entry.seq - 1} are missing`);
-          if (entry.prevHash !== previous) return broken(entry.seq, 'inserted', `its prevHash is not the hash of entry ${entry.seq - 1}: an entry was put in before it (or entry ${entry.seq - 1} replaced)`);
-          if (chainHash(entry.prevHash, entry) !== entry.hash) return broken(entry.seq, 'edited', 'its hash does not match its content');
-          previous = entry.hash;
-          expected += 1;
-          report.entries += 1;
-          report.head = { seq: entry.seq, hash: entry.hash };
-        }
-        walked += batch.length;
-        const last = batch.at(-1);
-        if (last !== undefined) cursor = { seq: last.seq, id: last.id };
-        this.options.onProgress?.(storeId, report.entries, Math.max(total, report.entries));
-        if (batch.length < this.batchSize) break;
-      }
-      // Entries and the head commit together, and the head is read after the entries: a head
-      // behind the last entry means rows past it that no append made.
-      const head = await history.readHead(storeId);
-      const lastSeq = expected - 1;
-      if (head === undefined) {
-        if (lastSeq === 0) return report;
-        return broken(lastSeq, 'removed', 'the store’s chain head row is missing');
-      }
-      if (head.seq < lastSeq) return broken(head.seq + 1, 'inserted', `past the chain head (seq ${head.seq})`);
-      if (head.seq > lastSeq) {
-        if (walked > 0) continue;
-        return broken(lastSeq + 1, 'removed', head.seq === lastSeq + 1 ? `entry ${head.seq}, the last, is missing` : `entries ${lastSeq + 1} to ${head.seq}, the last, are missing`);
-      }
-      if (head.hash !== previous) return broken(head.seq, 'edited', 'the chain head’s hash is not the last entry’s');
-      return report;
+    const total = Math.max(0, (headRow?.seq ?? start) - start);
+    for (let cursor: ChainCursor = { seq: 0, id: 0 }; ;) {
+      const batch = await history.chain(storeId, cursor, this.batchSize);
+      for (const entry of batch) chain.step(entry);
+      await records.entries(batch);
+      report.entries = chain.walked;
+      this.options.onProgress?.(storeId, 'entries', chain.walked, Math.max(total, chain.walked));
+      const last = batch.at(-1);
+      if (last === undefined || batch.length < this.batchSize) break;
+      cursor = { seq: last.seq, id: last.id };
     }
+    chain.end(headRow);
+    report.head = chain.head;
+    report.anchors = chain.anchorsChecked;
+    await records.rows((checked) => this.options.onProgress?.(storeId, 'records', checked, null));
+    report.records = records.checked;
+    report.brokenCount = breaks.count;
+    return report;
+  }
+}
+
+/**
+ * Records created (or deleted) at or before this moment may have no entry: they are older than
+ * the history, or their entries were cut by retention. Null: every record must have its entries.
+ */
+async function boundaryOf(repos: Repositories, checkpoint: HistoryCheckpoint | undefined): Promise<string | null> {
+  const startedAt = await repos.history.startedAt();
+  if (checkpoint === undefined) return startedAt;
+  return startedAt === null || checkpoint.lastCutAt > startedAt ? checkpoint.lastCutAt : startedAt;
+}
+
+/** The walk of one chain's entries in (seq, row id) order: each entry against its predecessor, and the anchors. */
+class ChainWalk {
+  walked = 0;
+  anchorsChecked = 0;
+  head: ChainHead | null;
+  private previous: string;
+  /** Whether `previous` is the hash of the entry just before `expected` (not across a gap). */
+  private follows = true;
+  private expected: number;
+  private readonly start: number;
+  private readonly anchors: Map<number, string[]>;
+
+  constructor(
+    private readonly checkpoint: HistoryCheckpoint | undefined,
+    private readonly breaks: BreakList,
+    anchors: readonly ChainHead[],
+  ) {
+    this.start = checkpoint?.seq ?? 0;
+    this.expected = this.start + 1;
+    this.previous = checkpoint?.hash ?? GENESIS_HASH;
+    this.head = checkpoint === undefined ? null : { seq: checkpoint.seq, hash: checkpoint.hash };
+    this.anchors = new Map();
+    for (const anchor of anchors) this.anchors.set(anchor.seq, [...(this.anchors.get(anchor.seq) ?? []), anchor.hash]);
+    // An anchor at the checkpoint is checked against it; one before it was cut with its entry.
+    for (const [seq, hashes] of this.anchors) {
+      if (seq > this.start) continue;
+      if (seq === this.start && this.checkpoint !== undefined) for (const hash of hashes) this.checkAnchor(seq, hash, this.checkpoint.hash);
+      this.anchors.delete(seq);
+    }
+  }
+
+  step(entry: HistoryEntry): void {
+    const { breaks } = this;
+    if (entry.seq <= this.start) {
+      breaks.add(entry.seq, 'inserted', `an entry at or before the retention checkpoint (seq ${this.start}), where every entry was cut`);
+      return;
+    }
+    if (entry.seq < this.expected) {
+      breaks.add(entry.seq, 'inserted', 'a second entry with this seq');
+      return;
+    }
+    if (entry.seq > this.expected) {
+      breaks.add(
+        this.expected,
+        'removed',
+        entry.seq === this.expected + 1 ? `entry ${this.expected} is missing` : `entries ${this.expected} to ${entry.seq - 1} are missing`,
+      );
+      this.expected = entry.seq;
+      this.follows = false;
+    }
+    if (this.follows && entry.prevHash !== this.previous) {
+      breaks.add(
+        entry.seq,
+        'inserted',
+        `its prevHash is not the hash of entry ${entry.seq - 1}: an entry was put in before it (or entry ${entry.seq - 1} replaced)`,
+      );
+    }
+    if (chainHash(entry.prevHash, entry) !== entry.hash) breaks.add(entry.seq, 'edited', 'its hash does not match its content');
+    for (const hash of this.anchors.get(entry.seq) ?? []) this.checkAnchor(entry.seq, hash, entry.hash);
+    this.anchors.delete(entry.seq);
+    this.previous = entry.hash;
+    this.follows = true;
+    this.expected += 1;
+    this.walked += 1;
+    this.head = { seq: entry.seq, hash: entry.hash };
+  }
+
+  /** After the last entry: the head row must agree with it, and no anchor may lie past it. */
+  end(headRow: ChainHead | undefined): void {
+    const { breaks } = this;
+    const lastSeq = this.expected - 1;
+    if (headRow === undefined) {
+      if (lastSeq > 0) breaks.add(lastSeq, 'removed', 'the store’s chain head row is missing');
+    } else if (headRow.seq < lastSeq) {
+      breaks.add(headRow.seq + 1, 'inserted', `past the chain head (seq ${headRow.seq})`);
+    } else if (headRow.seq > lastSeq) {
+      breaks.add(
+        lastSeq + 1,
+        'removed',
+        headRow.seq === lastSeq + 1 ? `entry ${headRow.seq}, the last, is missing` : `entries ${lastSeq + 1} to ${headRow.seq}, the last, are missing`,
+      );
+    } else if (headRow.hash !== this.previous) {
+      breaks.add(headRow.seq, 'edited', 'the chain head’s hash is not the last entry’s');
+    }
+    for (const [seq, hashes] of this.anchors) {
+      for (const hash of hashes) {
+        this.anchorsChecked += 1;
+        breaks.add(seq, 'removed', `the chain ends at entry ${lastSeq}, before the anchor’s entry ${seq} (hash ${hash.slice(0, 12)}…): it was cut short`);
+      }
+    }
+  }
+
+  private checkAnchor(seq: number, expected: string, found: string): void {
+    this.anchorsChecked += 1;
+    if (expected !== found)
+      this.breaks.add(seq, 'edited', `entry ${seq}’s hash is not the anchor’s (${expected.slice(0, 12)}…): the chain was written again from here or before`);
   }
 }

@@ -30,38 +30,108 @@ function either<T>(before: T | null, after: T | null): T {
 
 export function tradePriceRecord(before: TradePrice | null, after: TradePrice | null): HistoryRecord {
   const price = either(before, after);
-  return { resource: 'trade_price', resourceId: price.id, change: changeOf(before, after), before, after, customerId: price.customerId, productId: price.productId, priceListId: null, sku: price.sku };
+  return {
+    resource: 'trade_price',
+    resourceId: price.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: price.customerId,
+    productId: price.productId,
+    priceListId: null,
+    sku: price.sku,
+  };
 }
 
 export function listEntryRecord(before: PriceListPrice | null, after: PriceListPrice | null): HistoryRecord {
   const entry = either(before, after);
-  return { resource: 'price_list_entry', resourceId: entry.id, change: changeOf(before, after), before, after, customerId: null, productId: entry.productId, priceListId: entry.priceListId, sku: entry.sku };
+  return {
+    resource: 'price_list_entry',
+    resourceId: entry.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: null,
+    productId: entry.productId,
+    priceListId: entry.priceListId,
+    sku: entry.sku,
+  };
 }
 
 export function priceListRecord(before: PriceList | null, after: PriceList | null): HistoryRecord {
   const list = either(before, after);
-  return { resource: 'price_list', resourceId: list.id, change: changeOf(before, after), before, after, customerId: null, productId: null, priceListId: list.id, sku: null };
+  return {
+    resource: 'price_list',
+    resourceId: list.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: null,
+    productId: null,
+    priceListId: list.id,
+    sku: null,
+  };
 }
 
 export function customerRecord(before: Customer | null, after: Customer | null): HistoryRecord {
   const customer = either(before, after);
-  return { resource: 'customer', resourceId: customer.id, change: changeOf(before, after), before, after, customerId: customer.id, productId: null, priceListId: null, sku: null };
+  return {
+    resource: 'customer',
+    resourceId: customer.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: customer.id,
+    productId: null,
+    priceListId: null,
+    sku: null,
+  };
 }
 
 export function customerGroupRecord(before: CustomerGroup | null, after: CustomerGroup | null): HistoryRecord {
   const group = either(before, after);
-  return { resource: 'customer_group', resourceId: group.id, change: changeOf(before, after), before, after, customerId: null, productId: null, priceListId: null, sku: null };
+  return {
+    resource: 'customer_group',
+    resourceId: group.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: null,
+    productId: null,
+    priceListId: null,
+    sku: null,
+  };
 }
 
 /** A product's own record: `variations` inside it are recorded on their own (`variationRecord`). */
 export function productRecord(before: Product | null, after: Product | null): HistoryRecord {
   const product = either(before, after);
-  return { resource: 'product', resourceId: product.id, change: changeOf(before, after), before, after, customerId: null, productId: product.id, priceListId: null, sku: product.sku };
+  return {
+    resource: 'product',
+    resourceId: product.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: null,
+    productId: product.id,
+    priceListId: null,
+    sku: product.sku,
+  };
 }
 
 export function variationRecord(before: Variation | null, after: Variation | null): HistoryRecord {
   const variation = either(before, after);
-  return { resource: 'variation', resourceId: variation.id, change: changeOf(before, after), before, after, customerId: null, productId: variation.productId, priceListId: null, sku: variation.sku };
+  return {
+    resource: 'variation',
+    resourceId: variation.id,
+    change: changeOf(before, after),
+    before,
+    after,
+    customerId: null,
+    productId: variation.productId,
+    priceListId: null,
+    sku: variation.sku,
+  };
 }
 
 /** What a change set's entry shows of it: a step of its workflow (docs/change-sets.md, "States"). */
@@ -76,7 +146,17 @@ export interface ChangeSetStep {
 
 /** A change set created (before null) or moved from one state to another. */
 export function changeSetRecord(before: ChangeSetStep | null, after: ChangeSetStep): HistoryRecord {
-  return { resource: 'change_set', resourceId: after.id, change: before === null ? 'created' : 'updated', before, after, customerId: null, productId: null, priceListId: null, sku: null };
+  return {
+    resource: 'change_set',
+    resourceId: after.id,
+    change: before === null ? 'created' : 'updated',
+    before,
+    after,
+    customerId: null,
+    productId: null,
+    priceListId: null,
+    sku: null,
+  };
 }
 
 /** Whether an update changes what a customer would pay: a customer's lists, trade flag or active flag. */

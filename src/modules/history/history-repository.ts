@@ -1,4 +1,6 @@
-import type { Page } from '../page.js';
+import type { PriceListPrice } from '../../contract/price-lists.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
+import type { Page } from '../shared/page.js';
 import type { Actor, ChangeOrigin, HistoryEntry, HistoryRecord, HistoryResource } from './history-entry.js';
 
 /** What `GET /v1/price-history` narrows by; every field left out matches all. */
@@ -43,6 +45,25 @@ export interface HistoryCheckpoint {
   signature: string;
 }
 
+/** The records kept in tables of their own beside the history, which as-of reads use: `pricebook history verify` checks them against it. */
+export type KeptResource = 'trade_price' | 'price_list_entry';
+
+/** A trade price or list entry as its table holds it. */
+export interface KeptRecord {
+  resource: KeptResource;
+  /** As the API shows it. */
+  record: TradePrice | PriceListPrice;
+  /** null: live (`trade_prices`, `price_list_prices`); else the moment this stretch of its life ended (its `…_deleted` row). */
+  deletedAt: string | null;
+}
+
+/** Where a walk of a table of kept records stands: before the first, `KEPT_START`. What it holds is the repository's. */
+export interface KeptCursor {
+  readonly position: readonly [number, number, string];
+}
+
+export const KEPT_START: KeptCursor = { position: [0, 0, ''] };
+
 /**
  * The price history's storage. Append-only: nothing here changes or removes an entry, but for
  * a retention cut, which removes the oldest stretch of a chain and leaves a signed checkpoint.
@@ -71,4 +92,23 @@ export interface HistoryRepository {
   checkpoint(storeId: number): Promise<HistoryCheckpoint | undefined>;
   /** Deletes the store's entries up to `checkpoint.seq` and makes `checkpoint` the store's one checkpoint; answers how many went. */
   cut(checkpoint: HistoryCheckpoint): Promise<number>;
+
+  /**
+   * Up to `limit` of the store's live (`deleted` false) or deleted records of `resource` after
+   * `after`, in an order of the table's index, and the cursor after the last. Reads for
+   * `pricebook history verify`.
+   */
+  keptRecords(
+    storeId: number,
+    resource: KeptResource,
+    deleted: boolean,
+    after: KeptCursor,
+    limit: number,
+  ): Promise<{ records: KeptRecord[]; next: KeptCursor }>;
+  /** Every live and deleted row of these ids (at most 1000). */
+  keptRecordsOf(storeId: number, resource: KeptResource, ids: readonly number[]): Promise<KeptRecord[]>;
+  /** The entries that created or deleted these records (at most 1000 ids), in seq order. */
+  entriesOf(storeId: number, resource: KeptResource, ids: readonly number[]): Promise<HistoryEntry[]>;
+  /** When the history began (its migration ran): records created before have no entry of their creation. Null when unknown. */
+  startedAt(): Promise<string | null>;
 }

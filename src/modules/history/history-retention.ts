@@ -1,5 +1,5 @@
-import { type Clock, isoTimestamp } from '../clock.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { signCheckpoint } from './checkpoint-signature.js';
 
 export interface HistoryRetentionOptions {

@@ -1,6 +1,7 @@
-import type { PriceHistoryEntry } from '../../contract/price-history.js';
-import type { Page } from '../page.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { PriceHistoryEntry, PriceHistoryHead } from '../../contract/price-history.js';
+import type { Page } from '../shared/page.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { GENESIS_HASH } from './history-chain.js';
 import type { HistoryEntry } from './history-entry.js';
 import type { HistoryFilter } from './history-repository.js';
 
@@ -23,6 +24,19 @@ export class HistoryService {
 
   count(storeId: number, filter: HistoryFilter): Promise<number> {
     return this.uow.repos.history.count(storeId, filter);
+  }
+
+  /**
+   * The store's last entry, as an anchor to keep elsewhere: its seq, hash and moment (after a
+   * retention cut that left no later entry, the checkpoint's; with no history, seq 0).
+   */
+  async head(storeId: number): Promise<PriceHistoryHead> {
+    const { history } = this.uow.repos;
+    const [newest] = await history.list(storeId, {}, { count: 1, offset: 0 });
+    if (newest !== undefined) return { seq: newest.seq, hash: newest.hash, at: newest.at };
+    const checkpoint = await history.checkpoint(storeId);
+    if (checkpoint !== undefined) return { seq: checkpoint.seq, hash: checkpoint.hash, at: checkpoint.lastCutAt };
+    return { seq: 0, hash: GENESIS_HASH, at: null };
   }
 }
 

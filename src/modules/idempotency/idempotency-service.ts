@@ -1,6 +1,6 @@
-import { type Clock, isoTimestamp } from '../clock.js';
-import { AppError, UniqueViolation } from '../errors.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { AppError, UniqueViolation } from '../shared/errors.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { CreatedRecord, KeyOwner } from './idempotency-repository.js';
 
 /** Keys are remembered this long. */
@@ -33,7 +33,13 @@ export class IdempotencyService {
   ) {}
 
   /** `prepare`, if given, runs once the key is known to be new, before the transaction opens. */
-  async run(owner: KeyOwner, key: string, fingerprint: string, create: () => Promise<RenderedResponse>, prepare?: () => Promise<void>): Promise<IdempotentOutcome> {
+  async run(
+    owner: KeyOwner,
+    key: string,
+    fingerprint: string,
+    create: () => Promise<RenderedResponse>,
+    prepare?: () => Promise<void>,
+  ): Promise<IdempotentOutcome> {
     const previous = await this.replay(owner, key, fingerprint);
     if (previous !== undefined) return previous;
 

@@ -18,7 +18,16 @@ describe('CSV layouts of trade prices', () => {
     });
     const full = layoutOf(['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until']);
     expect(readRow(full, ['3', 'MUG', '0.0001', '10', '2026-12-01T00:00:00+01:00', ''], 7).prices).toEqual([
-      { row: 7, customerField: 'customer_id', customer: { id: 3 }, sku: 'MUG', price: 0.0001, minQuantity: 10, validFrom: '2026-11-30T23:00:00.000Z', validUntil: null },
+      {
+        row: 7,
+        customerField: 'customer_id',
+        customer: { id: 3 },
+        sku: 'MUG',
+        price: 0.0001,
+        minQuantity: 10,
+        validFrom: '2026-11-30T23:00:00.000Z',
+        validUntil: null,
+      },
     ]);
   });
 
@@ -26,13 +35,24 @@ describe('CSV layouts of trade prices', () => {
     const layout = layoutOf(['sku', '12', 'buyer@example.com']);
     expect(layout).toMatchObject({ format: 'matrix', customers: [{ ref: { id: 12 } }, { ref: { email: 'buyer@example.com' } }] });
     expect(readRow(layout, ['TEE', '', '7.25'], 3)).toEqual({
-      prices: [{ row: 3, customerField: 'buyer@example.com', customer: { email: 'buyer@example.com' }, sku: 'TEE', price: 7.25, minQuantity: 1, validFrom: null, validUntil: null }],
+      prices: [
+        {
+          row: 3,
+          customerField: 'buyer@example.com',
+          customer: { email: 'buyer@example.com' },
+          sku: 'TEE',
+          price: 7.25,
+          minQuantity: 1,
+          validFrom: null,
+          validUntil: null,
+        },
+      ],
       errors: [],
     });
   });
 
   it.each([
-    [['customer_id', 'sku'], [['price', 'is required in the header']]],
+    [['customer_id', 'sku'], [['price', 'is a required column of the header']]],
     [['customer_id', 'sku', 'price', 'colour'], [['colour', 'is not a column']]],
     [['customer_id', 'sku', 'price', 'Price'], [['Price', 'is named twice']]],
     [['sku', 'Acme Ltd'], [['Acme Ltd', 'must name a customer']]],
@@ -61,19 +81,28 @@ describe('CSV layouts of trade prices', () => {
     const layout = layoutOf(['customer_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until']);
     const read = readRow(layout, ['1', 'TEE', '1', '0', '2026-02-30T00:00:00Z', 'soon'], 5);
     expect(read.errors.map((error) => error.field)).toEqual(['min_quantity', 'valid_from', 'valid_until']);
-    expect(readRow(layout, ['1', 'TEE', '1', '1', '2027-01-01T00:00:00Z', '2026-01-01T00:00:00Z'], 6).errors.map((error) => error.field)).toEqual(['valid_until']);
+    expect(readRow(layout, ['1', 'TEE', '1', '1', '2027-01-01T00:00:00Z', '2026-01-01T00:00:00Z'], 6).errors.map((error) => error.field)).toEqual([
+      'valid_until',
+    ]);
     expect(readRow(layout, ['1', 'TEE'], 7).errors).toEqual([{ row: 7, field: null, message: 'has 2 fields where the header has 6' }]);
   });
 
   it('refuses a name longer than any column, or with a NUL, quoting only its start, and looks nothing more up', () => {
     const long = 'x'.repeat(10_000);
-    expect(readHeader(['sku', long, '12'])).toEqual({ errors: [{ row: 1, field: `${'x'.repeat(64)}…`, message: 'is longer than any column name (at most 254 characters, an e-mail address)' }] });
-    expect(readHeader(['customer_id', 'sku', 'price', 'a\u0000b'])).toEqual({ errors: [{ row: 1, field: 'a\u0000b', message: 'must not contain the NUL character (\\u0000)' }] });
+    expect(readHeader(['sku', long, '12'])).toEqual({
+      errors: [{ row: 1, field: `${'x'.repeat(64)}…`, message: 'is longer than any column name (at most 254 characters, an e-mail address)' }],
+    });
+    expect(readHeader(['customer_id', 'sku', 'price', 'a\u0000b'])).toEqual({
+      errors: [{ row: 1, field: 'a\u0000b', message: 'must not contain the NUL character (\\u0000)' }],
+    });
   });
 
   it('refuses a cell with a NUL in its column, and a cell longer than its longest legal value with a short quote of it', () => {
     const layout = layoutOf(['customer_id', 'sku', 'price', 'valid_from']);
-    expect(readRow(layout, ['1', 'TEE\u0000', '1', ''], 2)).toEqual({ prices: [], errors: [{ row: 2, field: 'sku', message: 'must not contain the NUL character (\\u0000)' }] });
+    expect(readRow(layout, ['1', 'TEE\u0000', '1', ''], 2)).toEqual({
+      prices: [],
+      errors: [{ row: 2, field: 'sku', message: 'must not contain the NUL character (\\u0000)' }],
+    });
     const read = readRow(layout, ['1', 'S'.repeat(256), '1', '2026-01-01T00:00:00Z'.padEnd(100_000, '0')], 3);
     expect(read.errors).toEqual([
       { row: 3, field: 'sku', message: `must have at most 255 characters, got '${'S'.repeat(40)}…' (256 characters)` },

@@ -1,8 +1,9 @@
 import type { ImportError } from '../../contract/imports.js';
-import { MAX_LINE_QUANTITY } from '../../contract/common.js';
+import { MAX_LINE_QUANTITY, PRICE_TEXT } from '../../contract/common.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
+import { findColumns, type HeaderProblem, NUL_MESSAGE, readHeaderNames } from '../../csv/csv-header.js';
 import { LONG_COLUMNS } from '../../csv/trade-prices-csv.js';
-import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../shared/timestamps.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
@@ -42,43 +43,37 @@ const MAX_EMAIL_LENGTH = 254;
 const MAX_SKU_LENGTH = 255;
 /** Longer than any timestamp the API reads (`2026-12-01T00:00:00.000000000+01:00` has 35). */
 const MAX_TIMESTAMP_LENGTH = 64;
-const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 
 /** The layout the header announces, or its problems (all on row 1). */
 export function readHeader(header: readonly string[]): { layout: CsvLayout } | { errors: ImportError[] } {
-  const names = header.map((name) => stripNeutralisation(name.trim()));
-  const errors: ImportError[] = [];
-  const seen = new Set<string>();
-  let unreadable = false;
-  for (const name of names) {
-    // A name no column can have is quoted cut short, and goes no further (no lookup, no copy).
-    if (name.includes('\u0000') || name.length > MAX_EMAIL_LENGTH) {
-      errors.push({ row: 1, field: clip(name, 64), message: name.includes('\u0000') ? NUL_MESSAGE : `is longer than any column name (at most ${MAX_EMAIL_LENGTH} characters, an e-mail address)` });
-      unreadable = true;
-      continue;
-    }
-    if (seen.has(name.toLowerCase())) errors.push({ row: 1, field: name, message: 'is named twice in the header' });
-    seen.add(name.toLowerCase());
-  }
+  const onRow1 = (problems: HeaderProblem[]): ImportError[] => problems.map(({ field, message }) => ({ row: 1, field, message }));
+  // A matrix's header names customers, and the longest name a column can have is an e-mail address.
+  const { names, problems, unreadable } = readHeaderNames(header, { length: MAX_EMAIL_LENGTH, what: 'an e-mail address' });
+  const errors = onRow1(problems);
   if (unreadable) return { errors };
   if (names[0]?.toLowerCase() === 'sku') {
     const customers = names.slice(1).map((name, offset) => ({ index: offset + 1, header: name, ref: customerRef(name) }));
     for (const customer of customers) {
-      if (customer.ref === undefined) errors.push({ row: 1, field: customer.header, message: 'must name a customer: its id (a whole number) or its e-mail address' });
+      if (customer.ref === undefined)
+        errors.push({ row: 1, field: customer.header, message: 'must name a customer: its id (a whole number) or its e-mail address' });
     }
     if (customers.length === 0) errors.push({ row: 1, field: null, message: 'a matrix needs a column for at least one customer after sku' });
     if (errors.length > 0) return { errors };
-    return { layout: { format: 'matrix', width: names.length, names, customers: customers.map(({ index, header: name, ref }) => ({ index, header: name, ref: ref! })) } };
+    return {
+      layout: {
+        format: 'matrix',
+        width: names.length,
+        names,
+        customers: customers.map(({ index, header: name, ref }) => ({ index, header: name, ref: ref! })),
+      },
+    };
   }
-  const column: Partial<Record<LongColumn, number>> = {};
-  names.forEach((name, index) => {
-    const known = LONG_COLUMNS.find((candidate) => candidate === name.toLowerCase());
-    if (known === undefined) errors.push({ row: 1, field: clip(name, 64), message: `is not a column of the long format (${LONG_COLUMNS.join(', ')}); a matrix starts with sku` });
-    else column[known] = index;
+  const { column, problems: columnProblems } = findColumns(names, {
+    columns: LONG_COLUMNS,
+    required: REQUIRED_LONG_COLUMNS,
+    notAColumn: `is not a column of the long format (${LONG_COLUMNS.join(', ')}); a matrix starts with sku`,
   });
-  for (const required of REQUIRED_LONG_COLUMNS) {
-    if (column[required] === undefined) errors.push({ row: 1, field: required, message: 'is required in the header' });
-  }
+  errors.push(...onRow1(columnProblems));
   if (errors.length > 0) return { errors };
   return { layout: { format: 'long', width: names.length, names: names.map((name) => name.toLowerCase()), column } };
 }
@@ -110,12 +105,17 @@ function readLongRow(layout: Extract<CsvLayout, { format: 'long' }>, fields: rea
   const minQuantity = minQuantityOf(text('min_quantity'), row, errors);
   const validFrom = momentOf(text('valid_from'), row, 'valid_from', errors);
   const validUntil = momentOf(text('valid_until'), row, 'valid_until', errors);
-  if (validFrom !== null && validUntil !== null && validFrom >= validUntil) errors.push({ row, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
+  if (validFrom !== null && validUntil !== null && validFrom >= validUntil)
+    errors.push({ row, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
   if (errors.length > 0 || customerId === undefined || sku === undefined || price === undefined) return { prices: [], errors };
   return { prices: [{ row, customerField: 'customer_id', customer: { id: customerId }, sku, price, minQuantity, validFrom, validUntil }], errors };
 }
 
-function readMatrixRow(layout: Extract<CsvLayout, { format: 'matrix' }>, fields: readonly string[], row: number): { prices: CsvPrice[]; errors: ImportError[] } {
+function readMatrixRow(
+  layout: Extract<CsvLayout, { format: 'matrix' }>,
+  fields: readonly string[],
+  row: number,
+): { prices: CsvPrice[]; errors: ImportError[] } {
   const errors: ImportError[] = [];
   const sku = skuOf(fields[0]!.trim(), row, 'sku', errors);
   const prices: CsvPrice[] = [];
@@ -123,7 +123,8 @@ function readMatrixRow(layout: Extract<CsvLayout, { format: 'matrix' }>, fields:
     const cell = fields[index]!.trim();
     if (cell === '') continue;
     const price = decimalOf(cell, row, header, errors);
-    if (price !== undefined && sku !== undefined) prices.push({ row, customerField: header, customer: ref, sku, price, minQuantity: 1, validFrom: null, validUntil: null });
+    if (price !== undefined && sku !== undefined)
+      prices.push({ row, customerField: header, customer: ref, sku, price, minQuantity: 1, validFrom: null, validUntil: null });
   }
   return errors.length > 0 ? { prices: [], errors } : { prices, errors };
 }
@@ -137,7 +138,11 @@ function customerRef(header: string): CustomerRef | undefined {
 
 export function skuOf(text: string, row: number, field: string, errors: ImportError[]): string | undefined {
   if (text === '' || text.length > MAX_SKU_LENGTH) {
-    errors.push({ row, field, message: text === '' ? 'is required' : `must have at most ${MAX_SKU_LENGTH} characters, got '${clip(text)}' (${text.length} characters)` });
+    errors.push({
+      row,
+      field,
+      message: text === '' ? 'is required' : `must have at most ${MAX_SKU_LENGTH} characters, got '${clip(text)}' (${text.length} characters)`,
+    });
     return undefined;
   }
   const control = controlCharacterProblem(text);
@@ -145,12 +150,10 @@ export function skuOf(text: string, row: number, field: string, errors: ImportEr
   return control === undefined ? text : undefined;
 }
 
-/** At most 4 decimals, below 1 000 000 000, with a point: what the API takes as a price. */
-const DECIMAL = /^(0|[1-9]\d{0,8})(\.\d{1,4})?$/;
-
+/** A price as the contract's `Price` takes it, written as text. */
 export function decimalOf(text: string, row: number, field: string, errors: ImportError[]): number | undefined {
-  if (!DECIMAL.test(text)) {
-    errors.push({ row, field, message: `must be a price: digits with at most 4 decimals after a point, below 1000000000, got '${clip(text)}'` });
+  if (!PRICE_TEXT.pattern.test(text)) {
+    errors.push({ row, field, message: `must be a price: ${PRICE_TEXT.rule}, got '${clip(text)}'` });
     return undefined;
   }
   return Number(text);

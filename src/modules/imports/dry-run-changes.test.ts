@@ -16,7 +16,16 @@ const record = (id: number, fields: Partial<TradePrice>): TradePrice => ({
   createdAt: '2027-01-01T00:00:00.000Z',
   ...fields,
 });
-const wanted = (fields: Partial<NewTradePrice>): NewTradePrice => ({ customerId: 7, productId: 1, sku: 'BOLT', price: 1, minQuantity: 1, validFrom: null, validUntil: null, ...fields });
+const wanted = (fields: Partial<NewTradePrice>): NewTradePrice => ({
+  customerId: 7,
+  productId: 1,
+  sku: 'BOLT',
+  price: 1,
+  minQuantity: 1,
+  validFrom: null,
+  validUntil: null,
+  ...fields,
+});
 
 describe('a replace dry run’s changes', () => {
   it('pairs a record and a new price of the same product, SKU, break and window as changed; any other difference is a deletion and a creation', () => {
@@ -27,7 +36,12 @@ describe('a replace dry run’s changes', () => {
       // The same place, but recorded against another product (the SKU moved): not a change of price.
       record(4, { sku: 'WASHER', productId: 9, price: 5 }),
     ];
-    const desired = [wanted({ price: 4.5 }), wanted({ minQuantity: 10, price: 3 }), wanted({ sku: 'NUT', price: 2, validFrom: '2027-02-01T00:00:00.000Z' }), wanted({ sku: 'WASHER', productId: 2, price: 5 })];
+    const desired = [
+      wanted({ price: 4.5 }),
+      wanted({ minQuantity: 10, price: 3 }),
+      wanted({ sku: 'NUT', price: 2, validFrom: '2027-02-01T00:00:00.000Z' }),
+      wanted({ sku: 'WASHER', productId: 2, price: 5 }),
+    ];
     const changes = changesOfDiff(diffPrices(existing, desired));
     expect(changes.map(({ kind, sku, before, after, tradePriceId }) => [kind, sku, before, after, tradePriceId])).toEqual([
       ['changed', 'BOLT', 4, 4.5, 1],

@@ -1,8 +1,15 @@
-import { type ImportChange, MAX_IMPORT_CHANGES } from '../../contract/imports.js';
+import { type Import, type ImportChange, type ImportChanges, MAX_IMPORT_CHANGES, MAX_KEPT_DRY_RUNS } from '../../contract/imports.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
+import { AppError } from '../shared/errors.js';
+import type { Page } from '../shared/page.js';
 import type { PriceDiff } from '../trade-prices/price-diff.js';
 import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
-import type { NumberedChange } from './import-repository.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import type { ImportLeases } from './import-lease.js';
+import { STAGE_PIECE } from './import-limits.js';
+import type { ImportPacer } from './import-pacing.js';
+import type { NumberedChange } from './import-contents-repository.js';
+import type { ClaimedImport } from './import-repository.js';
 
 /**
  * What a dry run would change, kept as it is found (`GET /v1/imports/{id}/changes`): each
@@ -21,6 +28,50 @@ export class DryRunChanges {
   get room(): number {
     return MAX_IMPORT_CHANGES - this.kept;
   }
+}
+
+/**
+ * Keeps `found` while `changes` has room, STAGE_PIECE at a time (numbered as they are written),
+ * each piece in a transaction that makes sure the import is still this process's, with the
+ * pacer's turn after it.
+ */
+export async function keepChanges(
+  leases: ImportLeases,
+  claim: ClaimedImport,
+  changes: DryRunChanges,
+  found: readonly ImportChange[],
+  pacer: ImportPacer,
+): Promise<void> {
+  for (let start = 0; start < found.length && changes.room > 0; start += STAGE_PIECE) {
+    const piece = changes.number(found.slice(start, start + STAGE_PIECE));
+    await leases.underLease(claim, (repos) => repos.importContents.recordChanges(claim, piece));
+    await pacer.pace();
+  }
+}
+
+/**
+ * What the dry run `run` would change, a page at a time, with the kept changes' counts; only a
+ * dry run that succeeded has them (`wrong_state` otherwise: a real run's changes are in the
+ * price history).
+ */
+export async function readChanges(repos: Repositories, run: Import, page: Page): Promise<ImportChanges> {
+  const { id } = run;
+  if (!run.dryRun)
+    throw new AppError('wrong_state', `Import ${id} is not a dry run: what it changed is in the price history (entries of source import, sourceId ${id})`);
+  if (run.status !== 'succeeded' || run.result === null) {
+    const why = run.status === 'failed' ? 'it failed: its problems are in `errors`' : `it is still ${run.status}: ask again once it has succeeded`;
+    throw new AppError('wrong_state', `Import ${id} has no changes to show: ${why}`);
+  }
+  const [counts, rows] = await Promise.all([repos.importContents.changeCounts(id), repos.importContents.changes(id, page)]);
+  const total = counts.created + counts.changed + counts.deleted;
+  if (total === 0 && run.result.created + run.result.deleted > 0) {
+    throw new AppError(
+      'wrong_state',
+      `Import ${id}'s changes are no longer kept: a store's ${MAX_KEPT_DRY_RUNS} newest dry runs keep theirs (and dry runs from before changes were kept have none); check the file again`,
+    );
+  }
+  const complete = counts.created + counts.changed === run.result.created && counts.deleted + counts.changed === run.result.deleted;
+  return { importId: id, counts, complete, total, rows };
 }
 
 /** Prices of the file with no record like them. */

@@ -33,10 +33,20 @@ describe('namesCustomersByEmail', () => {
   it('reads the start of an upload still arriving as a start: a header not seen to end names e-mails', () => {
     // Cut after the ids: the e-mail column may follow, so the scope is asked for.
     expect(namesCustomersByEmail(`sku,${ids(100)}`, false)).toBe(true);
-    expect(namesCustomersByEmail(`sku,${ids(100)}
-TEE`, false)).toBe(false);
-    expect(namesCustomersByEmail(`sku,${ids(100)}
-TEE`, true)).toBe(false);
+    expect(
+      namesCustomersByEmail(
+        `sku,${ids(100)}
+TEE`,
+        false,
+      ),
+    ).toBe(false);
+    expect(
+      namesCustomersByEmail(
+        `sku,${ids(100)}
+TEE`,
+        true,
+      ),
+    ).toBe(false);
   });
 
   it('is false for customer ids, the long format, and headers the import refuses anyway', () => {

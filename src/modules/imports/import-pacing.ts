@@ -1,5 +1,5 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { batchStart, nextTurn } from '../yield-to-other-work.js';
+import { batchStart, nextTurn } from '../shared/yield-to-other-work.js';
 
 /**
  * Milliseconds of import work between two rests. Each piece of work between two chances to

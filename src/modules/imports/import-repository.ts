@@ -1,13 +1,6 @@
-import type { Import, ImportChange, ImportChangeKind, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
+import type { Import, ImportError, ImportMode, ImportResult } from '../../contract/imports.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { Page } from '../page.js';
-import type { NewTradePrice } from '../trade-prices/trade-price-repository.js';
-
-/** A price an import checked, staged until the import applies: its place in the file, and the price. */
-export type StagedPrice = NewTradePrice & { position: number };
-
-/** A change a dry run found, numbered in the order it was found (from 1). */
-export type NumberedChange = ImportChange & { seq: number };
+import type { Page } from '../shared/page.js';
 
 /** Who uploaded an import, and with which request: its apply's history entries name them (source `import`). */
 export type ImportUploader = Pick<ChangeOrigin, 'actor' | 'requestId'>;
@@ -49,11 +42,13 @@ export interface StoreImportQueue {
   bytes: number;
 }
 
+/**
+ * Imports as rows: uploads begun, queued or discarded, claimed and leased, ended, cleaned up and
+ * purged; what they hold (file, staged prices, changes) is `ImportContentsRepository`'s.
+ */
 export interface ImportRepository {
   /** A new import whose file is still arriving (`uploading`: never answered, never claimed). */
   beginUpload(storeId: number, options: ImportOptions, uploader: ImportUploader, createdAt: string): Promise<number>;
-  /** Stores slice `seq` of an upload's file and adds its bytes to the import's size. */
-  appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void>;
   /**
    * The store's imports that count against its queue caps: queued and running ones, and uploads
    * under way that started at `uploadsSince` (ISO 8601) or later, with the bytes of their files.
@@ -86,31 +81,8 @@ export interface ImportRepository {
   renew(claim: ClaimedImport, leaseUntil: number): Promise<boolean>;
   /** Hands a running import back to the queue (its process stops). */
   release(claim: ClaimedImport): Promise<void>;
-  /** Slice `seq` of the import's file; undefined past the last one. */
-  readChunk(importId: number, seq: number): Promise<Buffer | undefined>;
-  stage(claim: ClaimedImport, prices: readonly StagedPrice[]): Promise<void>;
-  /** Deletes up to `limit` of the import's staged prices; how many it deleted. */
-  deleteStaged(importId: number, limit: number): Promise<number>;
-  /** Deletes up to `limit` slices of the import's file; how many it deleted. */
-  deleteChunks(importId: number, limit: number): Promise<number>;
-  /** Keeps a dry run's changes. */
-  recordChanges(claim: ClaimedImport, changes: readonly NumberedChange[]): Promise<void>;
-  /** Deletes up to `limit` of the import's changes; how many it deleted. */
-  deleteChanges(importId: number, limit: number): Promise<number>;
   /** Ids of the store's dry runs before `beforeId`, newest first, past the first `skip`; at most `limit`. */
   olderDryRuns(storeId: number, beforeId: number, skip: number, limit: number): Promise<number[]>;
-  /** The import's changes by customer id, SKU (by code point), break, then the order found: a page of them. */
-  changes(importId: number, page: Page): Promise<ImportChange[]>;
-  /** How many changes of each kind the import keeps. */
-  changeCounts(importId: number): Promise<Record<ImportChangeKind, number>>;
-  /** Staged prices by position, `limit` at a time after `afterPosition`. */
-  staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]>;
-  /** The customers with staged prices, ascending. */
-  stagedCustomers(importId: number): Promise<number[]>;
-  /** Up to `limit` staged prices of the customer with a SKU above `afterSku` (from the first when null), by SKU then position. */
-  stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]>;
-  /** Every staged price of the customer for one SKU, by position. */
-  stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]>;
   /**
    * Ends the import (only while the lease is `claim`'s: false otherwise) and marks its file
    * and staged rows for deletion (`cleanup`). The import as it ended, or undefined when the

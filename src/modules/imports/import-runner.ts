@@ -1,4 +1,4 @@
-import { BackgroundLoop } from '../background-loop.js';
+import { BackgroundLoop } from '../shared/background-loop.js';
 import type { ClaimedImport } from './import-repository.js';
 import type { ImportService } from './import-service.js';
 
@@ -91,7 +91,8 @@ export class ImportRunner {
     const pacer = this.imports.turns.pacer();
     try {
       const outcome = await pacer.run(() => this.imports.process(claim, () => !this.loop.running, pacer));
-      if (outcome.failure !== undefined) this.log.error({ err: outcome.failure, importId: claim.id, storeId: claim.storeId }, 'import failed on an unexpected error');
+      if (outcome.failure !== undefined)
+        this.log.error({ err: outcome.failure, importId: claim.id, storeId: claim.storeId }, 'import failed on an unexpected error');
       if (outcome.ended) this.log.info({ importId: claim.id, storeId: claim.storeId, ms: Date.now() - started }, 'import ended');
     } catch (error) {
       this.log.error({ err: error, importId: claim.id, storeId: claim.storeId }, 'imports: error, the import waits for its lease to run out');

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { type Import, MAX_IMPORT_BYTES } from '../../contract/imports.js';
-import { AppError, invalidField, validationFailed } from '../errors.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import { type AppError, invalidField, validationFailed } from '../shared/errors.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { bodyTooLarge, type ImportQueueCaps, queueFull } from './import-limits.js';
 import type { ImportTurns } from './import-pacing.js';
 
 /** Bytes of one stored slice of a file: written in a few milliseconds, even on SQLite (where the write holds the process). */
@@ -9,29 +10,6 @@ export const CHUNK_BYTES = 256 * 1024;
 
 /** Slices stored between two looks at the store's queued bytes (a MiB). */
 const CAP_CHECK_EVERY = 4;
-
-/** A store's import queue caps (docs/imports.md, "Limits"). */
-export interface ImportQueueCaps {
-  /** Imports of one store queued or running at once, uploads under way included. */
-  maxImports: number;
-  /** Bytes of the files of one store's queued and running imports and uploads. */
-  maxBytes: number;
-}
-
-/** How long a refused upload is told to wait before trying again, seconds. */
-export const QUEUE_FULL_RETRY_SECONDS = 60;
-
-export function queueFull(caps: ImportQueueCaps, what: 'imports' | 'bytes'): AppError {
-  const message =
-    what === 'imports'
-      ? `This store already has ${caps.maxImports} imports queued or running; send the file again once one has ended`
-      : `The files of this store's queued and running imports would exceed ${Math.floor(caps.maxBytes / 2 ** 20)} MiB; send the file again once one has ended`;
-  return new AppError('import_queue_full', message, undefined, QUEUE_FULL_RETRY_SECONDS);
-}
-
-export function bodyTooLarge(): AppError {
-  return new AppError('body_too_large', `Request body is larger than ${MAX_IMPORT_BYTES / 2 ** 20} MiB`);
-}
 
 /**
  * One file arriving as an import: written to storage slice by slice as its bytes come (the
@@ -73,7 +51,7 @@ export class ImportUpload {
     if (this.state !== 'receiving') throw new Error(`upload ${this.importId} is ${this.state}`);
     this.received += piece.length;
     if (this.received > MAX_IMPORT_BYTES) throw bodyTooLarge();
-    for (let offset = 0; offset < piece.length; ) {
+    for (let offset = 0; offset < piece.length;) {
       const from = offset;
       offset = await this.turns.turn(() => {
         if (from === 0) this.tally.feed(piece);
@@ -136,7 +114,7 @@ export class ImportUpload {
     // Not waiting for the disk: the import is queued, and answered, by a commit that does, which
     // makes every slice before it durable too. A slice's commit waiting for the disk held the
     // event loop (SQLite) while other uploads' slices filled it.
-    await this.uow.transaction((repos) => repos.imports.appendChunk(this.importId, this.storeId, seq, data), { unsynced: true });
+    await this.uow.transaction((repos) => repos.importContents.appendChunk(this.importId, this.storeId, seq, data), { unsynced: true });
     // The driver is done with the slice once the insert returns: the buffer is filled again.
     this.filled = 0;
   }

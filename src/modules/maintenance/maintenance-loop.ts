@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import { BackgroundLoop } from '../background-loop.js';
+import type { Clock } from '../shared/clock.js';
+import { BackgroundLoop } from '../shared/background-loop.js';
 
 /** One kind of clean-up: deletes up to `limit` rows that are due at `now` and says how many it deleted. */
 export interface PurgeTask {

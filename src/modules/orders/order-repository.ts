@@ -1,6 +1,6 @@
 import type { Order } from '../../contract/orders.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface OrderFilter {
   customerId?: number;

@@ -1,15 +1,15 @@
 import type { Customer } from '../../contract/customers.js';
 import { MAX_ORDER_AMOUNT, type Order, type OrderInput } from '../../contract/orders.js';
-import { type Clock, isoTimestamp } from '../clock.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
 import { quantityBreaks } from '../quantity-rules/quantity-rule.js';
-import { found, refusedBy, validationFailed } from '../errors.js';
+import { found, refusedBy, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import { eventOf } from '../events/events.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { formatUnits, isOrderAmount } from '../order-amounts.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { formatUnits, isOrderAmount } from '../shared/order-amounts.js';
 import type { NewOrderLine, OrderFilter } from './order-repository.js';
 
 export class OrderService {
@@ -58,13 +58,20 @@ export class OrderService {
         if (line === undefined || refused(index, 'sku')) return;
         const first = lineOfSku.get(line.sku);
         if (first === undefined) lineOfSku.set(line.sku, index);
-        else problems.push({ index, field: 'sku', message: `SKU '${line.sku}' is already ordered on line ${first}; order each SKU once, with its whole quantity` });
+        else
+          problems.push({
+            index,
+            field: 'sku',
+            message: `SKU '${line.sku}' is already ordered on line ${first}; order each SKU once, with its whole quantity`,
+          });
       });
 
       // Every line is priced at the moment the order is placed, in this transaction.
       const createdAt = isoTimestamp(this.clock);
       const toPrice = lines.map((line, index) =>
-        line === undefined || refused(index, 'sku') || lineOfSku.get(line.sku) !== index ? undefined : { sku: line.sku, quantity: refused(index, 'quantity') ? undefined : line.quantity },
+        line === undefined || refused(index, 'sku') || lineOfSku.get(line.sku) !== index
+          ? undefined
+          : { sku: line.sku, quantity: refused(index, 'quantity') ? undefined : line.quantity },
       );
       // Without a valid customer the catalog still tells which SKUs exist.
       const { lines: pricedLines, catalog } = await this.pricing.priceLines(repos, storeId, customer, toPrice, createdAt);
@@ -72,7 +79,8 @@ export class OrderService {
       for (const [sku, index] of lineOfSku) {
         const entry = catalog.get(sku);
         if (entry === undefined) problems.push({ index, field: 'sku', message: `SKU '${sku}' does not exist in this store` });
-        else if (inactive.has(entry.productId)) problems.push({ index, field: 'sku', message: `SKU '${sku}' belongs to product ${entry.productId}, which is inactive` });
+        else if (inactive.has(entry.productId))
+          problems.push({ index, field: 'sku', message: `SKU '${sku}' belongs to product ${entry.productId}, which is inactive` });
       }
 
       const priced: NewOrderLine[] = [];
@@ -81,7 +89,11 @@ export class OrderService {
         const broken = quantityBreaks(line.quantityRule, line.quantity);
         if (broken !== undefined) problems.push({ index, field: 'quantity', message: broken });
         else if (!isOrderAmount(line.lineTotalUnits)) {
-          problems.push({ index, field: 'quantity', message: `makes the line total ${formatUnits(line.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}` });
+          problems.push({
+            index,
+            field: 'quantity',
+            message: `makes the line total ${formatUnits(line.lineTotalUnits)}; a line total must be below ${MAX_ORDER_AMOUNT}`,
+          });
         }
         priced.push({
           sku: line.sku,
@@ -98,7 +110,10 @@ export class OrderService {
       });
       const totalUnits = priced.reduce((sum, line) => sum + line.lineTotalUnits, 0n);
       if (problems.length === 0 && !isOrderAmount(totalUnits)) {
-        problems.push({ field: 'lines', message: `make the order total ${formatUnits(totalUnits)}; an order total must be below ${MAX_ORDER_AMOUNT} (split the order)` });
+        problems.push({
+          field: 'lines',
+          message: `make the order total ${formatUnits(totalUnits)}; an order total must be below ${MAX_ORDER_AMOUNT} (split the order)`,
+        });
       }
 
       if (problems.length > 0 || customer === undefined) throw validationFailed(problems);
@@ -113,4 +128,3 @@ function customerProblems(customerId: number, customer: Customer | undefined): F
   const message = customerProblem(`Customer ${customerId}`, customer, { trade: false, active: true });
   return message === undefined ? [] : [{ field: 'customerId', message }];
 }
-

@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../../contract/errors.js';
-import { validationFailed } from '../errors.js';
-import type { Repositories } from '../unit-of-work.js';
+import { validationFailed } from '../shared/errors.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 
 /** 422 naming each of `priceListIds` (a customer's or a group's) that is not a price list of the store. */
 export async function assertPriceListsExist(repos: Repositories, storeId: number, priceListIds: readonly number[]): Promise<void> {

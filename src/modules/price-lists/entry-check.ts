@@ -3,7 +3,7 @@ import type { PriceListPriceInput } from '../../contract/price-lists.js';
 import type { PricedEntry } from './price-list-repository.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { ruleOfInput, ruleProblems } from '../quantity-rules/quantity-rule.js';
-import type { Repositories } from '../unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 
 /**
  * The check of a batch of list entries (a bulk create, a replace, a change set's entries): each
@@ -18,7 +18,11 @@ export async function checkEntryItems(
 ): Promise<{ checked: PricedEntry[]; problems: FieldProblem[] }> {
   const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
   // A rule the schema refused any part of is not looked at again.
-  const refusedRules = new Set(shapeProblems.filter((problem) => problem.field === null || problem.field === undefined || problem.field.startsWith('quantityRule')).map((problem) => problem.index));
+  const refusedRules = new Set(
+    shapeProblems
+      .filter((problem) => problem.field === null || problem.field === undefined || problem.field.startsWith('quantityRule'))
+      .map((problem) => problem.index),
+  );
   const rules = items.map((item, index) => (refusedRules.has(index) ? null : ruleOfInput(item.quantityRule)));
   rules.forEach((rule, index) => {
     if (rule !== null) problems.push(...ruleProblems(rule, 'quantityRule', index));

@@ -6,11 +6,12 @@ import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
 import { MAX_LINE_QUANTITY } from '../../contract/common.js';
 import { MAX_LIST_REPLACE_ITEMS } from '../../contract/price-lists.js';
 import { CSV_READ_OPTIONS } from '../../csv/csv-read-options.js';
+import { findColumns, readHeaderNames } from '../../csv/csv-header.js';
 import { PRICE_LIST_COLUMNS } from '../../csv/price-list-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 import { decimalOf, minQuantityOf, momentOf, skuOf } from '../imports/csv-format.js';
-import { nextTurn } from '../yield-to-other-work.js';
+import { nextTurn } from '../shared/yield-to-other-work.js';
 
 /** Bytes parsed, and rows checked, between turns of the event loop: a few milliseconds each. */
 const PIECE_BYTES = 32 * 1024;
@@ -49,19 +50,27 @@ export async function readEntryFile(csv: Buffer): Promise<{ rows: EntryRow[]; pr
     return { rows: [], problems: [{ field: null, message: `is not CSV the import reads: ${(error as Error).message}` }] };
   }
   const [header, ...data] = records;
-  if (header === undefined) return { rows: [], problems: [{ field: null, message: `is empty: the first row names the columns (${PRICE_LIST_COLUMNS.join(',')})` }] };
+  if (header === undefined)
+    return { rows: [], problems: [{ field: null, message: `is empty: the first row names the columns (${PRICE_LIST_COLUMNS.join(',')})` }] };
   if (count - 1 > MAX_LIST_REPLACE_ITEMS) {
-    return { rows: [], problems: [{ field: null, message: `has ${count - 1} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)` }] };
+    return {
+      rows: [],
+      problems: [
+        {
+          field: null,
+          message: `has ${count - 1} rows of entries; an import into a list takes at most ${MAX_LIST_REPLACE_ITEMS}: import fewer SKUs at a time (scope skus)`,
+        },
+      ],
+    };
   }
-  const column = new Map<Column, number>();
-  const problems: FieldProblem[] = [];
-  header.forEach((raw, index) => {
-    const name = stripNeutralisation(raw.trim()).toLowerCase();
-    if (!(PRICE_LIST_COLUMNS as readonly string[]).includes(name)) problems.push({ field: clip(name, 64), message: `is not a column of a list's file (${PRICE_LIST_COLUMNS.join(', ')})` });
-    else if (column.has(name as Column)) problems.push({ field: name, message: 'is named twice in the header' });
-    else column.set(name as Column, index);
+  const named = readHeaderNames(header);
+  if (named.unreadable) return { rows: [], problems: named.problems };
+  const { column, problems: columnProblems } = findColumns(named.names, {
+    columns: PRICE_LIST_COLUMNS,
+    required: REQUIRED,
+    notAColumn: `is not a column of a list's file (${PRICE_LIST_COLUMNS.join(', ')})`,
   });
-  for (const name of REQUIRED) if (!column.has(name)) problems.push({ field: name, message: 'is a required column of the header' });
+  const problems: FieldProblem[] = [...named.problems, ...columnProblems];
   if (problems.length > 0) return { rows: [], problems };
 
   const rows: EntryRow[] = [];
@@ -69,19 +78,22 @@ export async function readEntryFile(csv: Buffer): Promise<{ rows: EntryRow[]; pr
     if (position > 0 && position % ROWS_PER_TURN === 0) await nextTurn();
     const errors: ImportError[] = [];
     const text = (name: Column) => {
-      const index = column.get(name);
+      const index = column[name];
       return index === undefined ? '' : stripNeutralisation((fields[index] ?? '').trim());
     };
-    if (fields.length !== header.length) errors.push({ row: position + 2, field: null, message: `has ${fields.length} fields; the header has ${header.length}` });
+    if (fields.length !== header.length)
+      errors.push({ row: position + 2, field: null, message: `has ${fields.length} fields; the header has ${header.length}` });
     const sku = skuOf(text('sku'), position + 2, 'sku', errors);
     const price = decimalOf(text('price'), position + 2, 'price', errors);
     const minQuantity = minQuantityOf(text('min_quantity'), position + 2, errors);
     const validFrom = momentOf(text('valid_from'), position + 2, 'valid_from', errors);
     const validUntil = momentOf(text('valid_until'), position + 2, 'valid_until', errors);
-    if (validFrom !== null && validUntil !== null && validFrom >= validUntil) errors.push({ row: position + 2, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
+    if (validFrom !== null && validUntil !== null && validFrom >= validUntil)
+      errors.push({ row: position + 2, field: 'valid_until', message: `must be after valid_from (${validFrom})` });
     const quantityRule = ruleOf(text, position + 2, errors);
     problems.push(...errors.map(({ field, message }) => ({ index: position, field, message })));
-    if (errors.length === 0 && sku !== undefined && price !== undefined) rows.push({ index: position, sku, price, minQuantity, validFrom, validUntil, quantityRule });
+    if (errors.length === 0 && sku !== undefined && price !== undefined)
+      rows.push({ index: position, sku, price, minQuantity, validFrom, validUntil, quantityRule });
   }
   return { rows, problems };
 }
@@ -109,10 +121,15 @@ async function recordsOf(csv: Buffer): Promise<{ records: string[][]; count: num
 /** The entry's own rule from its three cells: all empty is none; a cell left empty is left out (the rule's defaults). */
 function ruleOf(text: (name: Column) => string, row: number, errors: ImportError[]): QuantityRuleInput | null {
   const rule: QuantityRuleInput = {};
-  for (const [name, key] of [['quantity_minimum', 'minimum'], ['quantity_maximum', 'maximum'], ['quantity_increment', 'increment']] as const) {
+  for (const [name, key] of [
+    ['quantity_minimum', 'minimum'],
+    ['quantity_maximum', 'maximum'],
+    ['quantity_increment', 'increment'],
+  ] as const) {
     const cell = text(name);
     if (cell === '') continue;
-    if (!/^[1-9]\d{0,6}$/.test(cell) || Number(cell) > MAX_LINE_QUANTITY) errors.push({ row, field: name, message: `must be a whole number from 1 to ${MAX_LINE_QUANTITY}, got '${clip(cell)}'` });
+    if (!/^[1-9]\d{0,6}$/.test(cell) || Number(cell) > MAX_LINE_QUANTITY)
+      errors.push({ row, field: name, message: `must be a whole number from 1 to ${MAX_LINE_QUANTITY}, got '${clip(cell)}'` });
     else rule[key] = Number(cell);
   }
   return Object.keys(rule).length === 0 ? null : rule;

@@ -37,7 +37,15 @@ function componentsByDefinition(entries: readonly OverlappingEntry[]): number[][
 
 describe('overlapsOf', () => {
   it('groups entries whose windows meet, chained, newest first; touching windows do not meet', () => {
-    const entries = [entry(1, null, null, 9.5), entry(2, null, null, 9), entry(3, 10, 20), entry(4, 15, 30), entry(5, 30, null), entry(6, 40, 50), entry(7, 25, 28)];
+    const entries = [
+      entry(1, null, null, 9.5),
+      entry(2, null, null, 9),
+      entry(3, 10, 20),
+      entry(4, 15, 30),
+      entry(5, 30, null),
+      entry(6, 40, 50),
+      entry(7, 25, 28),
+    ];
     // 1 and 2 always apply (so they meet everything): one overlap of all seven.
     expect(overlapsOf(KEY, entries).map((o) => o.entries.map((e) => e.id))).toEqual([[7, 6, 5, 4, 3, 2, 1]]);
     const dated = entries.slice(2);
@@ -45,7 +53,9 @@ describe('overlapsOf', () => {
       { ...KEY, kind: 'overlap', from: moment(10), until: moment(30), entryCount: 3, entries: [entry(7, 25, 28), entry(4, 15, 30), entry(3, 10, 20)] },
       { ...KEY, kind: 'overlap', from: moment(30), until: null, entryCount: 2, entries: [entry(6, 40, 50), entry(5, 30, null)] },
     ]);
-    expect(overlapsOf(KEY, [entry(8, null, null, 2), entry(9, null, null, 3)])).toEqual([{ ...KEY, kind: 'duplicate', from: null, until: null, entryCount: 2, entries: [entry(9, null, null, 3), entry(8, null, null, 2)] }]);
+    expect(overlapsOf(KEY, [entry(8, null, null, 2), entry(9, null, null, 3)])).toEqual([
+      { ...KEY, kind: 'duplicate', from: null, until: null, entryCount: 2, entries: [entry(9, null, null, 3), entry(8, null, null, 2)] },
+    ]);
     expect(overlapsOf(KEY, [entry(1, 0, 10), entry(2, 10, 20), entry(3, 20, null)])).toEqual([]);
     expect(overlapsOf(KEY, [])).toEqual([]);
   });
@@ -60,7 +70,9 @@ describe('overlapsOf', () => {
   it('finds exactly the connected entries of the definition, with their span and kind, on random windows', () => {
     const window = fc.oneof(
       fc.constant([null, null] as const),
-      fc.tuple(fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }), fc.option(fc.integer({ min: 1, max: 31 }), { nil: null })).filter(([from, until]) => from === null || until === null || from < until),
+      fc
+        .tuple(fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }), fc.option(fc.integer({ min: 1, max: 31 }), { nil: null }))
+        .filter(([from, until]) => from === null || until === null || from < until),
     );
     fc.assert(
       fc.property(fc.array(window, { maxLength: 12 }), (windows) => {

@@ -60,7 +60,10 @@ export function overlapGroups<E extends Windowed>(entries: readonly E[]): Array<
 }
 
 /** The overlaps of one key's stored entries, as `GET /v1/price-lists/{id}/overlaps` answers them. */
-export function overlapsOf(key: EntryKey, entries: ReadonlyArray<{ id: number; price: number; validFrom: string | null; validUntil: string | null }>): PriceListEntryOverlap[] {
+export function overlapsOf(
+  key: EntryKey,
+  entries: ReadonlyArray<{ id: number; price: number; validFrom: string | null; validUntil: string | null }>,
+): PriceListEntryOverlap[] {
   const ranked = entries.map(({ id, price, validFrom, validUntil }) => ({ rank: id, id, price, validFrom, validUntil }));
   return overlapGroups(ranked).map((group) => ({
     sku: key.sku,
@@ -76,7 +79,13 @@ function groupOf<E extends Windowed>(group: readonly E[], until: string | null):
   const duplicate = group.every((entry) => entry.validFrom === first.validFrom && entry.validUntil === first.validUntil);
   // The walk is in order of start: the first entry starts first.
   const newestFirst = [...group].sort((a, b) => b.rank - a.rank);
-  return { kind: duplicate ? 'duplicate' : 'overlap', from: first.validFrom, until, entryCount: group.length, entries: newestFirst.slice(0, MAX_OVERLAP_ENTRIES_SHOWN) };
+  return {
+    kind: duplicate ? 'duplicate' : 'overlap',
+    from: first.validFrom,
+    until,
+    entryCount: group.length,
+    entries: newestFirst.slice(0, MAX_OVERLAP_ENTRIES_SHOWN),
+  };
 }
 
 /** Orders window starts, no start (always valid) first; canonical timestamps compare as text. */

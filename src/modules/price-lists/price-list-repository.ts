@@ -2,7 +2,7 @@ import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '
 import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
 import type { Rounding } from '../currency/rounding.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import type { RecordsOfSku } from '../trade-prices/trade-price-repository.js';
 
 /** An entry as it is stored, checked, before it has an id: a priced SKU and its own quantity rule. */

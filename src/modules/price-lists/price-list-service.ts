@@ -1,7 +1,6 @@
 import { MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import {
   MAX_LIST_REPLACE_STORED,
-  MAX_OVERLAP_KEY_ENTRIES,
   type PriceList,
   type PriceListEntryOverlap,
   type PriceListInput,
@@ -12,29 +11,26 @@ import {
   type ReplacePriceListPricesRequest,
   type ReplacePriceListPricesResult,
 } from '../../contract/price-lists.js';
-import { deleteInBatches } from '../batched-delete.js';
+import { deleteInBatches } from '../shared/batched-delete.js';
 import type { Rounding } from '../currency/rounding.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { AppError, found, invalidField, notFound, refusedBy, validationFailed } from '../errors.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { AppError, found, invalidField, notFound, refusedBy, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { priceListChanged, priceListRecord } from '../history/change-records.js';
-import type { PricedSku } from '../../contract/trade-prices.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import { toPriceUnits } from '../money.js';
-import type { Page } from '../page.js';
+import { toPriceUnits } from '../shared/money.js';
+import type { Page } from '../shared/page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
-import { batchStart, nextTurn, onNextTurn, yieldToOtherWork } from '../yield-to-other-work.js';
+import { nextTurn, onNextTurn } from '../shared/yield-to-other-work.js';
 import { checkEntryItems } from './entry-check.js';
 import { columnOfField, readEntryFile } from './entry-file.js';
-import { overlapGroups, overlapsOf } from './entry-overlaps.js';
+import { pageOfOverlaps, plannedOverlaps } from './list-overlaps.js';
 import { PriceListEntryWrites } from './price-list-entry-writes.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { NewPriceList, PriceListFilter, PriceListPriceFilter } from './price-list-repository.js';
 
-/** Entries the overlaps read at a time, with a turn for other requests between reads. */
-export const OVERLAP_READ_CHUNK = 1000;
 /** Stored entries a replace reads at a time (each read a turn of its own). */
 const REPLACE_READ = 2500;
 
@@ -64,7 +60,8 @@ export class PriceListService {
   create(storeId: number, origin: ChangeOrigin, input: PriceListInput): Promise<PriceList> {
     const percentage = input.percentage ?? null;
     if (input.kind === 'percentage' && percentage === null) throw invalidField('percentage', 'is required for a percentage list');
-    if (input.kind === 'fixed' && percentage !== null) throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
+    if (input.kind === 'fixed' && percentage !== null)
+      throw invalidField('percentage', 'must be null or left out for a fixed list: its entries set its prices');
     const list: NewPriceList = {
       name: input.name,
       kind: input.kind,
@@ -96,7 +93,8 @@ export class PriceListService {
       }
       if (patch.percentage !== undefined) {
         if (current.kind === 'percentage' && patch.percentage === null) throw invalidField('percentage', 'cannot be null for a percentage list');
-        if (current.kind === 'fixed' && patch.percentage !== null) throw invalidField('percentage', 'must be null for a fixed list: its entries set its prices');
+        if (current.kind === 'fixed' && patch.percentage !== null)
+          throw invalidField('percentage', 'must be null for a fixed list: its entries set its prices');
       }
       const updated = found(
         await repos.priceLists.update(storeId, id, {
@@ -136,7 +134,14 @@ export class PriceListService {
           return before.filter((customer) => taken.has(customer.id)).sort((a, b) => a.id - b.id);
         },
         async (batch) => {
-          const now = new Map((await repos.customers.findMany(storeId, batch.map((customer) => customer.id))).map((customer) => [customer.id, customer]));
+          const now = new Map(
+            (
+              await repos.customers.findMany(
+                storeId,
+                batch.map((customer) => customer.id),
+              )
+            ).map((customer) => [customer.id, customer]),
+          );
           const events = batch.flatMap((previous) => {
             const customer = now.get(previous.id);
             return customer === undefined ? [] : [updateEventOf(storeId, 'customer.updated', previous, customer)];
@@ -147,7 +152,14 @@ export class PriceListService {
       // Groups are few (MAX_CUSTOMER_GROUPS a store): one read, one write, an event each.
       const groupsBefore = await repos.customerGroups.list(storeId, { priceListId: id }, { offset: 0, count: MAX_CUSTOMER_GROUPS });
       await repos.customerGroups.removePriceList(storeId, id);
-      const groupsAfter = new Map((await repos.customerGroups.findMany(storeId, groupsBefore.map((group) => group.id))).map((group) => [group.id, group]));
+      const groupsAfter = new Map(
+        (
+          await repos.customerGroups.findMany(
+            storeId,
+            groupsBefore.map((group) => group.id),
+          )
+        ).map((group) => [group.id, group]),
+      );
       await repos.events.append(
         groupsBefore.flatMap((previous) => {
           const group = groupsAfter.get(previous.id);
@@ -169,49 +181,11 @@ export class PriceListService {
     return this.withList(storeId, priceListId, (repos) => repos.priceLists.countPrices(storeId, priceListId, filter));
   }
 
-  /**
-   * The overlaps among the list's entries (`entry-overlaps.ts`), in key order (SKU, product,
-   * break), then by start: the page asked for. The entries are read in key order, a chunk at a
-   * time, until the page is full: a request reads the list's entries at most once, and holds one
-   * key's entries (at most MAX_OVERLAP_KEY_ENTRIES: a key of more is refused) and the page.
-   */
+  /** The overlaps among the list's entries, the page asked for (`pageOfOverlaps`); 404 when the list is not the store's. */
   async overlaps(storeId: number, priceListId: number, filter: Pick<PriceListPriceFilter, 'productId' | 'sku'>, page: Page): Promise<PriceListEntryOverlap[]> {
     const repos = this.uow.repos;
     if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
-    const shown: PriceListEntryOverlap[] = [];
-    let skipped = 0;
-    let key: PriceListPrice[] = [];
-    const closeKey = () => {
-      const first = key[0];
-      if (first === undefined) return;
-      for (const overlap of overlapsOf(first, key)) {
-        if (skipped < page.offset) skipped += 1;
-        else if (shown.length < page.count) shown.push(overlap);
-      }
-      key = [];
-    };
-    let after: PriceListPrice | undefined;
-    for (;;) {
-      const started = batchStart();
-      const chunk = await repos.priceLists.pricesInKeyOrder(storeId, priceListId, filter, after, OVERLAP_READ_CHUNK);
-      for (const entry of chunk) {
-        const first = key[0];
-        if (first !== undefined && (first.sku !== entry.sku || first.productId !== entry.productId || first.minQuantity !== entry.minQuantity)) closeKey();
-        if (shown.length === page.count) return shown;
-        key.push(entry);
-        if (key.length > MAX_OVERLAP_KEY_ENTRIES) {
-          throw invalidField(
-            'sku',
-            `Price list ${priceListId} holds more than ${MAX_OVERLAP_KEY_ENTRIES} entries of SKU '${entry.sku}' from ${entry.minQuantity} units: too many to weigh for overlaps. Delete the ones that never apply, or ask for other SKUs (sku=)`,
-          );
-        }
-      }
-      after = chunk.at(-1);
-      if (chunk.length < OVERLAP_READ_CHUNK) break;
-      await yieldToOtherWork(started);
-    }
-    closeKey();
-    return shown;
+    return pageOfOverlaps(repos, storeId, priceListId, filter, page);
   }
 
   async getPrice(storeId: number, priceListId: number, id: number): Promise<PriceListPrice> {
@@ -224,21 +198,30 @@ export class PriceListService {
    * queries and their windows checked, and all problems are reported together. The list must
    * be a fixed one. Entries are never de-duplicated: the rule's tie break decides.
    */
-  bulkCreatePrices(storeId: number, origin: ChangeOrigin, priceListId: number, items: readonly PriceListPriceInput[], shapeProblems: readonly FieldProblem[] = []): Promise<PriceListPrice[]> {
+  bulkCreatePrices(
+    storeId: number,
+    origin: ChangeOrigin,
+    priceListId: number,
+    items: readonly PriceListPriceInput[],
+    shapeProblems: readonly FieldProblem[] = [],
+  ): Promise<PriceListPrice[]> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
       const { checked, problems } = await checkEntryItems(repos, storeId, items, shapeProblems);
       if (problems.length > 0) throw validationFailed(problems, items.length);
-      return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).create(priceListId, checked);
+      return new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).create(checked, { priceListId });
     });
   }
 
   removePrice(storeId: number, origin: ChangeOrigin, priceListId: number, id: number): Promise<void> {
     return this.uow.transaction(async (repos) => {
       await repos.history.lockChain(storeId);
-      found(await new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).removeById(priceListId, id), `Entry ${id} of price list ${priceListId}`);
+      found(
+        await new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock)).removeById(id, { priceListId }),
+        `Entry ${id} of price list ${priceListId}`,
+      );
     });
   }
 
@@ -250,7 +233,13 @@ export class PriceListService {
    * checked as a bulk create's, every problem reported together. The answer says where the
    * entries it leaves overlap (`overlaps`). A dry run answers the same and changes nothing.
    */
-  async replacePrices(storeId: number, origin: ChangeOrigin, priceListId: number, request: ReplacePriceListPricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplacePriceListPricesResult> {
+  async replacePrices(
+    storeId: number,
+    origin: ChangeOrigin,
+    priceListId: number,
+    request: ReplacePriceListPricesRequest,
+    shapeProblems: readonly FieldProblem[] = [],
+  ): Promise<ReplacePriceListPricesResult> {
     // Up to 5000 items were just parsed and validated: the checks get a turn of their own.
     await nextTurn();
     return this.uow
@@ -276,7 +265,10 @@ export class PriceListService {
         }
         if (existing.length > MAX_LIST_REPLACE_STORED) {
           const what = skus === undefined ? 'entries' : 'entries of the SKUs named';
-          throw invalidField('scope', `Price list ${priceListId} holds more than ${MAX_LIST_REPLACE_STORED} ${what}, more than one replace takes: replace fewer SKUs at a time (scope 'skus'), or delete the list and make it again`);
+          throw invalidField(
+            'scope',
+            `Price list ${priceListId} holds more than ${MAX_LIST_REPLACE_STORED} ${what}, more than one replace takes: replace fewer SKUs at a time (scope 'skus'), or delete the list and make it again`,
+          );
         }
         await nextTurn();
         const diff = diffPrices(existing, checked);
@@ -287,7 +279,7 @@ export class PriceListService {
           return { created, deleted: diff.remove, unchanged: diff.unchanged.length, overlaps };
         }
         const writes = new PriceListEntryWrites(repos, storeId, origin, isoTimestamp(this.clock), { batch: WRITE_BATCH, pace: nextTurn });
-        const created = await writes.apply(priceListId, diff);
+        const created = await writes.apply(diff, { priceListId });
         // A created entry's id: the prices no entry matched were created in their order.
         const createdIds = new Map<number, number>();
         diff.matches.forEach((match, index) => {
@@ -304,7 +296,13 @@ export class PriceListService {
    * checked (`readEntryFile`), each SKU's product looked up, then a replace of `scope`, dry or
    * not. Every problem is reported at the file's data row (`index`, from 0) and column.
    */
-  async importPrices(storeId: number, origin: ChangeOrigin, priceListId: number, csv: Buffer, options: { scope: 'list' | 'skus'; dryRun: boolean }): Promise<ReplacePriceListPricesResult> {
+  async importPrices(
+    storeId: number,
+    origin: ChangeOrigin,
+    priceListId: number,
+    csv: Buffer,
+    options: { scope: 'list' | 'skus'; dryRun: boolean },
+  ): Promise<ReplacePriceListPricesResult> {
     const repos = this.uow.repos;
     if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
     const { rows, problems } = await readEntryFile(csv);
@@ -320,7 +318,11 @@ export class PriceListService {
     } catch (error) {
       // Every row became a price, in order: a price's index is its row's.
       if (!(error instanceof AppError) || error.kind !== 'validation_failed') throw error;
-      throw new AppError(error.kind, error.message, error.problems?.map((problem) => ({ ...problem, field: columnOfField(problem.field) })));
+      throw new AppError(
+        error.kind,
+        error.message,
+        error.problems?.map((problem) => ({ ...problem, field: columnOfField(problem.field) })),
+      );
     }
   }
 
@@ -334,7 +336,9 @@ export class PriceListService {
       await repos.history.lockChain(storeId);
       const list = found(await repos.priceLists.find(storeId, priceListId), `Price list ${priceListId}`);
       if (list.kind !== 'fixed') throw invalidField(null, `Price list ${priceListId} is a percentage list: it has no entries`);
-      const kept = new Map((await repos.priceLists.lastDeletedPrices(storeId, ids)).filter((entry) => entry.priceListId === priceListId).map((entry) => [entry.id, entry]));
+      const kept = new Map(
+        (await repos.priceLists.lastDeletedPrices(storeId, ids)).filter((entry) => entry.priceListId === priceListId).map((entry) => [entry.id, entry]),
+      );
       const problems: FieldProblem[] = [];
       const seen = new Set<number>();
       for (const [index, id] of ids.entries()) {
@@ -357,36 +361,6 @@ export class PriceListService {
     if ((await repos.priceLists.existingIds(storeId, [priceListId])).size === 0) throw notFound(`Price list ${priceListId}`);
     return read(repos);
   }
-}
-
-/**
- * Where the entries a replace leaves overlap: all of `prices` (a replace makes the list's entries
- * of each SKU it names exactly those), ranked by the tie rule: a kept entry by its id, a created
- * one after every stored id, in the order of `prices` (as they will be numbered). A created
- * entry's id is null here.
- */
-function plannedOverlaps(prices: ReadonlyArray<PricedSku>, matches: ReadonlyArray<PriceListPrice | undefined>): ReplacePriceListPricesResult['overlaps'] {
-  const byKey = new Map<string, Array<{ index: number; rank: number; id: number | null; price: number; validFrom: string | null; validUntil: string | null }>>();
-  prices.forEach((item, index) => {
-    const match = matches[index];
-    const key = JSON.stringify([item.sku, item.productId, item.minQuantity]);
-    const entry = { index, rank: match?.id ?? Number.MAX_SAFE_INTEGER - prices.length + index, id: match?.id ?? null, price: item.price, validFrom: item.validFrom, validUntil: item.validUntil };
-    const same = byKey.get(key);
-    if (same === undefined) byKey.set(key, [entry]);
-    else same.push(entry);
-  });
-  // By SKU (as JavaScript compares text), product and break.
-  const keys = [...byKey.keys()].map((key) => JSON.parse(key) as [string, number, number]);
-  keys.sort(([skuA, productA, breakA], [skuB, productB, breakB]) => (skuA < skuB ? -1 : skuA > skuB ? 1 : productA - productB || breakA - breakB));
-  return keys.flatMap(([sku, productId, minQuantity]) => {
-    return overlapGroups(byKey.get(JSON.stringify([sku, productId, minQuantity]))!).map((group) => ({
-      sku,
-      productId,
-      minQuantity,
-      ...group,
-      entries: group.entries.map(({ index, id, price, validFrom, validUntil }) => ({ index, id, price, validFrom, validUntil })),
-    }));
-  });
 }
 
 /** A list's own rounding as sent (null or absent: the store's); only a percentage list computes prices to round. */

@@ -40,7 +40,13 @@ export interface PricingAsOfRepository {
   /** The customer's trade prices for these SKUs that existed at `at`; with `validOnly`, only those valid then. */
   tradeRulesAt(storeId: number, customerId: number, skus: readonly string[], at: string, validOnly: boolean): Promise<RuleAsOf[]>;
   /** The entries of these lists for these SKUs that existed at `at`; `validOnly` as for trade prices. */
-  listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>>;
+  listRulesAt(
+    storeId: number,
+    priceListIds: readonly number[],
+    skus: readonly string[],
+    at: string,
+    validOnly: boolean,
+  ): Promise<Array<RuleAsOf & { priceListId: number }>>;
   /** The lists' current terms and creation moment (for lists without history); missing ids are absent. */
   currentLists(storeId: number, ids: readonly number[]): Promise<Array<ListTermsOfRow & { createdAt: string }>>;
   /** Current products (`productId` = `id`) and variations; missing ids are absent. */

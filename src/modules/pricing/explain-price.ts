@@ -1,5 +1,5 @@
 import type { PriceCandidate } from '../../contract/trade-prices.js';
-import { fromPriceUnits } from '../money.js';
+import { fromPriceUnits } from '../shared/money.js';
 import { nextChangeAt } from './next-change.js';
 import { fromPercentageList, type ListFacts, type PriceRule, type PricingFacts, type Resolution, resolvePriceParts, sameWinner } from './price-resolution.js';
 
@@ -57,7 +57,9 @@ export function explainPrice(facts: PricingFacts, quantity: number, at: string, 
       size: tradeRules.length,
       at: (index) => {
         const rule = tradeRules[index]!;
-        const reason = !facts.trade ? 'customer is not a trade customer' : (ineligibility(rule, quantity, at) ?? (rule === tradeWinner ? weighed(walked) : lostTo(rule, tradeWinner)));
+        const reason = !facts.trade
+          ? 'customer is not a trade customer'
+          : (ineligibility(rule, quantity, at) ?? (rule === tradeWinner ? weighed(walked) : lostTo(rule, tradeWinner)));
         return candidate('trade', rule, null, reason);
       },
     },

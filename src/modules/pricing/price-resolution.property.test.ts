@@ -59,24 +59,30 @@ const ruleSpec = fc.record({ units: fc.integer({ min: 0, max: 50 }), minQuantity
 const ruleSet = (maxLength: number) =>
   fc.array(ruleSpec, { maxLength }).chain((specs) =>
     fc.shuffledSubarray(
-      specs.map(
-        (spec, index): PriceRule => ({
-          id: index + 1,
-          priceUnits: spec.units * 1000,
-          minQuantity: spec.minQuantity,
-          validFrom: spec.window.from === null ? null : momentOf(spec.window.from),
-          validUntil: spec.window.until === null ? null : momentOf(spec.window.until),
-        }),
-      ),
+      specs.map((spec, index): PriceRule => ({
+        id: index + 1,
+        priceUnits: spec.units * 1000,
+        minQuantity: spec.minQuantity,
+        validFrom: spec.window.from === null ? null : momentOf(spec.window.from),
+        validUntil: spec.window.until === null ? null : momentOf(spec.window.until),
+      })),
       { minLength: specs.length, maxLength: specs.length },
     ),
   );
 /** One list in three stands aside from the walk and is paid when lower (`lowest`). */
 const policy = fc.constantFrom<ListFacts['policy']>('first', 'first', 'lowest');
 /** Roundings to the unit of 4 decimals, to the penny, to 0.05 and to whole units, each mode. */
-const rounding: fc.Arbitrary<Rounding> = fc.record({ incrementUnits: fc.constantFrom(1, 100, 500, 10_000), mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const) });
+const rounding: fc.Arbitrary<Rounding> = fc.record({
+  incrementUnits: fc.constantFrom(1, 100, 500, 10_000),
+  mode: fc.constantFrom('half-up' as const, 'up' as const, 'down' as const),
+});
 const list = fc.oneof(
-  { arbitrary: fc.tuple(ruleSet(8), policy, rounding).map(([rules, policy, rounding]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rounding, rules })), weight: 3 },
+  {
+    arbitrary: fc
+      .tuple(ruleSet(8), policy, rounding)
+      .map(([rules, policy, rounding]): ListFacts => ({ id: 0, kind: 'fixed', percentageUnits: null, policy, rounding, rules })),
+    weight: 3,
+  },
   {
     arbitrary: fc
       .tuple(fc.integer({ min: 0, max: 1_000_000 }), policy, rounding)
@@ -149,7 +155,9 @@ describe(`the rule's fast paths against its definition (property seed ${seed})`,
     }));
     tradeRules.push({ id: 20_001, priceUnits: 20_000, minQuantity: 1, validFrom: null, validUntil: null });
     // A lowest-price percentage list is weighed at every bound too (10 % off 5.00: 4.50, above the trade price).
-    const lists: ListFacts[] = [{ id: 9, kind: 'percentage', percentageUnits: 100_000, policy: 'lowest', rounding: { incrementUnits: 100, mode: 'half-up' }, rules: [] }];
+    const lists: ListFacts[] = [
+      { id: 9, kind: 'percentage', percentageUnits: 100_000, policy: 'lowest', rounding: { incrementUnits: 100, mode: 'half-up' }, rules: [] },
+    ];
     const facts: PricingFacts = { trade: true, tradeRules, lists, productPriceUnits: 50_000, variationPriceUnits: null };
     const started = performance.now();
     const explained = explainPrice(facts, 1, momentOf(-1), { offset: 0, count: 100 });

@@ -37,7 +37,14 @@ describe('the resolution rule', () => {
 
   it('takes the newest of equal trade prices, as the interface’s records always did', () => {
     const resolution = explainPrice(facts({ tradeRules: [rule(1, 90_000), rule(3, 70_000), rule(2, 80_000)] }), 1, NOW);
-    expect(resolution).toMatchObject({ source: 'trade', tradePriceId: 3, priceUnits: 70_000, shadowedTradePriceIds: [2, 1], nextChangeAt: null, validUntil: null });
+    expect(resolution).toMatchObject({
+      source: 'trade',
+      tradePriceId: 3,
+      priceUnits: 70_000,
+      shadowedTradePriceIds: [2, 1],
+      nextChangeAt: null,
+      validUntil: null,
+    });
     expect(resolution.candidates.map((c) => [c.tradePriceId, c.applies, c.reason])).toEqual([
       [3, true, null],
       [2, false, 'newer record wins'],

@@ -97,7 +97,11 @@ export function resolvePriceParts(facts: PricingFacts, quantity: number, at: str
  * list the walk reaches, and for every fixed `lowest` list). `winner` answers, among the set's
  * rules that apply, the highest break, then the newest record.
  */
-export function resolveFrom(facts: PricingFacts, winner: (set: number) => PriceRule | undefined, percentage: PercentagePrice = (list) => fromPercentageList(facts, list)): Resolution {
+export function resolveFrom(
+  facts: PricingFacts,
+  winner: (set: number) => PriceRule | undefined,
+  percentage: PercentagePrice = (list) => fromPercentageList(facts, list),
+): Resolution {
   // As `resolveParts`, without keeping the offers: a quote calls this once a line.
   let paid = walk(facts, winner, percentage);
   for (let position = 0; position < facts.lists.length; position++) {
@@ -183,7 +187,16 @@ export function isValidAt(rule: Pick<PriceRule, 'validFrom' | 'validUntil'>, at:
 export function fromPercentageList(facts: PricingFacts, list: ListFacts): Resolution {
   const catalogUnits = facts.variationPriceUnits ?? facts.productPriceUnits;
   const { priceUnits, unroundedUnits } = percentageOff(catalogUnits, list.percentageUnits ?? 0, list.rounding);
-  return { priceUnits: Math.min(priceUnits, catalogUnits), source: 'price_list', tradePriceId: null, priceListId: list.id, priceListPriceId: null, validUntil: null, unroundedPriceUnits: unroundedUnits, quantityRule: null };
+  return {
+    priceUnits: Math.min(priceUnits, catalogUnits),
+    source: 'price_list',
+    tradePriceId: null,
+    priceListId: list.id,
+    priceListPriceId: null,
+    validUntil: null,
+    unroundedPriceUnits: unroundedUnits,
+    quantityRule: null,
+  };
 }
 
 /** Of the rules that apply at `at` to `quantity` units, the highest break, then the newest. */
@@ -211,7 +224,11 @@ function fromRule(source: 'trade' | 'price_list', rule: PriceRule, priceListId: 
 
 /** An entry's own quantity rule from its stored fields (a trade price has none). */
 function ruleOf(rule: PriceRule): QuantityRule | null {
-  return ruleOfColumns({ quantity_minimum: rule.quantityMinimum ?? null, quantity_maximum: rule.quantityMaximum ?? null, quantity_increment: rule.quantityIncrement ?? null });
+  return ruleOfColumns({
+    quantity_minimum: rule.quantityMinimum ?? null,
+    quantity_maximum: rule.quantityMaximum ?? null,
+    quantity_increment: rule.quantityIncrement ?? null,
+  });
 }
 
 function catalog(source: 'variation' | 'product', priceUnits: number): Resolution {

@@ -1,10 +1,10 @@
 import type { FieldProblem } from '../../contract/errors.js';
-import { canonicalTimestamp, TIMESTAMP_RULE } from '../timestamps.js';
+import { canonicalTimestamp, TIMESTAMP_RULE } from '../shared/timestamps.js';
 
 /** The quantity break and validity window of a trade price or a list entry, as stored. */
 export interface RuleFields {
   minQuantity: number;
-  /** Canonical timestamps (`modules/timestamps.ts`); null: no bound. */
+  /** Canonical timestamps (`modules/shared/timestamps.ts`); null: no bound. */
   validFrom: string | null;
   validUntil: string | null;
 }
@@ -21,7 +21,11 @@ export interface RuleFieldsInput {
  * canonical, or the problems found: a timestamp that names no moment, or a window that ends
  * before it starts. Only the fields `passed` (by the schema; all, by default) are looked at.
  */
-export function ruleFieldsOf(item: RuleFieldsInput, index: number | undefined, passed: (field: keyof RuleFieldsInput) => boolean = () => true): { fields: RuleFields; problems: FieldProblem[] } {
+export function ruleFieldsOf(
+  item: RuleFieldsInput,
+  index: number | undefined,
+  passed: (field: keyof RuleFieldsInput) => boolean = () => true,
+): { fields: RuleFields; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const bound = (field: 'validFrom' | 'validUntil'): string | null => {
     const text = item[field];

@@ -1,11 +1,11 @@
 import type { PricedSkuInput } from '../../contract/priced-sku.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import { refusedBy } from '../errors.js';
-import type { Repositories } from '../unit-of-work.js';
+import { refusedBy } from '../shared/errors.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import { ruleFieldsOf } from './price-rule-input.js';
 import { customerProblem } from './trade-customer.js';
-import { nextTurn } from '../yield-to-other-work.js';
+import { nextTurn } from '../shared/yield-to-other-work.js';
 
 /** Items checked between turns of the event loop. */
 const ITEMS_PER_TURN = 1000;
@@ -26,12 +26,15 @@ export type PricedItemInput = PricedSkuInput & { customerId?: number };
  * products until it ends (`TradePriceRepository.findReferences`).
  *
  * `checked` holds every item as it will be stored, in order, when there are no problems.
+ * `customers` says what a customer named must be: a trade customer (the default), or only the
+ * store's (a deleted record put back as it was: `TradePriceService.restore`).
  */
 export async function checkPricedItems(
   repos: Repositories,
   storeId: number,
   items: readonly PricedItemInput[],
   shapeProblems: readonly FieldProblem[],
+  customers: { trade: boolean } = { trade: true },
 ): Promise<{ checked: PricedSku[]; problems: FieldProblem[] }> {
   const refused = refusedBy(shapeProblems);
   const passed = (index: number, field: string) => !refused(index, field);
@@ -53,13 +56,15 @@ export async function checkPricedItems(
     if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
     if (refused(index, null)) continue;
     if (item.customerId !== undefined && passed(index, 'customerId')) {
-      const message = customerProblem(`Customer ${item.customerId}`, references.customers.get(item.customerId), { trade: true });
+      const message = customerProblem(`Customer ${item.customerId}`, references.customers.get(item.customerId), customers);
       if (message !== undefined) problems.push({ index, field: 'customerId', message });
     }
     const owner = passed(index, 'sku') ? references.skuOwners.get(item.sku) : undefined;
     if (passed(index, 'productId')) {
-      if (!references.productIds.has(item.productId)) problems.push({ index, field: 'productId', message: `Product ${item.productId} does not exist in this store` });
-      else if (passed(index, 'sku') && owner !== item.productId) problems.push({ index, field: 'sku', message: `SKU '${item.sku}' does not belong to product ${item.productId}` });
+      if (!references.productIds.has(item.productId))
+        problems.push({ index, field: 'productId', message: `Product ${item.productId} does not exist in this store` });
+      else if (passed(index, 'sku') && owner !== item.productId)
+        problems.push({ index, field: 'sku', message: `SKU '${item.sku}' does not belong to product ${item.productId}` });
     } else if (passed(index, 'sku') && owner === undefined) {
       problems.push({ index, field: 'sku', message: `SKU '${item.sku}' does not exist in this store` });
     }

@@ -73,5 +73,10 @@ export interface PricingRepository {
    */
   tradeRules(storeId: number, customerId: number, skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string }>>;
   /** The entries of these lists for these SKUs; `validAt` as for `tradeRules`, per list. */
-  listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string; priceListId: number }>>;
+  listRules(
+    storeId: number,
+    priceListIds: readonly number[],
+    skus: readonly string[],
+    validAt?: string,
+  ): Promise<Array<PriceRule & { sku: string; priceListId: number }>>;
 }

@@ -4,7 +4,11 @@
  * one (where `active` is). `name` says how the request named it: `Customer 12`,
  * `Customer 'buyer@example.com'`.
  */
-export function customerProblem(name: string, customer: { trade: boolean; active?: boolean } | undefined, need: { trade: boolean; active?: boolean }): string | undefined {
+export function customerProblem(
+  name: string,
+  customer: { trade: boolean; active?: boolean } | undefined,
+  need: { trade: boolean; active?: boolean },
+): string | undefined {
   if (customer === undefined) return `${name} does not exist in this store`;
   if (need.trade && !customer.trade) return `${name} is not a trade customer`;
   if (need.active === true && customer.active === false) return `${name} is inactive`;

@@ -52,7 +52,11 @@ export interface RuleColumns {
 
 export function ruleOfColumns(columns: RuleColumns): QuantityRule | null {
   if (columns.quantity_minimum === null || columns.quantity_increment === null) return null;
-  return { minimum: Number(columns.quantity_minimum), maximum: columns.quantity_maximum === null ? null : Number(columns.quantity_maximum), increment: Number(columns.quantity_increment) };
+  return {
+    minimum: Number(columns.quantity_minimum),
+    maximum: columns.quantity_maximum === null ? null : Number(columns.quantity_maximum),
+    increment: Number(columns.quantity_increment),
+  };
 }
 
 export function columnsOfRule(rule: QuantityRule | null): RuleColumns {

@@ -19,7 +19,7 @@ const SALT_BYTES = 32;
 const KEY_BYTES = 64;
 const FORMAT = /^scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 
-/** A password has at least this many characters (code points). */
+/** A password has at least this many characters (code points, after NFC normalisation). */
 export const MIN_PASSWORD_LENGTH = 12;
 /** …and at most this many: scrypt's cost does not grow with it, but a body has to stop somewhere. */
 export const MAX_PASSWORD_LENGTH = 200;
@@ -40,9 +40,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return expected.length > 0 && timingSafeEqual(expected, presented);
 }
 
-/** Why `password` cannot be a password, or undefined when it can. */
+/**
+ * A password as it is hashed and measured: NFC, so `é` typed as one code point or as `e` and a
+ * combining accent is the same password, of the same length.
+ */
+export function normalizedPassword(password: string): string {
+  return password.normalize('NFC');
+}
+
+/** Why `password` cannot be a password, or undefined when it can. Its length is counted after NFC. */
 export function passwordProblem(password: string): string | undefined {
-  const length = [...password].length;
+  const length = [...normalizedPassword(password)].length;
   if (length < MIN_PASSWORD_LENGTH) return `A password must have at least ${MIN_PASSWORD_LENGTH} characters`;
   if (length > MAX_PASSWORD_LENGTH) return `A password must have at most ${MAX_PASSWORD_LENGTH} characters`;
   return undefined;
@@ -57,6 +65,6 @@ function derive(password: string, salt: Buffer, length: number, options: ScryptO
   // 128 · N · r bytes of memory (32 MiB at the defaults); Node refuses above `maxmem` (32 MiB by default).
   const maxmem = 2 * 128 * (options.N ?? 0) * (options.r ?? 0);
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, length, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(normalizedPassword(password), salt, length, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }

@@ -14,11 +14,13 @@ const EDITOR: readonly Scope[] = [...VIEWER, 'trade_prices:write'];
 
 /**
  * The scopes of each role. An approver is an editor who may also approve others' change sets;
- * an owner has every scope, and manages staff with the CLI.
+ * an owner has every scope but `trade_prices:direct`, and manages staff with the CLI. No role
+ * writes prices directly where the store requires approval: staff change them through change
+ * sets there, which someone else approves (docs/change-sets.md, "Approval").
  */
 export const SCOPES_OF_ROLE: Readonly<Record<StaffRole, readonly Scope[]>> = {
   viewer: VIEWER,
   editor: EDITOR,
   approver: [...EDITOR, 'trade_prices:approve'],
-  owner: SCOPES,
+  owner: SCOPES.filter((scope) => scope !== 'trade_prices:direct'),
 };

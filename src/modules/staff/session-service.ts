@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Clock, isoTimestamp } from '../clock.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
 import type { Principal } from '../stores/credential-service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { DEFAULT_PASSWORD_COST, hashPassword, verifyPassword } from './password-hash.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { AttemptContext, GuardedPasswordCheck } from './guarded-password-check.js';
+import { DEFAULT_PASSWORD_COST, hashPassword } from './password-hash.js';
 import { SCOPES_OF_ROLE } from './roles.js';
 import { type StaffAccount, withoutPasswordHash } from './staff-repository.js';
 import { emailKeyOf } from './staff-service.js';
@@ -20,7 +21,17 @@ export interface OpenedSession {
   account: StaffAccount;
   /** Seconds until its absolute expiry: the cookie's Max-Age. */
   maxAgeSeconds: number;
+  /** A new device cookie for the browser that signed in (docs/staff.md, "Throttling"). */
+  deviceCookie: { value: string; maxAgeSeconds: number };
 }
+
+/** What a sign-in request brings besides the e-mail and password. */
+export interface SignInContext extends AttemptContext {
+  /** The session token the browser brought, ended when the new one opens. */
+  replacedToken?: string | undefined;
+}
+
+const TOO_MANY = 'Too many failed sign-ins for this account or from this address; retry later';
 
 /** 32 random bytes, base64url: 43 characters. */
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
@@ -42,20 +53,27 @@ export class StaffSessionService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly expiry: SessionExpiry,
+    private readonly passwords: GuardedPasswordCheck,
     /** log2 of scrypt's N of the hash an unknown e-mail is checked against: a real account's cost. */
     private readonly passwordCost = DEFAULT_PASSWORD_COST,
   ) {}
 
   /**
    * A new session when the e-mail names an account not disabled and the password is its own;
-   * undefined for any failure alike, after the same work. Always a new token: a session id a
-   * client brings is never taken over (session fixation); the one it replaces, if any, ends.
+   * undefined for any failure alike, after the same work (one indexed read, the buckets, one
+   * scrypt). Throttled (`rate_limited`, before the password is checked) when the account's
+   * bucket, or the device cookie's, or the address's is full; an unknown e-mail has a bucket
+   * like any. Always a new token: a session id a client brings is never taken over (session
+   * fixation); the one it replaces, if any, ends.
    */
-  async signIn(email: string, password: string, replacedToken?: string): Promise<OpenedSession | undefined> {
-    const stored = await this.uow.repos.staff.findByEmailKey(emailKeyOf(email));
+  async signIn(email: string, password: string, context: SignInContext): Promise<OpenedSession | undefined> {
+    const emailKey = emailKeyOf(email);
+    const stored = await this.uow.repos.staff.findByEmailKey(emailKey);
     const hash = stored?.passwordHash ?? (await (this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'), this.passwordCost)));
-    const matches = await verifyPassword(password, hash);
-    if (stored === undefined || stored.disabledAt !== null || !matches) return undefined;
+    const subject = { emailKey, generation: stored?.signInGeneration ?? 0 };
+    const usable = stored !== undefined && stored.disabledAt === null;
+    if (!(await this.passwords.attempt(subject, password, hash, usable, context, TOO_MANY)) || stored === undefined) return undefined;
+    const { replacedToken } = context;
     const token = randomBytes(32).toString('base64url');
     const now = isoTimestamp(this.clock);
     await this.uow.transaction(async (repos) => {
@@ -65,7 +83,8 @@ export class StaffSessionService {
       }
       await repos.staff.insertSession({ tokenHash: tokenHash(token), staffId: stored.id, storeId: stored.storeId, createdAt: now });
     });
-    return { token, account: withoutPasswordHash(stored), maxAgeSeconds: Math.floor(this.expiry.absoluteMs / 1000) };
+    const deviceCookie = await this.passwords.devices.issue(subject);
+    return { token, account: withoutPasswordHash(stored), maxAgeSeconds: Math.floor(this.expiry.absoluteMs / 1000), deviceCookie };
   }
 
   /** The principal of a session that is open, unexpired and of an account not disabled; else undefined. */
@@ -76,7 +95,8 @@ export class StaffSessionService {
     const now = this.clock.now();
     const lastSeen = Date.parse(session.lastSeenAt);
     if (now >= Date.parse(session.createdAt) + this.expiry.absoluteMs || now >= lastSeen + this.expiry.idleMs) return undefined;
-    if (now - lastSeen >= Math.min(TOUCH_INTERVAL_MS, this.expiry.idleMs / 10)) await this.uow.repos.staff.touchSession(session.id, new Date(now).toISOString());
+    if (now - lastSeen >= Math.min(TOUCH_INTERVAL_MS, this.expiry.idleMs / 10))
+      await this.uow.repos.staff.touchSession(session.id, new Date(now).toISOString());
     const { account } = session;
     return {
       storeId: account.storeId,

@@ -14,6 +14,12 @@ export interface StaffAccount {
 
 export interface StoredStaffAccount extends StaffAccount {
   passwordHash: string;
+  /**
+   * Part of the account's sign-in bucket key and of every device cookie's MAC: `staff reset`
+   * and `staff disable` raise it, which empties the account's buckets on every instance (the
+   * next sign-in counts in a new one) and revokes its device cookies. 0 for an unknown e-mail.
+   */
+  signInGeneration: number;
 }
 
 /** The account without its password hash, for anything shown. */
@@ -51,6 +57,13 @@ export interface StaffRepository {
   /** Marks it disabled (once: a second call keeps the first time). */
   disable(id: number, disabledAt: string): Promise<void>;
   setPassword(id: number, passwordHash: string, mustChangePassword: boolean): Promise<void>;
+  /** Raises the account's sign-in generation by one. */
+  raiseSignInGeneration(id: number): Promise<void>;
+  /**
+   * The device cookies' signing key (base64url): the stored one, or `proposed` stored now when
+   * there is none yet. Instances racing to store theirs all get the one that won.
+   */
+  deviceCookieKey(proposed: string, createdAt: string): Promise<string>;
 
   insertSession(session: { tokenHash: string; staffId: number; storeId: number; createdAt: string }): Promise<number>;
   findSession(tokenHash: string): Promise<StoredSession | undefined>;

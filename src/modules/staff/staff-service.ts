@@ -1,8 +1,9 @@
-import { type Clock, isoTimestamp } from '../clock.js';
-import { AppError, invalidField, UniqueViolation } from '../errors.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { AppError, invalidField, UniqueViolation } from '../shared/errors.js';
 import { controlCharacterProblem } from '../../text/control-characters.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { DEFAULT_PASSWORD_COST, generateInitialPassword, hashPassword, passwordProblem, verifyPassword } from './password-hash.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { AttemptContext, GuardedPasswordCheck } from './guarded-password-check.js';
+import { DEFAULT_PASSWORD_COST, generateInitialPassword, hashPassword, normalizedPassword, passwordProblem } from './password-hash.js';
 import { isStaffRole, STAFF_ROLES, type StaffRole } from './roles.js';
 import { type StaffAccount, type StoredStaffAccount, withoutPasswordHash } from './staff-repository.js';
 
@@ -18,6 +19,7 @@ export interface NewStaffMember {
   role: string;
 }
 
+const TOO_MANY_WRONG = 'Too many wrong passwords for this account or from this address; retry later';
 const MAX_EMAIL = 254;
 const MAX_NAME = 100;
 /** Something@something, no white space: the address is a sign-in name, not mailed to. */
@@ -38,6 +40,7 @@ export class StaffService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly passwords: GuardedPasswordCheck,
     /** log2 of scrypt's N for new hashes (`PRICEBOOK_PASSWORD_COST`). */
     private readonly passwordCost = DEFAULT_PASSWORD_COST,
   ) {}
@@ -45,17 +48,30 @@ export class StaffService {
   async create(storeId: number, member: NewStaffMember): Promise<IssuedStaffAccount> {
     const email = member.email.trim();
     const name = member.name.trim();
-    const problem = emailProblem(email) ?? nameProblem(name) ?? (isStaffRole(member.role) ? undefined : `A role is one of ${STAFF_ROLES.join(', ')}; got '${member.role}'`);
+    const problem =
+      emailProblem(email) ?? nameProblem(name) ?? (isStaffRole(member.role) ? undefined : `A role is one of ${STAFF_ROLES.join(', ')}; got '${member.role}'`);
     if (problem !== undefined) throw new AppError('validation_failed', problem);
     const initialPassword = generateInitialPassword();
     const passwordHash = await hashPassword(initialPassword, this.passwordCost);
     return this.uow.transaction(async (repos) => {
       if ((await repos.stores.find(storeId)) === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
       try {
-        const account = await repos.staff.insert({ storeId, email, emailKey: emailKeyOf(email), name, role: member.role as StaffRole, passwordHash, createdAt: isoTimestamp(this.clock) });
+        const account = await repos.staff.insert({
+          storeId,
+          email,
+          emailKey: emailKeyOf(email),
+          name,
+          role: member.role as StaffRole,
+          passwordHash,
+          createdAt: isoTimestamp(this.clock),
+        });
         return { ...account, initialPassword };
       } catch (error) {
-        if (error instanceof UniqueViolation) throw new AppError('validation_failed', `A staff account with the e-mail '${email}' exists already (an e-mail names one account on the whole server)`);
+        if (error instanceof UniqueViolation)
+          throw new AppError(
+            'validation_failed',
+            `A staff account with the e-mail '${email}' exists already (an e-mail names one account on the whole server)`,
+          );
         throw error;
       }
     });
@@ -72,18 +88,27 @@ export class StaffService {
     return withoutPasswordHash(await this.stored(storeId, idOrEmail));
   }
 
-  /** Disables the account and ends all its sessions at once. Disabling twice is not an error. */
+  /**
+   * Disables the account and ends all its sessions at once; its sign-in buckets start empty
+   * again on every instance and its device cookies are revoked (a new sign-in generation).
+   * Disabling twice is not an error.
+   */
   async disable(storeId: number, idOrEmail: string): Promise<StaffAccount> {
     const at = isoTimestamp(this.clock);
     return this.uow.transaction(async (repos) => {
       const account = await this.stored(storeId, idOrEmail);
       await repos.staff.disable(account.id, at);
       await repos.staff.endSessionsOf(account.id, at);
+      await repos.staff.raiseSignInGeneration(account.id);
       return { ...withoutPasswordHash(account), disabledAt: account.disabledAt ?? at };
     });
   }
 
-  /** A new one-time password (to be changed at the next sign-in); ends all the account's sessions. */
+  /**
+   * A new one-time password (to be changed at the next sign-in); ends all the account's
+   * sessions, and empties its sign-in buckets on every instance and revokes its device cookies
+   * (a new sign-in generation): the new password signs in at once, however many failures came before.
+   */
   async reset(storeId: number, idOrEmail: string): Promise<IssuedStaffAccount> {
     const account = await this.stored(storeId, idOrEmail);
     const initialPassword = generateInitialPassword();
@@ -92,6 +117,7 @@ export class StaffService {
     await this.uow.transaction(async (repos) => {
       await repos.staff.setPassword(account.id, passwordHash, true);
       await repos.staff.endSessionsOf(account.id, at);
+      await repos.staff.raiseSignInGeneration(account.id);
     });
     return { ...withoutPasswordHash(account), mustChangePassword: true, initialPassword };
   }
@@ -99,9 +125,9 @@ export class StaffService {
   /**
    * The member's own change: the current password must match; the new one must follow the
    * length rule and differ from it. Every other session of the account ends (one opened with
-   * the old password elsewhere, say); the one that asked goes on. A wrong current password is
-   * told to `wrongPassword` (with the account's e-mail) before the 422: the caller counts it as a
-   * failed sign-in, so a session taken over cannot guess the password either.
+   * the old password elsewhere, say); the one that asked goes on. The current password is
+   * checked as a sign-in's is, in the same buckets (a wrong one stays counted, a full bucket is
+   * a 429 before the check), so a session taken over cannot guess the password either.
    */
   async changePassword(
     storeId: number,
@@ -109,15 +135,17 @@ export class StaffService {
     keepSessionId: number,
     currentPassword: string,
     newPassword: string,
-    wrongPassword: (email: string) => Promise<void> = () => Promise.resolve(),
+    context: AttemptContext,
   ): Promise<void> {
     const account = await this.uow.repos.staff.find(storeId, staffId);
     if (account === undefined || account.disabledAt !== null) throw new AppError('unauthenticated', 'The session has ended: sign in again');
-    if (!(await verifyPassword(currentPassword, account.passwordHash))) {
-      await wrongPassword(account.email);
+    const subject = { emailKey: emailKeyOf(account.email), generation: account.signInGeneration };
+    if (!(await this.passwords.attempt(subject, currentPassword, account.passwordHash, true, context, TOO_MANY_WRONG))) {
       throw invalidField('currentPassword', 'is not the current password');
     }
-    const problem = passwordProblem(newPassword) ?? (newPassword === currentPassword ? 'The new password must differ from the current one' : undefined);
+    const problem =
+      passwordProblem(newPassword) ??
+      (normalizedPassword(newPassword) === normalizedPassword(currentPassword) ? 'The new password must differ from the current one' : undefined);
     if (problem !== undefined) throw invalidField('newPassword', problem);
     const passwordHash = await hashPassword(newPassword, this.passwordCost);
     const at = isoTimestamp(this.clock);
@@ -129,14 +157,17 @@ export class StaffService {
 
   private async stored(storeId: number, idOrEmail: string): Promise<StoredStaffAccount> {
     if ((await this.uow.repos.stores.find(storeId)) === undefined) throw new AppError('not_found', `Store ${storeId} not found`);
-    const account = /^\d+$/.test(idOrEmail) ? await this.uow.repos.staff.find(storeId, Number(idOrEmail)) : await this.uow.repos.staff.findByEmailKey(emailKeyOf(idOrEmail));
+    const account = /^\d+$/.test(idOrEmail)
+      ? await this.uow.repos.staff.find(storeId, Number(idOrEmail))
+      : await this.uow.repos.staff.findByEmailKey(emailKeyOf(idOrEmail));
     if (account === undefined || account.storeId !== storeId) throw new AppError('not_found', `No staff account '${idOrEmail}' in store ${storeId}`);
     return account;
   }
 }
 
 function emailProblem(email: string): string | undefined {
-  if (email.length === 0 || email.length > MAX_EMAIL || !EMAIL_FORMAT.test(email)) return `An e-mail must look like name@example.com (at most ${MAX_EMAIL} characters); got '${email}'`;
+  if (email.length === 0 || email.length > MAX_EMAIL || !EMAIL_FORMAT.test(email))
+    return `An e-mail must look like name@example.com (at most ${MAX_EMAIL} characters); got '${email}'`;
   const control = controlCharacterProblem(email);
   return control === undefined ? undefined : `An e-mail ${control}`;
 }

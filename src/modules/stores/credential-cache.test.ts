@@ -81,7 +81,11 @@ describe('CredentialCache', () => {
 
   it('forgets a failed read, so the next request reads again', async () => {
     let attempts = 0;
-    const cache = new CredentialCache(() => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve(credential())), () => 0, TRUSTED_MS);
+    const cache = new CredentialCache(
+      () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve(credential())),
+      () => 0,
+      TRUSTED_MS,
+    );
     await expect(cache.find('pk_a')).rejects.toThrow('down');
     expect(await cache.find('pk_a')).toEqual(credential());
     expect(attempts).toBe(2);

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Clock, isoTimestamp } from '../clock.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
 import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
 import { isCurrency, isRoundingMode, ROUNDING_MODES, type RoundingMode } from '../currency/rounding.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../shared/errors.js';
 import type { Actor } from '../history/history-entry.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { DEFAULT_SCOPES, type Scope } from './scopes.js';
 import type { ApiKey, ListedApiKey, Store, StoreMoney } from './store-repository.js';
@@ -123,7 +123,21 @@ export class CredentialService {
     return store;
   }
 
-  /** Turns the store's approval of change sets on or off (docs/change-sets.md, "Approval"). */
+  /** A store as `GET /v1/store` answers it: with whether it requires approval of price changes. */
+  async shownStore(storeId: number): Promise<Store & { requireApproval: boolean }> {
+    return { ...(await this.store(storeId)), requireApproval: await this.requiresApproval(storeId) };
+  }
+
+  /**
+   * Whether the store requires approval of price changes (docs/change-sets.md, "Approval"): its
+   * change sets are approved by someone who did not write them, and direct writes of prices need
+   * `trade_prices:direct`. Read on every such write, so `stores set-approval` holds from the next.
+   */
+  async requiresApproval(storeId: number): Promise<boolean> {
+    return (await this.uow.repos.stores.requiresApproval(storeId)) === true;
+  }
+
+  /** Turns the store's approval of price changes on or off (docs/change-sets.md, "Approval"). */
   async setRequireApproval(storeId: number, value: boolean): Promise<void> {
     if (!(await this.uow.repos.stores.setRequireApproval(storeId, value))) throw new AppError('not_found', `Store ${storeId} not found`);
   }
@@ -150,7 +164,10 @@ export class CredentialService {
     if (matches.length > 1) {
       const listed = matches.slice(0, NAME_MATCHES_SHOWN).map((key) => `${key.id} (store ${key.storeId}, ${key.key}, created ${key.createdAt})`);
       const more = matches.length > NAME_MATCHES_SHOWN ? ', and more' : '';
-      throw new AppError('validation_failed', `${matches.length > NAME_MATCHES_SHOWN ? 'More than ' + NAME_MATCHES_SHOWN : matches.length} credentials are named '${name}'${where}: ${listed.join('; ')}${more}; revoke one by its id, or narrow with --store`);
+      throw new AppError(
+        'validation_failed',
+        `${matches.length > NAME_MATCHES_SHOWN ? 'More than ' + NAME_MATCHES_SHOWN : matches.length} credentials are named '${name}'${where}: ${listed.join('; ')}${more}; revoke one by its id, or narrow with --store`,
+      );
     }
     return matches[0]!;
   }
@@ -224,6 +241,7 @@ export const DEFAULT_STORE_MONEY: StoreMoney = { currency: 'GBP', rounding: 'hal
 function checkedMoney(money: StoreMoney): StoreMoney {
   const currency = money.currency.trim().toUpperCase();
   if (!isCurrency(currency)) throw new AppError('validation_failed', `'${money.currency}' is not an ISO 4217 currency code (such as GBP, EUR, USD, JPY)`);
-  if (!isRoundingMode(money.rounding)) throw new AppError('validation_failed', `A rounding must be one of ${ROUNDING_MODES.join(', ')}, not '${String(money.rounding)}'`);
+  if (!isRoundingMode(money.rounding))
+    throw new AppError('validation_failed', `A rounding must be one of ${ROUNDING_MODES.join(', ')}, not '${String(money.rounding)}'`);
   return { currency, rounding: money.rounding };
 }

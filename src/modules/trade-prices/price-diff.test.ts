@@ -48,11 +48,23 @@ describe('diffPrices', () => {
     ];
     for (const [stored, sent] of sameStored) {
       expect(sent).not.toBe(stored);
-      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({ unchanged: [{ id: 1, price: stored }], create: [], remove: [] });
+      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({
+        unchanged: [{ id: 1, price: stored }],
+        create: [],
+        remove: [],
+      });
     }
     // A ten-thousandth apart is another price, either way.
-    for (const [stored, sent] of [[12.5, 12.5001], [12.5001, 12.5], [12.5, 12.4999]] as const) {
-      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({ unchanged: [], create: [{ price: sent }], remove: [{ id: 1 }] });
+    for (const [stored, sent] of [
+      [12.5, 12.5001],
+      [12.5001, 12.5],
+      [12.5, 12.4999],
+    ] as const) {
+      expect(diffPrices([record(1, { price: stored })], [{ ...base, price: sent }])).toMatchObject({
+        unchanged: [],
+        create: [{ price: sent }],
+        remove: [{ id: 1 }],
+      });
     }
   });
 

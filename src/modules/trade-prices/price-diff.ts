@@ -1,6 +1,6 @@
 import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PricedSku, TradePrice } from '../../contract/trade-prices.js';
-import { toPriceUnits } from '../money.js';
+import { toPriceUnits } from '../shared/money.js';
 import type { NewTradePrice } from './trade-price-repository.js';
 
 /** What making a customer's prices (or a list's entries) exactly `desired` takes. */
@@ -21,7 +21,10 @@ export interface PriceDiff<Stored extends PricedSku & { id: number } = TradePric
  * need two equal records, and a third equal record goes. Among equal records the oldest are
  * kept. The customer is the caller's to choose: `existing` are that customer's records.
  */
-export function diffPrices<Stored extends PricedSku & { id: number }, Desired extends PricedSku>(existing: readonly Stored[], desired: readonly Desired[]): PriceDiff<Stored, Desired> {
+export function diffPrices<Stored extends PricedSku & { id: number }, Desired extends PricedSku>(
+  existing: readonly Stored[],
+  desired: readonly Desired[],
+): PriceDiff<Stored, Desired> {
   const waiting = new Map<string, Stored[]>();
   for (const record of [...existing].sort((a, b) => a.id - b.id)) {
     const key = keyOf(record);
@@ -45,5 +48,13 @@ export function diffPrices<Stored extends PricedSku & { id: number }, Desired ex
 /** Every field a client sets; a list entry's quantity rule too (a trade price has none). */
 function keyOf(price: PricedSku & { quantityRule?: QuantityRule | null }): string {
   const rule = price.quantityRule ?? null;
-  return JSON.stringify([price.productId, price.sku, toPriceUnits(price.price), price.minQuantity, price.validFrom, price.validUntil, rule && [rule.minimum, rule.maximum, rule.increment]]);
+  return JSON.stringify([
+    price.productId,
+    price.sku,
+    toPriceUnits(price.price),
+    price.minQuantity,
+    price.validFrom,
+    price.validUntil,
+    rule && [rule.minimum, rule.maximum, rule.increment],
+  ]);
 }

@@ -1,5 +1,5 @@
-import type { Repositories } from '../unit-of-work.js';
-import { nextTurn } from '../yield-to-other-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import { nextTurn } from '../shared/yield-to-other-work.js';
 import { diffPrices, type PriceDiff } from './price-diff.js';
 import type { NewTradePrice } from './trade-price-repository.js';
 
@@ -12,7 +12,13 @@ import type { NewTradePrice } from './trade-price-repository.js';
  */
 
 /** The diff between the customer's stored prices (of `skus` only, when given) and `desired`. */
-export async function diffWithStored(repos: Repositories, storeId: number, customerId: number, skus: readonly string[] | undefined, desired: readonly NewTradePrice[]): Promise<PriceDiff> {
+export async function diffWithStored(
+  repos: Repositories,
+  storeId: number,
+  customerId: number,
+  skus: readonly string[] | undefined,
+  desired: readonly NewTradePrice[],
+): Promise<PriceDiff> {
   // The checks of the request's items come before: the read gets a turn of its own, and so does the diff.
   await nextTurn();
   const existing = await repos.tradePrices.allOf(storeId, customerId, skus);
@@ -20,4 +26,4 @@ export async function diffWithStored(repos: Repositories, storeId: number, custo
   return diffPrices(existing, desired);
 }
 
-export { onNextTurn } from '../yield-to-other-work.js';
+export { onNextTurn } from '../shared/yield-to-other-work.js';

@@ -1,5 +1,5 @@
 import type { PricedSku, TradePrice } from '../../contract/trade-prices.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 export interface TradePriceFilter {
   customerId?: number;

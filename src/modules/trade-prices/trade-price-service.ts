@@ -1,13 +1,19 @@
-import { MAX_BULK_ITEMS, type ReplaceTradePricesRequest, type ReplaceTradePricesResult, type TradePrice, type TradePriceInput } from '../../contract/trade-prices.js';
-import { type Clock, isoTimestamp } from '../clock.js';
-import { found, refusedBy, validationFailed } from '../errors.js';
+import {
+  MAX_BULK_ITEMS,
+  type ReplaceTradePricesRequest,
+  type ReplaceTradePricesResult,
+  type TradePrice,
+  type TradePriceInput,
+} from '../../contract/trade-prices.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { found, refusedBy, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { customerProblem } from '../pricing/trade-customer.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { nextTurn } from '../yield-to-other-work.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { nextTurn } from '../shared/yield-to-other-work.js';
 import { diffWithStored, onNextTurn } from './replace-steps.js';
 import type { NewTradePrice, TradePriceFilter, TradePriceOrder } from './trade-price-repository.js';
 import { TradePriceWrites } from './trade-price-writes.js';
@@ -53,31 +59,44 @@ export class TradePriceService {
    * item's with its `index`); the items are checked as a bulk create's, and every problem is
    * reported together. A dry run answers the same and changes nothing.
    */
-  async replace(storeId: number, origin: ChangeOrigin, request: ReplaceTradePricesRequest, shapeProblems: readonly FieldProblem[] = []): Promise<ReplaceTradePricesResult> {
+  async replace(
+    storeId: number,
+    origin: ChangeOrigin,
+    request: ReplaceTradePricesRequest,
+    shapeProblems: readonly FieldProblem[] = [],
+  ): Promise<ReplaceTradePricesResult> {
     // Up to 10 000 items were just parsed and validated: the checks get a turn of their own.
     await nextTurn();
-    return this.uow.transaction(async (repos) => {
-      // A dry run writes nothing: it need not queue behind the store's price writers.
-      if (request.dryRun !== true) await repos.history.lockChain(storeId);
-      const refused = refusedBy(shapeProblems);
-      if (refused(undefined, null)) throw validationFailed(shapeProblems);
-      const items = refused(undefined, 'prices') ? [] : request.prices;
-      const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
-      if (!refused(undefined, 'customerId')) {
-        const customer = await repos.customers.find(storeId, request.customerId);
-        const message = customerProblem(`Customer ${request.customerId}`, customer, { trade: items.length > 0 });
-        if (message !== undefined) problems.push({ field: 'customerId', message });
-      }
-      if (problems.length > 0) throw validationFailed(problems);
+    return this.uow
+      .transaction(async (repos) => {
+        // A dry run writes nothing: it need not queue behind the store's price writers.
+        if (request.dryRun !== true) await repos.history.lockChain(storeId);
+        const refused = refusedBy(shapeProblems);
+        if (refused(undefined, null)) throw validationFailed(shapeProblems);
+        const items = refused(undefined, 'prices') ? [] : request.prices;
+        const { checked, problems } = await checkPricedItems(repos, storeId, items, shapeProblems);
+        if (!refused(undefined, 'customerId')) {
+          const customer = await repos.customers.find(storeId, request.customerId);
+          const message = customerProblem(`Customer ${request.customerId}`, customer, { trade: items.length > 0 });
+          if (message !== undefined) problems.push({ field: 'customerId', message });
+        }
+        if (problems.length > 0) throw validationFailed(problems);
 
-      const desired: NewTradePrice[] = checked.map((item) => ({ customerId: request.customerId, ...item }));
-      const diff = await diffWithStored(repos, storeId, request.customerId, request.scope === 'skus' ? [...new Set(desired.map((item) => item.sku))] : undefined, desired);
-      if (request.dryRun === true) {
-        return { created: diff.create.map((item) => ({ id: null, ...item, createdAt: null })), deleted: diff.remove, unchanged: diff.unchanged.length };
-      }
-      const created = await new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).apply(diff);
-      return { created, deleted: diff.remove, unchanged: diff.unchanged.length };
-    }).then(onNextTurn);
+        const desired: NewTradePrice[] = checked.map((item) => ({ customerId: request.customerId, ...item }));
+        const diff = await diffWithStored(
+          repos,
+          storeId,
+          request.customerId,
+          request.scope === 'skus' ? [...new Set(desired.map((item) => item.sku))] : undefined,
+          desired,
+        );
+        if (request.dryRun === true) {
+          return { created: diff.create.map((item) => ({ id: null, ...item, createdAt: null })), deleted: diff.remove, unchanged: diff.unchanged.length };
+        }
+        const created = await new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).apply(diff);
+        return { created, deleted: diff.remove, unchanged: diff.unchanged.length };
+      })
+      .then(onNextTurn);
   }
 
   /**
@@ -91,7 +110,8 @@ export class TradePriceService {
       const problems: FieldProblem[] = [];
       const seen = new Set<number>();
       ids.forEach((id, index) => {
-        if (!live.has(id) || seen.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} does not exist (deleted already?)` });
+        if (!live.has(id) || seen.has(id))
+          problems.push({ index, field: 'id', message: `Trade customer product price ${id} does not exist (deleted already?)` });
         seen.add(id);
       });
       if (problems.length > 0) throw validationFailed(problems, ids.length);
@@ -104,7 +124,10 @@ export class TradePriceService {
   /**
    * Puts deleted records back as they were, with their own ids (a change set's revert), so the
    * tie rule ranks them as before. Refused, with each id's `index`: an id that is live, one
-   * the store never deleted, or a record whose customer, product or SKU no longer allows it.
+   * the store never deleted, or a record that cannot be as it was: its customer deleted (its
+   * records went with it), its product deleted, its SKU no longer the product's. Not refused
+   * for what only a new price must be: a customer whose trade flag went off since keeps the
+   * records it had, so one of them comes back too.
    */
   restore(storeId: number, origin: ChangeOrigin, ids: readonly number[]): Promise<TradePrice[]> {
     return this.uow.transaction(async (repos) => {
@@ -114,13 +137,14 @@ export class TradePriceService {
       const problems: FieldProblem[] = [];
       const seen = new Set<number>();
       ids.forEach((id, index) => {
-        if (live.has(id) || seen.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} exists: only a deleted record can be restored` });
+        if (live.has(id) || seen.has(id))
+          problems.push({ index, field: 'id', message: `Trade customer product price ${id} exists: only a deleted record can be restored` });
         else if (!kept.has(id)) problems.push({ index, field: 'id', message: `Trade customer product price ${id} was never deleted in this store` });
         seen.add(id);
       });
       if (problems.length > 0) throw validationFailed(problems, ids.length);
       const records = ids.map((id) => kept.get(id)!);
-      const checks = await checkPricedItems(repos, storeId, records, []);
+      const checks = await checkPricedItems(repos, storeId, records, [], { trade: false });
       if (checks.problems.length > 0) throw validationFailed(checks.problems, ids.length);
       return new TradePriceWrites(repos, storeId, origin, isoTimestamp(this.clock)).restore(records);
     });

@@ -1,6 +1,6 @@
 import type { EventTopic } from '../../contract/events.js';
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.js';
-import type { Page } from '../page.js';
+import type { Page } from '../shared/page.js';
 
 /** A webhook with the secret its deliveries are signed with. */
 export type StoredWebhook = Webhook & { secret: string };

@@ -1,11 +1,18 @@
 import type { EventTopic } from '../../contract/events.js';
-import { type CreatedWebhook, MAX_WEBHOOKS_PER_TOPIC, type Webhook, type WebhookDelivery, type WebhookInput, type WebhookUpdate } from '../../contract/webhooks.js';
-import { type Clock, isoTimestamp } from '../clock.js';
+import {
+  type CreatedWebhook,
+  MAX_WEBHOOKS_PER_TOPIC,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookInput,
+  type WebhookUpdate,
+} from '../../contract/webhooks.js';
+import { type Clock, isoTimestamp } from '../shared/clock.js';
 import { assertTopicReadable, readableTopics } from '../events/topic-scopes.js';
-import { found, invalidField, notFound } from '../errors.js';
-import type { Page } from '../page.js';
+import { found, invalidField, notFound } from '../shared/errors.js';
+import type { Page } from '../shared/page.js';
 import type { Scope } from '../stores/scopes.js';
-import type { Repositories, UnitOfWork } from '../unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ReceiverHandshake, ReceiverPolicy } from './receivers.js';
 import type { StoredWebhook, WebhookFilter } from './webhook-repository.js';
 import { newWebhookSecret } from './webhook-secret.js';

@@ -10,22 +10,31 @@ import { idType, withIdColumn } from './schema-helpers.js';
  * Existing trade prices become "from 1 unit, always", which is what they meant. Existing order
  * lines get no source (null): how they were priced was not recorded.
  *
- * Validity bounds are canonical ISO 8601 UTC text (`modules/timestamps.ts`), compared as text.
+ * Validity bounds are canonical ISO 8601 UTC text (`modules/shared/timestamps.ts`), compared as text.
  */
 export function priceRulesSchema(engine: Engine): Migration {
   const ref = idType(engine);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('trade_prices').addColumn('min_quantity', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('trade_prices')
+        .addColumn('min_quantity', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
       await db.schema.alterTable('trade_prices').addColumn('valid_from', 'text').execute();
       await db.schema.alterTable('trade_prices').addColumn('valid_until', 'text').execute();
       // A customer's page stays an index-only read with the new columns in it.
       await db.schema.dropIndex('trade_prices_customer_page').execute();
       const pageColumns = ['product_id', 'sku', 'price', 'min_quantity', 'valid_from', 'valid_until', 'created_at'];
       if (engine.indexIncludesColumns) {
-        await sql`create index trade_prices_customer_page on trade_prices (store_id, customer_id, id) include (${sql.join(pageColumns.map((column) => sql.ref(column)))})`.execute(db);
+        await sql`create index trade_prices_customer_page on trade_prices (store_id, customer_id, id) include (${sql.join(pageColumns.map((column) => sql.ref(column)))})`.execute(
+          db,
+        );
       } else {
-        await db.schema.createIndex('trade_prices_customer_page').on('trade_prices').columns(['store_id', 'customer_id', 'id', ...pageColumns]).execute();
+        await db.schema
+          .createIndex('trade_prices_customer_page')
+          .on('trade_prices')
+          .columns(['store_id', 'customer_id', 'id', ...pageColumns])
+          .execute();
       }
 
       await withIdColumn(db.schema.createTable('price_lists'), engine)

@@ -14,7 +14,9 @@ export function customerSkuRulesIndexSchema(engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (engine.readsRowsInProcess || !engine.indexIncludesColumns) return;
-      await sql`create index trade_prices_customer_sku_rules on trade_prices (store_id, customer_id, sku, min_quantity, id) include (price, valid_from, valid_until)`.execute(db);
+      await sql`create index trade_prices_customer_sku_rules on trade_prices (store_id, customer_id, sku, min_quantity, id) include (price, valid_from, valid_until)`.execute(
+        db,
+      );
       await db.schema.dropIndex('trade_prices_customer_sku').execute();
     },
   };

@@ -53,7 +53,7 @@ async function removeStranded<T extends 'trade_prices' | 'price_list_prices'>(
   deletedAt: string,
   asRecord: (row: MigrationTables[T]) => { id: number },
 ): Promise<void> {
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const { rows } = await sql<MigrationTables[T]>`
       select * from ${sql.table(table)} as t
       where t.id > ${afterId}
@@ -66,7 +66,16 @@ async function removeStranded<T extends 'trade_prices' | 'price_list_prices'>(
     await sql`delete from ${sql.table(table)} where id in (${sql.join(ids)})`.execute(db);
     await db
       .insertInto('events')
-      .values(rows.map((row, index) => ({ store_id: Number(row.store_id), topic, subject_id: ids[index]!, data: JSON.stringify(records[index]), created_at: deletedAt, fanned_out: 0 })))
+      .values(
+        rows.map((row, index) => ({
+          store_id: Number(row.store_id),
+          topic,
+          subject_id: ids[index]!,
+          data: JSON.stringify(records[index]),
+          created_at: deletedAt,
+          fanned_out: 0,
+        })),
+      )
       .execute();
     if (rows.length < BATCH) return;
     afterId = ids[ids.length - 1]!;

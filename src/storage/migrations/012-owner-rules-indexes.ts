@@ -19,13 +19,25 @@ export function ownerRulesIndexesSchema(engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (engine.indexIncludesColumns) {
-        await sql`create index trade_prices_owner_rules on trade_prices (store_id, customer_id, sku, product_id, min_quantity, id desc) include (price, valid_from, valid_until)`.execute(db);
-        await sql`create index price_list_prices_owner_rules on price_list_prices (price_list_id, sku, product_id, min_quantity, id desc) include (price, valid_from, valid_until)`.execute(db);
+        await sql`create index trade_prices_owner_rules on trade_prices (store_id, customer_id, sku, product_id, min_quantity, id desc) include (price, valid_from, valid_until)`.execute(
+          db,
+        );
+        await sql`create index price_list_prices_owner_rules on price_list_prices (price_list_id, sku, product_id, min_quantity, id desc) include (price, valid_from, valid_until)`.execute(
+          db,
+        );
         await db.schema.dropIndex('trade_prices_customer_sku_rules').ifExists().execute();
       } else {
         const ruleColumns = ['product_id', 'min_quantity', 'id', 'price', 'valid_from', 'valid_until'];
-        await db.schema.createIndex('trade_prices_owner_rules').on('trade_prices').columns(['store_id', 'customer_id', 'sku', ...ruleColumns]).execute();
-        await db.schema.createIndex('price_list_prices_owner_rules').on('price_list_prices').columns(['price_list_id', 'sku', ...ruleColumns]).execute();
+        await db.schema
+          .createIndex('trade_prices_owner_rules')
+          .on('trade_prices')
+          .columns(['store_id', 'customer_id', 'sku', ...ruleColumns])
+          .execute();
+        await db.schema
+          .createIndex('price_list_prices_owner_rules')
+          .on('price_list_prices')
+          .columns(['price_list_id', 'sku', ...ruleColumns])
+          .execute();
       }
       // Migration 010 dropped it where it made its own.
       await db.schema.dropIndex('trade_prices_customer_sku').ifExists().execute();

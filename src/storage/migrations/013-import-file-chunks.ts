@@ -32,9 +32,15 @@ export function importFileChunksSchema(engine: Engine): Migration {
         .addColumn('data', engine.binaryColumnType, (c) => c.notNull())
         .addPrimaryKeyConstraint('import_file_chunks_pk', ['import_id', 'seq'])
         .execute();
-      await db.schema.alterTable('imports').addColumn('file_bytes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('imports')
+        .addColumn('file_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('imports').addColumn('claimed_at', 'bigint').execute();
-      await db.schema.alterTable('imports').addColumn('cleanup', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('imports')
+        .addColumn('cleanup', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('imports_store_status').on('imports').columns(['store_id', 'status']).execute();
       await db.schema.createIndex('imports_store_claimed').on('imports').columns(['store_id', 'claimed_at']).execute();
       await db.schema.createIndex('imports_finished').on('imports').columns(['finished_at']).execute();
@@ -43,8 +49,12 @@ export function importFileChunksSchema(engine: Engine): Migration {
       await db.schema.createIndex('import_rows_customer_sku').on('import_rows').columns(['import_id', 'customer_id', 'sku', 'position']).execute();
       await db.schema.createIndex('imports_cleanup').on('imports').columns(['finished_at']).where(sql.ref('cleanup'), '=', 1).execute();
 
-      const legacy = db as unknown as Kysely<{ import_files: LegacyFile; import_file_chunks: { import_id: number; store_id: number; seq: number; data: Buffer }; imports: { id: number; file_bytes: number } }>;
-      for (let after = 0; ; ) {
+      const legacy = db as unknown as Kysely<{
+        import_files: LegacyFile;
+        import_file_chunks: { import_id: number; store_id: number; seq: number; data: Buffer };
+        imports: { id: number; file_bytes: number };
+      }>;
+      for (let after = 0; ;) {
         const file = await legacy.selectFrom('import_files').selectAll().where('import_id', '>', after).orderBy('import_id').limit(1).executeTakeFirst();
         if (file === undefined) break;
         const data = Buffer.from(file.csv, 'utf8');

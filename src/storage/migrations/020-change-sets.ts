@@ -14,7 +14,10 @@ export function changeSetsSchema(engine: Engine): Migration {
   const ref = idType(engine);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('stores').addColumn('require_approval', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('stores')
+        .addColumn('require_approval', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       // An import whose rows become a change set's operations (`POST /v1/imports?changeSet=ID`).
       await db.schema.alterTable('imports').addColumn('change_set_id', ref).execute();
 
@@ -79,7 +82,11 @@ export function changeSetsSchema(engine: Engine): Migration {
             .execute();
           await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from ${sql.table(`${table}_old`)}`.execute(db);
           await sql`drop table ${sql.table(`${table}_old`)}`.execute(db);
-          await db.schema.createIndex(indexName).on(table).columns([...index]).execute();
+          await db.schema
+            .createIndex(indexName)
+            .on(table)
+            .columns([...index])
+            .execute();
         }
         // A restore reads the record's last stretch by id.
         await db.schema.createIndex(`${table}_id`).on(table).columns(['id', 'deleted_at']).execute();

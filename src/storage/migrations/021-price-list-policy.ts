@@ -8,7 +8,10 @@ import type { Kysely, Migration } from 'kysely';
 export function priceListPolicySchema(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('price_lists').addColumn('policy', 'text', (c) => c.notNull().defaultTo('first')).execute();
+      await db.schema
+        .alterTable('price_lists')
+        .addColumn('policy', 'text', (c) => c.notNull().defaultTo('first'))
+        .execute();
     },
   };
 }

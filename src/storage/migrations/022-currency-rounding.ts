@@ -9,8 +9,14 @@ import type { Kysely, Migration } from 'kysely';
 export function currencyRoundingSchema(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('stores').addColumn('currency', 'text', (c) => c.notNull().defaultTo('GBP')).execute();
-      await db.schema.alterTable('stores').addColumn('rounding_mode', 'text', (c) => c.notNull().defaultTo('half-up')).execute();
+      await db.schema
+        .alterTable('stores')
+        .addColumn('currency', 'text', (c) => c.notNull().defaultTo('GBP'))
+        .execute();
+      await db.schema
+        .alterTable('stores')
+        .addColumn('rounding_mode', 'text', (c) => c.notNull().defaultTo('half-up'))
+        .execute();
       await db.schema.alterTable('price_lists').addColumn('rounding_increment', 'bigint').execute();
       await db.schema.alterTable('price_lists').addColumn('rounding_mode', 'text').execute();
     },

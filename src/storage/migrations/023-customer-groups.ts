@@ -29,7 +29,10 @@ export function customerGroupsSchema(engine: Engine): Migration {
         .execute();
       await db.schema.createIndex('customer_group_price_lists_list').on('customer_group_price_lists').columns(['price_list_id', 'customer_group_id']).execute();
 
-      await db.schema.alterTable('customers').addColumn('customer_group_id', ref, (c) => c.references('customer_groups.id')).execute();
+      await db.schema
+        .alterTable('customers')
+        .addColumn('customer_group_id', ref, (c) => c.references('customer_groups.id'))
+        .execute();
       // A group's customers, in id order: the `customerGroupId=` filter, and a group's removal in batches.
       await db.schema.createIndex('customers_group').on('customers').columns(['store_id', 'customer_group_id', 'id']).execute();
     },

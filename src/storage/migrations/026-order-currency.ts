@@ -10,7 +10,10 @@ import { type Kysely, type Migration, sql } from 'kysely';
 export function orderCurrencySchema(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('orders').addColumn('currency', 'text', (column) => column.notNull().defaultTo('GBP')).execute();
+      await db.schema
+        .alterTable('orders')
+        .addColumn('currency', 'text', (column) => column.notNull().defaultTo('GBP'))
+        .execute();
       await sql`update orders set currency = (select stores.currency from stores where stores.id = orders.store_id)`.execute(db);
     },
   };

@@ -8,7 +8,10 @@ import type { Kysely, Migration } from 'kysely';
 export function customerGroupPolicySchema(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('customer_groups').addColumn('policy', 'text', (column) => column.notNull().defaultTo('first')).execute();
+      await db.schema
+        .alterTable('customer_groups')
+        .addColumn('policy', 'text', (column) => column.notNull().defaultTo('first'))
+        .execute();
     },
   };
 }

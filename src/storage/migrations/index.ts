@@ -27,6 +27,9 @@ import { orderCurrencySchema } from './026-order-currency.js';
 import { customerGroupPolicySchema } from './027-customer-group-policy.js';
 import { importFileNameSchema } from './028-import-file-name.js';
 import { importChangesSchema } from './029-import-changes.js';
+import { deletedRecordIdsSchema } from './030-deleted-record-ids.js';
+import { signInGenerationSchema } from './031-sign-in-generation.js';
+import { changeSetBoundsSchema } from './032-change-set-bounds.js';
 import { asOfReadsSchema } from './019-as-of-reads.js';
 
 /** Every migration in order; each is written once for both engines, using the engine flags. */
@@ -59,6 +62,9 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, (engine: Engine) => Mig
   ['027-customer-group-policy', customerGroupPolicySchema],
   ['028-import-file-name', importFileNameSchema],
   ['029-import-changes', importChangesSchema],
+  ['030-deleted-record-ids', deletedRecordIdsSchema],
+  ['031-sign-in-generation', signInGenerationSchema],
+  ['032-change-set-bounds', changeSetBoundsSchema],
 ];
 
 /**

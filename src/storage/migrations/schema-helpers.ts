@@ -13,4 +13,3 @@ export function withIdColumn<T extends string>(table: CreateTableBuilder<T, neve
 export function idType(engine: Engine) {
   return engine.idColumnType;
 }
-

@@ -70,7 +70,15 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async tradeRulesAt(storeId: number, customerId: number, skus: readonly string[], at: string, validOnly: boolean): Promise<RuleAsOf[]> {
     if (skus.length === 0) return [];
-    const columns = ['id', 'sku', 'product_id as productId', 'price as priceUnits', 'min_quantity as minQuantity', 'valid_from as validFrom', 'valid_until as validUntil'] as const;
+    const columns = [
+      'id',
+      'sku',
+      'product_id as productId',
+      'price as priceUnits',
+      'min_quantity as minQuantity',
+      'valid_from as validFrom',
+      'valid_until as validUntil',
+    ] as const;
     const rowsOn = (db: Kysely<Tables>) =>
       db
         .selectFrom('trade_prices')
@@ -96,7 +104,13 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
     return (await executeShaped(this.db, this.statements, rowsOn(this.db), skus.length === 1)).map(asRule);
   }
 
-  async listRulesAt(storeId: number, priceListIds: readonly number[], skus: readonly string[], at: string, validOnly: boolean): Promise<Array<RuleAsOf & { priceListId: number }>> {
+  async listRulesAt(
+    storeId: number,
+    priceListIds: readonly number[],
+    skus: readonly string[],
+    at: string,
+    validOnly: boolean,
+  ): Promise<Array<RuleAsOf & { priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
     const columns = [
       'id',
@@ -148,7 +162,17 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
     const rows = await this.db
       .selectFrom('price_lists as l')
       .innerJoin('stores as s', 's.id', 'l.store_id')
-      .select(['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 'l.created_at', 's.currency', 's.rounding_mode as store_rounding_mode'])
+      .select([
+        'l.id',
+        'l.kind',
+        'l.percentage',
+        'l.policy',
+        'l.rounding_increment',
+        'l.rounding_mode',
+        'l.created_at',
+        's.currency',
+        's.rounding_mode as store_rounding_mode',
+      ])
       .where('l.store_id', '=', storeId)
       .where('l.id', 'in', [...ids])
       .execute();
@@ -157,8 +181,20 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
 
   async currentProducts(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('products').select(['id', 'sku', 'price', 'quantity_minimum', 'quantity_maximum', 'quantity_increment', 'created_at']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.id), sku: row.sku, priceUnits: Number(row.price), quantityRule: ruleOfColumns(row), createdAt: row.created_at }));
+    const rows = await this.db
+      .selectFrom('products')
+      .select(['id', 'sku', 'price', 'quantity_minimum', 'quantity_maximum', 'quantity_increment', 'created_at'])
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      productId: Number(row.id),
+      sku: row.sku,
+      priceUnits: Number(row.price),
+      quantityRule: ruleOfColumns(row),
+      createdAt: row.created_at,
+    }));
   }
 
   async currentVariations(storeId: number, ids: readonly number[]): Promise<CatalogRow[]> {
@@ -169,7 +205,14 @@ export class KyselyPricingAsOfRepository implements PricingAsOfRepository {
       .where('store_id', '=', storeId)
       .where('id', 'in', [...ids])
       .execute();
-    return rows.map((row) => ({ id: Number(row.id), productId: Number(row.product_id), sku: row.sku, priceUnits: row.price === null ? null : Number(row.price), quantityRule: ruleOfColumns(row), createdAt: row.created_at }));
+    return rows.map((row) => ({
+      id: Number(row.id),
+      productId: Number(row.product_id),
+      sku: row.sku,
+      priceUnits: row.price === null ? null : Number(row.price),
+      quantityRule: ruleOfColumns(row),
+      createdAt: row.created_at,
+    }));
   }
 }
 

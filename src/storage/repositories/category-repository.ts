@@ -1,19 +1,31 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Category } from '../../contract/categories.js';
 import type { CategoryFields, CategoryRepository } from '../../modules/catalog/category-repository.js';
-import type { Page } from '../../modules/page.js';
-import type { CategoriesTable, Tables } from '../tables.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { CategoriesTable } from '../tables/catalog-tables.js';
 
 export class KyselyCategoryRepository implements CategoryRepository {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async list(storeId: number, page: Page): Promise<Category[]> {
-    const rows = await this.db.selectFrom('categories').selectAll().where('store_id', '=', storeId).orderBy('id').limit(page.count).offset(page.offset).execute();
+    const rows = await this.db
+      .selectFrom('categories')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .orderBy('id')
+      .limit(page.count)
+      .offset(page.offset)
+      .execute();
     return rows.map(toCategory);
   }
 
   async count(storeId: number): Promise<number> {
-    const row = await this.db.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('count')).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('categories')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('store_id', '=', storeId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -24,7 +36,12 @@ export class KyselyCategoryRepository implements CategoryRepository {
 
   async existing(storeId: number, ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('categories').select('id').where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('categories')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.map((row) => row.id);
   }
 

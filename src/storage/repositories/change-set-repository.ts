@@ -4,9 +4,10 @@ import type { FieldProblem } from '../../contract/errors.js';
 import type { AppliedEffects } from '../../modules/change-sets/applied-effects.js';
 import type { ChangeSetPatch, ChangeSetRepository, NewChangeSet, StoredChangeSet } from '../../modules/change-sets/change-set-repository.js';
 import type { Actor } from '../../modules/history/history-entry.js';
-import type { Page } from '../../modules/page.js';
+import type { Page } from '../../modules/shared/page.js';
 import type { Engine } from '../engine.js';
-import type { ChangeSetsTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { ChangeSetsTable } from '../tables/change-set-tables.js';
 
 type Row = Omit<ChangeSetsTable, 'id'>;
 
@@ -33,7 +34,10 @@ export class KyselyChangeSetRepository implements ChangeSetRepository {
   }
 
   async count(storeId: number, state: ChangeSetState | undefined): Promise<number> {
-    let query = this.db.selectFrom('change_sets').select((eb) => eb.fn.countAll<number>().as('count')).where('store_id', '=', storeId);
+    let query = this.db
+      .selectFrom('change_sets')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('store_id', '=', storeId);
     if (state !== undefined) query = query.where('state', '=', state);
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
@@ -49,7 +53,9 @@ export class KyselyChangeSetRepository implements ChangeSetRepository {
     // Three values a row: far below either engine's limit of bound values.
     const perStatement = Math.floor(this.engine.maxBoundParameters / 3);
     for (let start = 0; start < operations.length; start += perStatement) {
-      const rows = operations.slice(start, start + perStatement).map((operation, at) => ({ change_set_id: changeSetId, position: first + start + at, body: JSON.stringify(operation) }));
+      const rows = operations
+        .slice(start, start + perStatement)
+        .map((operation, at) => ({ change_set_id: changeSetId, position: first + start + at, body: JSON.stringify(operation) }));
       await this.db.insertInto('change_set_operations').values(rows).execute();
     }
   }
@@ -67,8 +73,35 @@ export class KyselyChangeSetRepository implements ChangeSetRepository {
   }
 
   async due(now: string, limit: number): Promise<Array<{ storeId: number; id: number }>> {
-    const rows = await this.db.selectFrom('change_sets').select(['store_id', 'id']).where('state', '=', 'scheduled').where('apply_at', '<=', now).orderBy('apply_at').orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('change_sets')
+      .select(['store_id', 'id'])
+      .where('state', '=', 'scheduled')
+      .where('apply_at', '<=', now)
+      .orderBy('apply_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ storeId: Number(row.store_id), id: Number(row.id) }));
+  }
+
+  async nextWindowBound(storeId: number, after: string): Promise<string | null> {
+    // Four lookups, each the first entry past `after` of a partial index (migration 032).
+    const bounds = await Promise.all(
+      (['trade_prices', 'price_list_prices'] as const).flatMap((table) =>
+        (['valid_from', 'valid_until'] as const).map(async (column) => {
+          const row = await this.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.min(column).as('bound'))
+            .where('store_id', '=', storeId)
+            .where(column, 'is not', null)
+            .where(column, '>', after)
+            .executeTakeFirst();
+          return row?.bound ?? null;
+        }),
+      ),
+    );
+    return bounds.reduce<string | null>((first, bound) => (bound !== null && (first === null || bound < first) ? bound : first), null);
   }
 }
 
@@ -84,6 +117,7 @@ function toRow(set: NewChangeSet): Row {
     revision: set.revision,
     approved_revision: set.approvedRevision,
     operation_count: set.operationCount,
+    price_count: set.priceCount,
     created_by: json(set.createdBy),
     authors: json(set.authors),
     submitted_by: set.submittedBy && json(set.submittedBy),
@@ -110,6 +144,7 @@ function toPatch(patch: ChangeSetPatch): Partial<Row> {
   if (patch.revision !== undefined) row.revision = patch.revision;
   if (patch.approvedRevision !== undefined) row.approved_revision = patch.approvedRevision;
   if (patch.operationCount !== undefined) row.operation_count = patch.operationCount;
+  if (patch.priceCount !== undefined) row.price_count = patch.priceCount;
   if (patch.authors !== undefined) row.authors = json(patch.authors);
   if (patch.submittedBy !== undefined) row.submitted_by = patch.submittedBy && json(patch.submittedBy);
   if (patch.approvedBy !== undefined) row.approved_by = patch.approvedBy && json(patch.approvedBy);
@@ -135,6 +170,7 @@ function fromRow(row: Selectable<ChangeSetsTable>): StoredChangeSet {
     revision: Number(row.revision),
     approvedRevision: row.approved_revision === null ? null : Number(row.approved_revision),
     operationCount: Number(row.operation_count),
+    priceCount: Number(row.price_count),
     createdBy: JSON.parse(row.created_by) as Actor,
     authors: JSON.parse(row.authors) as string[],
     submittedBy: actorOrNull(row.submitted_by),

@@ -2,8 +2,9 @@ import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { CustomerGroup } from '../../contract/customer-groups.js';
 import type { PriceListPolicy } from '../../contract/price-lists.js';
 import type { CustomerGroupFilter, CustomerGroupRepository, NewCustomerGroup } from '../../modules/customer-groups/customer-group-repository.js';
-import type { Page } from '../../modules/page.js';
-import type { CustomerGroupsTable, Tables } from '../tables.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { CustomerGroupsTable } from '../tables/customer-tables.js';
 import { idsByOwner } from './ordered-ids.js';
 
 export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
@@ -15,7 +16,9 @@ export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
   }
 
   async count(storeId: number, filter: CustomerGroupFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -26,18 +29,33 @@ export class KyselyCustomerGroupRepository implements CustomerGroupRepository {
 
   async findMany(storeId: number, ids: readonly number[]): Promise<CustomerGroup[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('customer_groups').selectAll().where('store_id', '=', storeId).where('id', 'in', [...ids]).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('customer_groups')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .execute();
     return this.withPriceLists(storeId, rows);
   }
 
   async existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('customer_groups').select('id').where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('customer_groups')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
     return new Set(rows.map((row) => Number(row.id)));
   }
 
   async insert(storeId: number, group: NewCustomerGroup, createdAt: string): Promise<CustomerGroup> {
-    const row = await this.db.insertInto('customer_groups').values({ store_id: storeId, name: group.name, policy: group.policy, created_at: createdAt }).returningAll().executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('customer_groups')
+      .values({ store_id: storeId, name: group.name, policy: group.policy, created_at: createdAt })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await this.setPriceLists(storeId, Number(row.id), group.priceListIds);
     return toGroup(row, group.priceListIds);
   }

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Customer, CustomerUpdate } from '../../contract/customers.js';
 import type { CustomerFilter, CustomerRepository, NewCustomer } from '../../modules/customers/customer-repository.js';
-import type { Page } from '../../modules/page.js';
-import type { CustomersTable, Tables } from '../tables.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { CustomersTable } from '../tables/customer-tables.js';
 import { mapUniqueViolation } from '../unique-violation.js';
 import { idsByOwner } from './ordered-ids.js';
 import { fromFlag, toFlag } from './values.js';
@@ -16,7 +17,9 @@ export class KyselyCustomerRepository implements CustomerRepository {
   }
 
   async count(storeId: number, filter: CustomerFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -29,20 +32,35 @@ export class KyselyCustomerRepository implements CustomerRepository {
 
   async findMany(storeId: number, ids: readonly number[]): Promise<Customer[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('customers')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
     return this.withPriceLists(storeId, rows);
   }
 
   async tradeFlags(storeId: number, ids: readonly number[]): Promise<Map<number, { id: number; trade: boolean }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('customers').select(['id', 'trade']).where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('customers')
+      .select(['id', 'trade'])
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
     return new Map(rows.map((row) => [Number(row.id), { id: Number(row.id), trade: fromFlag(row.trade) }]));
   }
 
   async tradeFlagsByEmail(storeId: number, emails: readonly string[]): Promise<Map<string, { id: number; trade: boolean }>> {
     if (emails.length === 0) return new Map();
     const keys = [...new Set(emails.map((email) => email.toLowerCase()))];
-    const rows = await this.db.selectFrom('customers').select(['id', 'trade', 'email_key']).where('store_id', '=', storeId).where('email_key', 'in', keys).execute();
+    const rows = await this.db
+      .selectFrom('customers')
+      .select(['id', 'trade', 'email_key'])
+      .where('store_id', '=', storeId)
+      .where('email_key', 'in', keys)
+      .execute();
     return new Map(rows.map((row) => [row.email_key, { id: Number(row.id), trade: fromFlag(row.trade) }]));
   }
 
@@ -83,7 +101,9 @@ export class KyselyCustomerRepository implements CustomerRepository {
     const row =
       Object.keys(columns).length === 0
         ? await this.db.selectFrom('customers').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
-        : await mapUniqueViolation(this.db.updateTable('customers').set(columns).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst());
+        : await mapUniqueViolation(
+            this.db.updateTable('customers').set(columns).where('store_id', '=', storeId).where('id', '=', id).returningAll().executeTakeFirst(),
+          );
     if (row === undefined) return undefined;
     if (patch.priceListIds !== undefined) {
       await this.db.deleteFrom('customer_price_lists').where('store_id', '=', storeId).where('customer_id', '=', id).execute();
@@ -128,7 +148,13 @@ export class KyselyCustomerRepository implements CustomerRepository {
 
   async leaveGroup(storeId: number, customerGroupId: number, customerIds: readonly number[]): Promise<void> {
     if (customerIds.length === 0) return;
-    await this.db.updateTable('customers').set({ customer_group_id: null }).where('store_id', '=', storeId).where('customer_group_id', '=', customerGroupId).where('id', 'in', [...customerIds]).execute();
+    await this.db
+      .updateTable('customers')
+      .set({ customer_group_id: null })
+      .where('store_id', '=', storeId)
+      .where('customer_group_id', '=', customerGroupId)
+      .where('id', 'in', [...customerIds])
+      .execute();
   }
 
   async delete(storeId: number, id: number): Promise<boolean> {

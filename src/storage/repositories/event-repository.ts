@@ -3,7 +3,8 @@ import type { Engine } from '../engine.js';
 import { insertFromArrays } from './array-insert.js';
 import { type Event, EVENT_TOPICS, type EventTopic } from '../../contract/events.js';
 import type { EventRepository, NewEvent } from '../../modules/events/event-repository.js';
-import type { EventsTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { EventsTable } from '../tables/webhook-tables.js';
 
 /** 7 bound parameters per row: 4000 rows stay under SQLite's 32 766 and PostgreSQL's 65 535. */
 const ROWS_PER_INSERT = 4000;

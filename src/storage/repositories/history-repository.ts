@@ -2,11 +2,32 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { GENESIS_HASH, canonicalJson, chainHash } from '../../modules/history/history-chain.js';
 import type { ChangeOrigin, HistoryEntry, HistoryRecord } from '../../modules/history/history-entry.js';
-import type { ChainCursor, ChainHead, HistoryCheckpoint, HistoryFilter, HistoryRepository } from '../../modules/history/history-repository.js';
-import type { Page } from '../../modules/page.js';
+import type {
+  ChainCursor,
+  ChainHead,
+  HistoryCheckpoint,
+  HistoryFilter,
+  HistoryRepository,
+  KeptCursor,
+  KeptRecord,
+  KeptResource,
+} from '../../modules/history/history-repository.js';
+import type { Page } from '../../modules/shared/page.js';
 import type { Engine } from '../engine.js';
-import type { PriceHistoryTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { PriceHistoryTable } from '../tables/history-tables.js';
 import { type ArrayColumn, insertFromArrays, insertValues } from './array-insert.js';
+import { toPriceListPrice } from './price-list-repository.js';
+import { toTradePrice } from './trade-price-repository.js';
+
+/** Each kept resource's live table and its table of deleted rows. */
+const KEPT_TABLES = {
+  trade_price: { live: 'trade_prices', deleted: 'trade_prices_deleted' },
+  price_list_entry: { live: 'price_list_prices', deleted: 'price_list_prices_deleted' },
+} as const;
+
+/** The entry of the history's own migration: records older than it were created before it began. */
+const HISTORY_MIGRATION = '015-price-history';
 
 /** Every column an entry writes, with its type in PostgreSQL's arrays. */
 const COLUMN_TYPES: Readonly<Record<keyof Omit<PriceHistoryTable, 'id'>, ArrayColumn['type']>> = {
@@ -146,9 +167,80 @@ export class KyselyHistoryRepository implements HistoryRepository {
     await this.db
       .insertInto('price_history_checkpoints')
       .values(row)
-      .onConflict((conflict) => conflict.column('store_id').doUpdateSet({ seq: row.seq, hash: row.hash, last_cut_at: row.last_cut_at, cut_at: row.cut_at, signature: row.signature }))
+      .onConflict((conflict) =>
+        conflict.column('store_id').doUpdateSet({ seq: row.seq, hash: row.hash, last_cut_at: row.last_cut_at, cut_at: row.cut_at, signature: row.signature }),
+      )
       .execute();
     return Number(deleted.numDeletedRows);
+  }
+
+  async keptRecords(
+    storeId: number,
+    resource: KeptResource,
+    deleted: boolean,
+    after: KeptCursor,
+    limit: number,
+  ): Promise<{ records: KeptRecord[]; next: KeptCursor }> {
+    const tables = KEPT_TABLES[resource];
+    const [first, second, end] = after.position;
+    // Along (store, id, deleted_at) for deleted rows (migration 030); along the live table's
+    // index by store for live ones: (store, id) for trade prices, (store, list, id) for entries.
+    const rows = deleted
+      ? await this.db
+          .selectFrom(tables.deleted)
+          .selectAll()
+          .where('store_id', '=', storeId)
+          .where((eb) => eb(eb.refTuple('id', 'deleted_at'), '>', eb.tuple(first, end)))
+          .orderBy('id')
+          .orderBy('deleted_at')
+          .limit(limit)
+          .execute()
+      : resource === 'trade_price'
+        ? await this.db.selectFrom(tables.live).selectAll().where('store_id', '=', storeId).where('id', '>', first).orderBy('id').limit(limit).execute()
+        : await this.db
+            .selectFrom('price_list_prices')
+            .selectAll()
+            .where('store_id', '=', storeId)
+            .where((eb) => eb(eb.refTuple('price_list_id', 'id'), '>', eb.tuple(first, second)))
+            .orderBy('price_list_id')
+            .orderBy('id')
+            .limit(limit)
+            .execute();
+    const records = rows.map((row) => keptRecordOf(resource, row));
+    const last = records.at(-1);
+    if (last === undefined) return { records, next: after };
+    const { id } = last.record;
+    if (last.deletedAt !== null) return { records, next: { position: [id, 0, last.deletedAt] } };
+    return { records, next: { position: 'priceListId' in last.record ? [last.record.priceListId, id, ''] : [id, 0, ''] } };
+  }
+
+  async keptRecordsOf(storeId: number, resource: KeptResource, ids: readonly number[]): Promise<KeptRecord[]> {
+    if (ids.length === 0) return [];
+    const tables = KEPT_TABLES[resource];
+    const unique = [...new Set(ids)];
+    const live = await this.db.selectFrom(tables.live).selectAll().where('store_id', '=', storeId).where('id', 'in', unique).execute();
+    const deleted = await this.db.selectFrom(tables.deleted).selectAll().where('store_id', '=', storeId).where('id', 'in', unique).execute();
+    return [...live, ...deleted].map((row) => keptRecordOf(resource, row));
+  }
+
+  async entriesOf(storeId: number, resource: KeptResource, ids: readonly number[]): Promise<HistoryEntry[]> {
+    if (ids.length === 0) return [];
+    // Along `price_history_resource` (store, resource, resource id, at).
+    const rows = await this.db
+      .selectFrom('price_history')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('resource', '=', resource)
+      .where('resource_id', 'in', [...new Set(ids)])
+      .orderBy('seq')
+      .execute();
+    return rows.map(toEntry);
+  }
+
+  async startedAt(): Promise<string | null> {
+    const row = await sql<{ timestamp: string }>`select timestamp from kysely_migration where name = ${HISTORY_MIGRATION}`.execute(this.db);
+    const found = row.rows[0]?.timestamp;
+    return found === undefined ? null : new Date(found).toISOString();
   }
 
   /**
@@ -191,8 +283,24 @@ export class KyselyHistoryRepository implements HistoryRepository {
       await sql`${insertFromArrays('price_history', columns)}`.execute(this.db);
       return;
     }
-    for (const statement of insertValues('price_history', COLUMNS, rows.map((row) => COLUMNS.map((name) => row[name] ?? null)))) await this.db.executeQuery(statement);
+    for (const statement of insertValues(
+      'price_history',
+      COLUMNS,
+      rows.map((row) => COLUMNS.map((name) => row[name] ?? null)),
+    ))
+      await this.db.executeQuery(statement);
   }
+}
+
+/** A live or deleted row of a kept resource, as the API shows the record. */
+function keptRecordOf(resource: KeptResource, row: Record<string, unknown>): KeptRecord {
+  const deletedAt = typeof row.deleted_at === 'string' ? row.deleted_at : null;
+  // The rows of both tables of a resource share the live table's columns (the deleted one adds `deleted_at`).
+  const record =
+    resource === 'trade_price'
+      ? toTradePrice(row as unknown as Parameters<typeof toTradePrice>[0])
+      : toPriceListPrice(row as unknown as Parameters<typeof toPriceListPrice>[0]);
+  return { resource, record, deletedAt };
 }
 
 function toEntry(row: Selectable<PriceHistoryTable>): HistoryEntry {

@@ -1,7 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { TradePriceFilter } from '../../modules/trade-prices/trade-price-repository.js';
 import { PreparedQuery, type StatementRegistry } from '../prepared-query.js';
-import type { ApiKeysTable, Tables, TradePricesTable } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { TradePricesTable } from '../tables/price-tables.js';
+import type { ApiKeysTable } from '../tables/store-tables.js';
 
 /**
  * Columns named, never `select *`: a PostgreSQL named statement keeps its result's shape, and
@@ -39,7 +41,11 @@ export class HotReads {
     private readonly statements: StatementRegistry,
   ) {
     this.apiKeyByKey = new PreparedQuery(db.selectFrom('api_keys').select(API_KEY_COLUMNS).where('key', '=', ''), ['key'], statements);
-    this.tradePriceById = new PreparedQuery(db.selectFrom('trade_prices').select(TRADE_PRICE_COLUMNS).where('store_id', '=', 0).where('id', '=', 0), ['storeId', 'id'], statements);
+    this.tradePriceById = new PreparedQuery(
+      db.selectFrom('trade_prices').select(TRADE_PRICE_COLUMNS).where('store_id', '=', 0).where('id', '=', 0),
+      ['storeId', 'id'],
+      statements,
+    );
   }
 
   tradePricePage(filter: TradePriceFilter): PreparedQuery<Selectable<TradePricesTable>, TradePricePageParams> {
@@ -60,7 +66,11 @@ export class HotReads {
     let query = this.counts.get(key);
     if (query === undefined) {
       const { filtered, binds } = this.filtered(shape);
-      query = new PreparedQuery(filtered.select((eb) => eb.fn.countAll<number | string>().as('count')), binds, this.statements);
+      query = new PreparedQuery(
+        filtered.select((eb) => eb.fn.countAll<number | string>().as('count')),
+        binds,
+        this.statements,
+      );
       this.counts.set(key, query);
     }
     return query;
@@ -94,7 +104,12 @@ export class HotReads {
 }
 
 function shapeOf(filter: TradePriceFilter): FilterShape {
-  return { customerId: filter.customerId !== undefined, productId: filter.productId !== undefined, sku: filter.sku !== undefined, validAt: filter.validAt !== undefined };
+  return {
+    customerId: filter.customerId !== undefined,
+    productId: filter.productId !== undefined,
+    sku: filter.sku !== undefined,
+    validAt: filter.validAt !== undefined,
+  };
 }
 
 function shapeKey(shape: FilterShape): string {

@@ -34,7 +34,18 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
     await mapUniqueViolation(
       this.db
         .insertInto('idempotency_records')
-        .values({ store_id: owner.storeId, key_id: owner.keyId, key, fingerprint, status_code: 0, response_body: '', created_at: createdAt, expires_at: expiresAt, path: null, record_id: null })
+        .values({
+          store_id: owner.storeId,
+          key_id: owner.keyId,
+          key,
+          fingerprint,
+          status_code: 0,
+          response_body: '',
+          created_at: createdAt,
+          expires_at: expiresAt,
+          path: null,
+          record_id: null,
+        })
         .execute(),
     );
   }
@@ -50,13 +61,25 @@ export class KyselyIdempotencyRepository implements IdempotencyRepository {
   }
 
   async forgetRecord(storeId: number, created: CreatedRecord): Promise<void> {
-    await this.db.deleteFrom('idempotency_records').where('store_id', '=', storeId).where('record_id', '=', created.id).where('path', '=', created.path).execute();
+    await this.db
+      .deleteFrom('idempotency_records')
+      .where('store_id', '=', storeId)
+      .where('record_id', '=', created.id)
+      .where('path', '=', created.path)
+      .execute();
   }
 
   async deleteExpired(now: number, limit: number): Promise<number> {
     // About `limit` at a time, oldest first, so a large backlog never holds the database long:
     // up to the expiry of the limit-th oldest expired record (its ties included).
-    const nth = await this.db.selectFrom('idempotency_records').select('expires_at').where('expires_at', '<=', now).orderBy('expires_at').offset(limit - 1).limit(1).executeTakeFirst();
+    const nth = await this.db
+      .selectFrom('idempotency_records')
+      .select('expires_at')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .offset(limit - 1)
+      .limit(1)
+      .executeTakeFirst();
     const cutoff = nth === undefined ? now : Number(nth.expires_at);
     const result = await this.db.deleteFrom('idempotency_records').where('expires_at', '<=', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -1,19 +1,20 @@
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import { IMPORT_CHANGE_KINDS, type Import, type ImportChange, type ImportChangeKind, type ImportError, type ImportMode, type ImportResult, type ImportStatus } from '../../contract/imports.js';
-import type { ClaimedImport, ImportOptions, ImportOutcome, ImportRepository, ImportUploader, NumberedChange, StagedPrice, StoreImportQueue } from '../../modules/imports/import-repository.js';
-import { CLI_ORIGIN } from '../../modules/history/change-records.js';
-import type { Page } from '../../modules/page.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { Import, ImportMode } from '../../contract/imports.js';
+import type {
+  ClaimedImport,
+  ImportOptions,
+  ImportOutcome,
+  ImportRepository,
+  ImportUploader,
+  StoreImportQueue,
+} from '../../modules/imports/import-repository.js';
+import type { Page } from '../../modules/shared/page.js';
 import type { Engine } from '../engine.js';
-import type { ImportChangesTable, ImportRowsTable, ImportsTable, Tables } from '../tables.js';
-import { byCodePoint, fromFlag, toFlag } from './values.js';
+import type { Tables } from '../tables.js';
+import { deleteFirstRows } from './import-contents-repository.js';
+import { IMPORT_COLUMNS, toImport, uploaderOf } from './import-rows.js';
+import { fromFlag, toFlag } from './values.js';
 
-/** The columns answered: never the file. */
-const IMPORT_COLUMNS = ['id', 'store_id', 'status', 'mode', 'dry_run', 'change_set_id', 'file_name', 'actor_type', 'actor_id', 'actor_name', 'format', 'rows', 'processed', 'errors', 'error_count', 'result', 'created_at', 'finished_at'] as const;
-/** 10 bound parameters a staged row: 3000 rows stay under both engines' limits. */
-const STAGED_PER_INSERT = 3000;
-/** 12 bound parameters a change: 2000 (24 000 a statement) stay under both engines' limits. */
-const CHANGES_PER_INSERT = 2000;
 /** Statuses an import is answered with; `uploading` and `discarded` ones are not imports yet (or any more). */
 const VISIBLE = ['queued', 'running', 'succeeded', 'failed'] as const;
 const ENDED = ['succeeded', 'failed'] as const;
@@ -25,6 +26,7 @@ function claimable(eb: ImportsScope, now: number) {
   return eb.or([eb('imports.status', '=', 'queued'), eb.and([eb('imports.status', '=', 'running'), eb('imports.lease_until', '<', now)])]);
 }
 
+/** Imports as rows (`imports`); what they hold is `KyselyImportContentsRepository`'s. */
 export class KyselyImportRepository implements ImportRepository {
   constructor(
     private readonly db: Kysely<Tables>,
@@ -59,15 +61,6 @@ export class KyselyImportRepository implements ImportRepository {
     return Number(row.id);
   }
 
-  async appendChunk(importId: number, storeId: number, seq: number, data: Buffer): Promise<void> {
-    await this.db.insertInto('import_file_chunks').values({ import_id: importId, store_id: storeId, seq, data }).execute();
-    await this.db
-      .updateTable('imports')
-      .set((eb) => ({ file_bytes: eb('file_bytes', '+', data.length) }))
-      .where('id', '=', importId)
-      .execute();
-  }
-
   async queueOf(storeId: number, uploadsSince: string): Promise<{ imports: number; bytes: number }> {
     const row = await this.db
       .selectFrom('imports')
@@ -96,11 +89,22 @@ export class KyselyImportRepository implements ImportRepository {
   }
 
   async discard(importId: number, at: string): Promise<void> {
-    await this.db.updateTable('imports').set({ status: 'discarded', cleanup: 1, finished_at: at }).where('id', '=', importId).where('status', '=', 'uploading').execute();
+    await this.db
+      .updateTable('imports')
+      .set({ status: 'discarded', cleanup: 1, finished_at: at })
+      .where('id', '=', importId)
+      .where('status', '=', 'uploading')
+      .execute();
   }
 
   async find(storeId: number, id: number): Promise<Import | undefined> {
-    const row = await this.db.selectFrom('imports').select(IMPORT_COLUMNS).where('store_id', '=', storeId).where('id', '=', id).where('status', 'in', VISIBLE).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('imports')
+      .select(IMPORT_COLUMNS)
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .where('status', 'in', VISIBLE)
+      .executeTakeFirst();
     return row && toImport(row);
   }
 
@@ -151,7 +155,15 @@ export class KyselyImportRepository implements ImportRepository {
       // ...of a store with no import running under a live lease.
       .where(({ not, exists, selectFrom }) => not(exists(liveRun(selectFrom, now))))
       // The store served least recently first: round-robin over stores.
-      .orderBy((eb) => eb.fn.coalesce(eb.selectFrom('imports as served').select((inner) => inner.fn.max('served.claimed_at').as('last')).whereRef('served.store_id', '=', 'imports.store_id'), sql.lit(0)))
+      .orderBy((eb) =>
+        eb.fn.coalesce(
+          eb
+            .selectFrom('imports as served')
+            .select((inner) => inner.fn.max('served.claimed_at').as('last'))
+            .whereRef('served.store_id', '=', 'imports.store_id'),
+          sql.lit(0),
+        ),
+      )
       .orderBy('imports.id')
       .limit(1)
       .executeTakeFirst();
@@ -217,84 +229,6 @@ export class KyselyImportRepository implements ImportRepository {
       .execute();
   }
 
-  async readChunk(importId: number, seq: number): Promise<Buffer | undefined> {
-    const row = await this.db.selectFrom('import_file_chunks').select('data').where('import_id', '=', importId).where('seq', '=', seq).executeTakeFirst();
-    return row?.data;
-  }
-
-  async stage(claim: ClaimedImport, prices: readonly StagedPrice[]): Promise<void> {
-    for (let start = 0; start < prices.length; start += STAGED_PER_INSERT) {
-      await this.db
-        .insertInto('import_rows')
-        .values(
-          prices.slice(start, start + STAGED_PER_INSERT).map((price) => ({
-            import_id: claim.id,
-            store_id: claim.storeId,
-            position: price.position,
-            customer_id: price.customerId,
-            product_id: price.productId,
-            sku: price.sku,
-            price: toPriceUnits(price.price),
-            min_quantity: price.minQuantity,
-            valid_from: price.validFrom,
-            valid_until: price.validUntil,
-          })),
-        )
-        .execute();
-    }
-  }
-
-  deleteStaged(importId: number, limit: number): Promise<number> {
-    return this.deleteFirst('import_rows', 'position', importId, limit);
-  }
-
-  deleteChunks(importId: number, limit: number): Promise<number> {
-    return this.deleteFirst('import_file_chunks', 'seq', importId, limit);
-  }
-
-  deleteChanges(importId: number, limit: number): Promise<number> {
-    return this.deleteFirst('import_changes', 'seq', importId, limit);
-  }
-
-  /**
-   * Deletes up to `limit` of an import's rows of a table keyed `(import_id, key)`: the
-   * `limit`-th key bounds the delete, one short statement along the primary key.
-   */
-  private async deleteFirst(table: 'import_rows' | 'import_file_chunks' | 'import_changes', key: 'position' | 'seq', importId: number, limit: number): Promise<number> {
-    // Typed as one of the three: each has `import_id` and its key, which is all this reads.
-    const same = table as 'import_changes';
-    const column = sql.ref<number>(key);
-    const edge = await this.db.selectFrom(same).select(column.as('edge')).where('import_id', '=', importId).orderBy(column).limit(1).offset(limit - 1).executeTakeFirst();
-    let deleting = this.db.deleteFrom(same).where('import_id', '=', importId);
-    if (edge !== undefined) deleting = deleting.where(column, '<=', edge.edge);
-    const result = await deleting.executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-
-  async recordChanges(claim: ClaimedImport, changes: readonly NumberedChange[]): Promise<void> {
-    for (let start = 0; start < changes.length; start += CHANGES_PER_INSERT) {
-      await this.db
-        .insertInto('import_changes')
-        .values(
-          changes.slice(start, start + CHANGES_PER_INSERT).map((change) => ({
-            import_id: claim.id,
-            store_id: claim.storeId,
-            seq: change.seq,
-            kind: change.kind,
-            customer_id: change.customerId,
-            sku: change.sku,
-            min_quantity: change.minQuantity,
-            valid_from: change.validFrom,
-            valid_until: change.validUntil,
-            price_before: change.before === null ? null : toPriceUnits(change.before),
-            price_after: change.after === null ? null : toPriceUnits(change.after),
-            trade_price_id: change.tradePriceId,
-          })),
-        )
-        .execute();
-    }
-  }
-
   async olderDryRuns(storeId: number, beforeId: number, skip: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('imports')
@@ -307,51 +241,6 @@ export class KyselyImportRepository implements ImportRepository {
       .offset(skip)
       .execute();
     return rows.map((row) => Number(row.id));
-  }
-
-  async changes(importId: number, page: Page): Promise<ImportChange[]> {
-    // Along the index of migration 029, which orders SKUs the same way.
-    const rows = await this.db
-      .selectFrom('import_changes')
-      .selectAll()
-      .where('import_id', '=', importId)
-      .orderBy('customer_id')
-      .orderBy(byCodePoint(this.engine, 'sku'))
-      .orderBy('min_quantity')
-      .orderBy('seq')
-      .limit(page.count)
-      .offset(page.offset)
-      .execute();
-    return rows.map(toChange);
-  }
-
-  async changeCounts(importId: number): Promise<Record<ImportChangeKind, number>> {
-    const rows = await this.db.selectFrom('import_changes').select((eb) => ['kind', eb.fn.countAll<number>().as('n')]).where('import_id', '=', importId).groupBy('kind').execute();
-    const counts = Object.fromEntries(IMPORT_CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ImportChangeKind, number>;
-    for (const row of rows) if ((IMPORT_CHANGE_KINDS as readonly string[]).includes(row.kind)) counts[row.kind as ImportChangeKind] = Number(row.n);
-    return counts;
-  }
-
-  async staged(importId: number, afterPosition: number, limit: number): Promise<StagedPrice[]> {
-    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('position', '>', afterPosition).orderBy('position').limit(limit).execute();
-    return rows.map(toStaged);
-  }
-
-  async stagedCustomers(importId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('import_rows').select('customer_id').distinct().where('import_id', '=', importId).orderBy('customer_id').execute();
-    return rows.map((row) => Number(row.customer_id));
-  }
-
-  async stagedBySku(importId: number, customerId: number, afterSku: string | null, limit: number): Promise<StagedPrice[]> {
-    let query = this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId);
-    if (afterSku !== null) query = query.where('sku', '>', afterSku);
-    const rows = await query.orderBy('sku').orderBy('position').limit(limit).execute();
-    return rows.map(toStaged);
-  }
-
-  async stagedOfSku(importId: number, customerId: number, sku: string): Promise<StagedPrice[]> {
-    const rows = await this.db.selectFrom('import_rows').selectAll().where('import_id', '=', importId).where('customer_id', '=', customerId).where('sku', '=', sku).orderBy('position').execute();
-    return rows.map(toStaged);
   }
 
   async finish(claim: ClaimedImport, outcome: ImportOutcome): Promise<Import | undefined> {
@@ -394,12 +283,23 @@ export class KyselyImportRepository implements ImportRepository {
   }
 
   async abandonUploads(before: string, at: string, limit: number): Promise<number> {
-    const stale = await this.db.selectFrom('imports').select('id').where('status', '=', 'uploading').where('created_at', '<', before).orderBy('id').limit(limit).execute();
+    const stale = await this.db
+      .selectFrom('imports')
+      .select('id')
+      .where('status', '=', 'uploading')
+      .where('created_at', '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     if (stale.length === 0) return 0;
     const result = await this.db
       .updateTable('imports')
       .set({ status: 'discarded', cleanup: 1, finished_at: at })
-      .where('id', 'in', stale.map((row) => row.id))
+      .where(
+        'id',
+        'in',
+        stale.map((row) => row.id),
+      )
       .where('status', '=', 'uploading')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
@@ -419,12 +319,16 @@ export class KyselyImportRepository implements ImportRepository {
     // A dry run's changes go first, up to `limit` rows a turn: the imports wait for the next turn until they have none.
     let deleted = 0;
     for (const { id } of due) {
-      deleted += await this.deleteChanges(id, limit - deleted);
+      deleted += await deleteFirstRows(this.db, 'import_changes', 'seq', id, limit - deleted);
       if (deleted >= limit) return deleted;
     }
     const result = await this.db
       .deleteFrom('imports')
-      .where('id', 'in', due.map((row) => row.id))
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
       .executeTakeFirst();
     return deleted + Number(result.numDeletedRows);
   }
@@ -454,57 +358,4 @@ function liveRun(selectFrom: ImportsScope['selectFrom'], now: number) {
     .whereRef('live.store_id', '=', 'imports.store_id')
     .where('live.status', '=', 'running')
     .where('live.lease_until', '>=', now);
-}
-
-function toImport(row: Pick<Selectable<ImportsTable>, (typeof IMPORT_COLUMNS)[number]>): Import {
-  return {
-    id: Number(row.id),
-    status: row.status as ImportStatus,
-    mode: row.mode as ImportMode,
-    dryRun: fromFlag(row.dry_run),
-    changeSetId: row.change_set_id === null ? null : Number(row.change_set_id),
-    fileName: row.file_name,
-    createdBy: row.actor_type === null || row.actor_id === null || row.actor_name === null ? null : { type: row.actor_type === 'staff' ? 'staff' : 'key', id: Number(row.actor_id), name: row.actor_name },
-    format: row.format as Import['format'],
-    rows: row.rows === null ? null : Number(row.rows),
-    processed: Number(row.processed),
-    errors: JSON.parse(row.errors) as ImportError[],
-    errorCount: Number(row.error_count),
-    result: row.result === null ? null : (JSON.parse(row.result) as ImportResult),
-    createdAt: row.created_at,
-    finishedAt: row.finished_at,
-  };
-}
-
-function toChange(row: Selectable<ImportChangesTable>): ImportChange {
-  return {
-    kind: row.kind as ImportChangeKind,
-    customerId: Number(row.customer_id),
-    sku: row.sku,
-    minQuantity: Number(row.min_quantity),
-    validFrom: row.valid_from,
-    validUntil: row.valid_until,
-    before: row.price_before === null ? null : fromPriceUnits(Number(row.price_before)),
-    after: row.price_after === null ? null : fromPriceUnits(Number(row.price_after)),
-    tradePriceId: row.trade_price_id === null ? null : Number(row.trade_price_id),
-  };
-}
-
-function toStaged(row: Selectable<ImportRowsTable>): StagedPrice {
-  return {
-    position: Number(row.position),
-    customerId: Number(row.customer_id),
-    productId: Number(row.product_id),
-    sku: row.sku,
-    price: fromPriceUnits(Number(row.price)),
-    minQuantity: Number(row.min_quantity),
-    validFrom: row.valid_from,
-    validUntil: row.valid_until,
-  };
-}
-
-/** Who uploaded an import, as stored with it; an import uploaded before migration 017 names the fallback actor. */
-function uploaderOf(row: { actor_type: string | null; actor_id: number | null; actor_name: string | null; request_id: string | null }): ImportUploader {
-  if (row.actor_type === null || row.actor_id === null || row.actor_name === null) return { actor: CLI_ORIGIN.actor, requestId: row.request_id };
-  return { actor: { type: row.actor_type === 'staff' ? 'staff' : 'key', id: Number(row.actor_id), name: row.actor_name }, requestId: row.request_id };
 }

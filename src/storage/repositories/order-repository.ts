@@ -1,10 +1,11 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Order, OrderLine } from '../../contract/orders.js';
 import type { PriceSource } from '../../contract/trade-prices.js';
-import { amountOf } from '../../modules/order-amounts.js';
+import { amountOf } from '../../modules/shared/order-amounts.js';
 import type { NewOrder, OrderFilter, OrderRepository } from '../../modules/orders/order-repository.js';
-import type { Page } from '../../modules/page.js';
-import type { OrderLinesTable, OrdersTable, Tables } from '../tables.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { OrderLinesTable, OrdersTable } from '../tables/order-tables.js';
 import { toFlag } from './values.js';
 
 export class KyselyOrderRepository implements OrderRepository {
@@ -58,7 +59,9 @@ export class KyselyOrderRepository implements OrderRepository {
   }
 
   async count(storeId: number, filter: OrderFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -88,7 +91,11 @@ export class KyselyOrderRepository implements OrderRepository {
       .selectFrom('order_lines')
       .selectAll()
       .where('store_id', '=', storeId)
-      .where('order_id', 'in', rows.map((row) => row.id))
+      .where(
+        'order_id',
+        'in',
+        rows.map((row) => row.id),
+      )
       .orderBy('order_id')
       .orderBy('line_no')
       .execute();

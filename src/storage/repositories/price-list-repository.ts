@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { PriceList, PriceListKind, PriceListPolicy, PriceListPrice } from '../../contract/price-lists.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
-import type { Page } from '../../modules/page.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/shared/money.js';
+import type { Page } from '../../modules/shared/page.js';
 import type {
   KeyOrderFilter,
   NewPriceList,
@@ -14,9 +14,10 @@ import type {
 import type { RecordsOfSku } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Rounding, RoundingMode } from '../../modules/currency/rounding.js';
 import type { Engine } from '../engine.js';
-import type { PriceListPricesTable, PriceListsTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { PriceListPricesTable, PriceListsTable } from '../tables/price-tables.js';
 import { IDS_PER_DELETE, keepDeletedListEntries } from './deleted-rows.js';
-import { insertPricedSkuRows } from './priced-sku-rows.js';
+import { insertPricedSkuRows, pricedSkuOfRow } from './priced-sku-rows.js';
 import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 export class KyselyPriceListRepository implements PriceListRepository {
@@ -31,7 +32,9 @@ export class KyselyPriceListRepository implements PriceListRepository {
   }
 
   async count(storeId: number, filter: PriceListFilter): Promise<number> {
-    const row = await this.filteredLists(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filteredLists(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -42,14 +45,27 @@ export class KyselyPriceListRepository implements PriceListRepository {
 
   async existingIds(storeId: number, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('price_lists').select('id').where('store_id', '=', storeId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('price_lists')
+      .select('id')
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .execute();
     return new Set(rows.map((row) => Number(row.id)));
   }
 
   async insert(storeId: number, list: NewPriceList, createdAt: string): Promise<PriceList> {
     const row = await this.db
       .insertInto('price_lists')
-      .values({ store_id: storeId, name: list.name, kind: list.kind, percentage: list.percentage, policy: list.policy, ...roundingColumns(list.rounding), created_at: createdAt })
+      .values({
+        store_id: storeId,
+        name: list.name,
+        kind: list.kind,
+        percentage: list.percentage,
+        policy: list.policy,
+        ...roundingColumns(list.rounding),
+        created_at: createdAt,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toPriceList(row);
@@ -75,7 +91,14 @@ export class KyselyPriceListRepository implements PriceListRepository {
   }
 
   async insertPrices(storeId: number, priceListId: number, items: readonly PricedEntry[], createdAt: string): Promise<PriceListPrice[]> {
-    const ids = await insertPricedSkuRows(this.db, this.engine, 'price_list_prices', storeId, items.map((item) => ({ ...item, owner: priceListId })), createdAt);
+    const ids = await insertPricedSkuRows(
+      this.db,
+      this.engine,
+      'price_list_prices',
+      storeId,
+      items.map((item) => ({ ...item, owner: priceListId })),
+      createdAt,
+    );
     return items.map((item, index) => ({ id: ids[index]!, priceListId, ...item, createdAt }));
   }
 
@@ -85,11 +108,19 @@ export class KyselyPriceListRepository implements PriceListRepository {
   }
 
   async countPrices(storeId: number, priceListId: number, filter: PriceListPriceFilter): Promise<number> {
-    const row = await this.filteredPrices(storeId, priceListId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filteredPrices(storeId, priceListId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  async pricesInKeyOrder(storeId: number, priceListId: number, filter: KeyOrderFilter, after: PriceListPrice | undefined, limit: number): Promise<PriceListPrice[]> {
+  async pricesInKeyOrder(
+    storeId: number,
+    priceListId: number,
+    filter: KeyOrderFilter,
+    after: PriceListPrice | undefined,
+    limit: number,
+  ): Promise<PriceListPrice[]> {
     // Along the list's pricing index as each engine holds it (PostgreSQL's keeps a key's ids
     // newest first), in two ranges of it: the rest of `after`'s key, then the keys after it. A
     // single row-value range would make PostgreSQL sort the rest of a key at every read.
@@ -148,7 +179,13 @@ export class KyselyPriceListRepository implements PriceListRepository {
 
   async lastDeletedPrices(storeId: number, ids: readonly number[]): Promise<PriceListPrice[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('price_list_prices_deleted').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('deleted_at').execute();
+    const rows = await this.db
+      .selectFrom('price_list_prices_deleted')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...new Set(ids)])
+      .orderBy('deleted_at')
+      .execute();
     return [...new Map(rows.map((row) => [Number(row.id), toPriceListPrice(row)])).values()];
   }
 
@@ -258,21 +295,19 @@ function toPriceList(row: Selectable<PriceListsTable>): PriceList {
     kind: row.kind as PriceListKind,
     percentage: row.percentage === null ? null : fromPriceUnits(Number(row.percentage)),
     policy: row.policy as PriceListPolicy,
-    rounding: row.rounding_increment === null || row.rounding_mode === null ? null : { increment: fromPriceUnits(Number(row.rounding_increment)), mode: row.rounding_mode as RoundingMode },
+    rounding:
+      row.rounding_increment === null || row.rounding_mode === null
+        ? null
+        : { increment: fromPriceUnits(Number(row.rounding_increment)), mode: row.rounding_mode as RoundingMode },
     createdAt: row.created_at,
   };
 }
 
-function toPriceListPrice(row: Omit<Selectable<PriceListPricesTable>, 'id'> & { id: number }): PriceListPrice {
+export function toPriceListPrice(row: Omit<Selectable<PriceListPricesTable>, 'id'> & { id: number }): PriceListPrice {
   return {
     id: Number(row.id),
     priceListId: Number(row.price_list_id),
-    productId: Number(row.product_id),
-    sku: row.sku,
-    price: fromPriceUnits(Number(row.price)),
-    minQuantity: Number(row.min_quantity),
-    validFrom: row.valid_from,
-    validUntil: row.valid_until,
+    ...pricedSkuOfRow(row),
     quantityRule: ruleOfColumns(row),
     createdAt: row.created_at,
   };

@@ -1,10 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { QuantityRule } from '../../contract/quantity-rules.js';
 import type { PricedSku } from '../../contract/trade-prices.js';
-import { toPriceUnits } from '../../modules/money.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/shared/money.js';
 import { columnsOfRule } from '../../modules/quantity-rules/quantity-rule.js';
 import type { Engine } from '../engine.js';
 import type { Tables } from '../tables.js';
+import type { TradePricesTable } from '../tables/price-tables.js';
 import { insertFromArrays } from './array-insert.js';
 
 /** A trade price (owned by its customer) or a price list entry (owned by its list), to insert; stored in ten-thousandths. */
@@ -14,6 +15,21 @@ export type PricedSkuRow = PricedSku & {
   /** A list entry's own quantity rule (stored in three columns); a trade price has none. */
   quantityRule?: QuantityRule | null;
 };
+
+/** The columns every stored priced SKU has: a trade price's, a list entry's, a staged import row's. */
+export type PricedSkuColumns = Pick<Selectable<TradePricesTable>, 'product_id' | 'sku' | 'price' | 'min_quantity' | 'valid_from' | 'valid_until'>;
+
+/** A stored row's priced SKU as the API has it: the price a decimal (from ten-thousandths), ids and breaks numbers. */
+export function pricedSkuOfRow(row: PricedSkuColumns): PricedSku {
+  return {
+    productId: Number(row.product_id),
+    sku: row.sku,
+    price: fromPriceUnits(Number(row.price)),
+    minQuantity: Number(row.min_quantity),
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
+  };
+}
 
 /** Where such rows go, and which column names their owner. */
 const OWNER_COLUMN = { trade_prices: 'customer_id', price_list_prices: 'price_list_id' } as const;
@@ -68,7 +84,11 @@ export async function insertPricedSkuRows(
       const ruleValues = rule === undefined ? sql`` : sql`, ${rule.quantity_minimum}, ${rule.quantity_maximum}, ${rule.quantity_increment}`;
       return sql`(${storeId}, ${row.owner}, ${row.productId}, ${row.sku}, ${toPriceUnits(row.price)}, ${row.minQuantity}, ${row.validFrom}, ${row.validUntil}, ${createdAt}${ruleValues})`;
     });
-    const inserted = await sql<{ id: number }>`insert into ${sql.table(table)} (store_id, ${sql.ref(owner)}, product_id, sku, price, min_quantity, valid_from, valid_until, created_at${ruleColumns}) values ${sql.join(values)} returning id`.execute(db);
+    const inserted = await sql<{
+      id: number;
+    }>`insert into ${sql.table(table)} (store_id, ${sql.ref(owner)}, product_id, sku, price, min_quantity, valid_from, valid_until, created_at${ruleColumns}) values ${sql.join(values)} returning id`.execute(
+      db,
+    );
     ids.push(...inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b));
   }
   return ids;

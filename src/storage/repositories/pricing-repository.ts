@@ -2,11 +2,19 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { PriceListKind, PriceListPolicy } from '../../contract/price-lists.js';
 import type { PriceRule } from '../../modules/pricing/price-resolution.js';
 import { currencyRounding, type Rounding, type RoundingMode } from '../../modules/currency/rounding.js';
-import { groupedPolicy, ownThenGroup, type PriceListTerms, type PricingRepository, type SkuPrice, type StoreTerms } from '../../modules/pricing/pricing-repository.js';
+import {
+  groupedPolicy,
+  ownThenGroup,
+  type PriceListTerms,
+  type PricingRepository,
+  type SkuPrice,
+  type StoreTerms,
+} from '../../modules/pricing/pricing-repository.js';
 import type { ListTermsOfRow } from '../../modules/pricing/as-of-repository.js';
 import type { Engine } from '../engine.js';
 import { executeShaped, type StatementRegistry } from '../prepared-query.js';
-import type { PriceListsTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { PriceListsTable } from '../tables/price-tables.js';
 import { everyRowInPages } from './rows-in-pages.js';
 import { ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
@@ -48,12 +56,23 @@ export class KyselyPricingRepository implements PricingRepository {
       variationId: row.variation_id === null ? null : Number(row.variation_id),
       productPriceUnits: Number(row.product_price),
       variationPriceUnits: row.variation_price === null ? null : Number(row.variation_price),
-      quantityRule: ruleOfColumns({ quantity_minimum: row.variation_minimum, quantity_maximum: row.variation_maximum, quantity_increment: row.variation_increment }) ?? ruleOfColumns(row),
+      quantityRule:
+        ruleOfColumns({ quantity_minimum: row.variation_minimum, quantity_maximum: row.variation_maximum, quantity_increment: row.variation_increment }) ??
+        ruleOfColumns(row),
     }));
   }
 
   async customerLists(storeId: number, customerId: number): Promise<PriceListTerms[]> {
-    const columns = ['l.id', 'l.kind', 'l.percentage', 'l.policy', 'l.rounding_increment', 'l.rounding_mode', 's.currency', 's.rounding_mode as store_rounding_mode'] as const;
+    const columns = [
+      'l.id',
+      'l.kind',
+      'l.percentage',
+      'l.policy',
+      'l.rounding_increment',
+      'l.rounding_mode',
+      's.currency',
+      's.rounding_mode as store_rounding_mode',
+    ] as const;
     // The customer's own lists, then its group's: one statement, in that order.
     const own = this.db
       .selectFrom('customer_price_lists as c')
@@ -82,7 +101,11 @@ export class KyselyPricingRepository implements PricingRepository {
       ordered.map(({ row }) => {
         const terms = listTermsOf(row, storeRounding(row.currency, row.store_rounding_mode));
         // A `lowest` group makes every list of its a lowest-price list for its customers.
-        return { ...terms, policy: groupedPolicy(terms.policy, row.group_policy), customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id) };
+        return {
+          ...terms,
+          policy: groupedPolicy(terms.policy, row.group_policy),
+          customerGroupId: row.customer_group_id === null ? null : Number(row.customer_group_id),
+        };
       }),
     );
   }
@@ -91,7 +114,14 @@ export class KyselyPricingRepository implements PricingRepository {
     if (skus.length === 0) return [];
     // The rows come in the rule's own shape, so thousands of them are not copied once more.
     // Both engines answer ids, prices and breaks as numbers (`database.ts`).
-    const rule = ['t.id', 't.sku', 't.price as priceUnits', 't.min_quantity as minQuantity', 't.valid_from as validFrom', 't.valid_until as validUntil'] as const;
+    const rule = [
+      't.id',
+      't.sku',
+      't.price as priceUnits',
+      't.min_quantity as minQuantity',
+      't.valid_from as validFrom',
+      't.valid_until as validUntil',
+    ] as const;
     if (validAt !== undefined && !this.engine.bareColumnsFollowMax) {
       // The newest valid record of each SKU, product and break, along the index in its order
       // (no sort), then only those of the product that owns the SKU now.
@@ -127,12 +157,24 @@ export class KyselyPricingRepository implements PricingRepository {
     // The newest valid record of each SKU and break: one aggregate, no sort.
     return ownedOn(this.db)
       .where(validThen('t', validAt))
-      .select((eb) => [eb.fn.max<number>('t.id').as('id'), 'k.sku', 't.price as priceUnits', 't.min_quantity as minQuantity', 't.valid_from as validFrom', 't.valid_until as validUntil'])
+      .select((eb) => [
+        eb.fn.max<number>('t.id').as('id'),
+        'k.sku',
+        't.price as priceUnits',
+        't.min_quantity as minQuantity',
+        't.valid_from as validFrom',
+        't.valid_until as validUntil',
+      ])
       .groupBy(['k.sku', 't.min_quantity'])
       .execute();
   }
 
-  async listRules(storeId: number, priceListIds: readonly number[], skus: readonly string[], validAt?: string): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
+  async listRules(
+    storeId: number,
+    priceListIds: readonly number[],
+    skus: readonly string[],
+    validAt?: string,
+  ): Promise<Array<PriceRule & { sku: string; priceListId: number }>> {
     if (skus.length === 0 || priceListIds.length === 0) return [];
     // As for trade prices. The lists are the store's (the caller read them for the customer),
     // and a product belongs to one store, so the entries' own store_id need not be read.
@@ -158,7 +200,18 @@ export class KyselyPricingRepository implements PricingRepository {
       return this.db
         .selectFrom(picked)
         .innerJoin('skus as k', (join) => join.on('k.store_id', '=', storeId).onRef('k.sku', '=', 'picked.sku').onRef('k.product_id', '=', 'picked.product_id'))
-        .select(['picked.id', 'picked.priceListId', 'picked.sku', 'picked.priceUnits', 'picked.minQuantity', 'picked.validFrom', 'picked.validUntil', 'picked.quantityMinimum', 'picked.quantityMaximum', 'picked.quantityIncrement'])
+        .select([
+          'picked.id',
+          'picked.priceListId',
+          'picked.sku',
+          'picked.priceUnits',
+          'picked.minQuantity',
+          'picked.validFrom',
+          'picked.validUntil',
+          'picked.quantityMinimum',
+          'picked.quantityMaximum',
+          'picked.quantityIncrement',
+        ])
         .where('picked.rank', '=', 1)
         .execute();
     }
@@ -198,13 +251,19 @@ export function storeRounding(currency: string, mode: string): Rounding {
 }
 
 /** What a list's row gives the rule: its kind, percentage, policy, and its own rounding or else `store`'s. */
-export function listTermsOf(row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>, store: Rounding): ListTermsOfRow {
+export function listTermsOf(
+  row: Pick<Selectable<PriceListsTable>, 'id' | 'kind' | 'percentage' | 'policy' | 'rounding_increment' | 'rounding_mode'>,
+  store: Rounding,
+): ListTermsOfRow {
   return {
     id: Number(row.id),
     kind: row.kind as PriceListKind,
     percentageUnits: row.percentage === null ? null : Number(row.percentage),
     policy: row.policy as PriceListPolicy,
-    rounding: row.rounding_increment === null || row.rounding_mode === null ? store : { incrementUnits: Number(row.rounding_increment), mode: row.rounding_mode as RoundingMode },
+    rounding:
+      row.rounding_increment === null || row.rounding_mode === null
+        ? store
+        : { incrementUnits: Number(row.rounding_increment), mode: row.rounding_mode as RoundingMode },
   };
 }
 

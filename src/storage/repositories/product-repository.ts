@@ -1,9 +1,10 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Product } from '../../contract/products.js';
 import type { ProductFields, ProductFilter, ProductRepository } from '../../modules/catalog/product-repository.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
-import type { Page } from '../../modules/page.js';
-import type { ProductsTable, Tables } from '../tables.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/shared/money.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { ProductsTable } from '../tables/catalog-tables.js';
 import { fromFlag, toFlag } from './values.js';
 import { toVariation } from './variation-repository.js';
 import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
@@ -17,7 +18,9 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async count(storeId: number, filter: ProductFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -28,7 +31,13 @@ export class KyselyProductRepository implements ProductRepository {
 
   async findMany(storeId: number, ids: readonly number[]): Promise<Product[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('id', 'in', [...ids]).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .execute();
     return this.withRelations(storeId, rows);
   }
 
@@ -39,7 +48,15 @@ export class KyselyProductRepository implements ProductRepository {
   async insert(storeId: number, fields: ProductFields, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('products')
-      .values({ store_id: storeId, title: fields.title, sku: fields.sku, price: toPriceUnits(fields.price), active: toFlag(fields.active), ...columnsOfRule(fields.quantityRule), created_at: createdAt })
+      .values({
+        store_id: storeId,
+        title: fields.title,
+        sku: fields.sku,
+        price: toPriceUnits(fields.price),
+        active: toFlag(fields.active),
+        ...columnsOfRule(fields.quantityRule),
+        created_at: createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -85,7 +102,13 @@ export class KyselyProductRepository implements ProductRepository {
     const ids = rows.map((row) => row.id);
     const [variations, links] = await Promise.all([
       this.db.selectFrom('product_variations').selectAll().where('store_id', '=', storeId).where('product_id', 'in', ids).orderBy('id').execute(),
-      this.db.selectFrom('product_categories').select(['product_id', 'category_id']).where('store_id', '=', storeId).where('product_id', 'in', ids).orderBy('category_id').execute(),
+      this.db
+        .selectFrom('product_categories')
+        .select(['product_id', 'category_id'])
+        .where('store_id', '=', storeId)
+        .where('product_id', 'in', ids)
+        .orderBy('category_id')
+        .execute(),
     ]);
     const products = new Map<number, Product>(rows.map((row) => [row.id, toProduct(row)]));
     for (const variation of variations) {
@@ -103,7 +126,9 @@ export class KyselyProductRepository implements ProductRepository {
       query = query.where('id', 'in', (eb) => eb.selectFrom('skus').select('product_id').where('store_id', '=', storeId).where('sku', '=', sku));
     }
     if (categoryId !== undefined) {
-      query = query.where('id', 'in', (eb) => eb.selectFrom('product_categories').select('product_id').where('store_id', '=', storeId).where('category_id', '=', categoryId));
+      query = query.where('id', 'in', (eb) =>
+        eb.selectFrom('product_categories').select('product_id').where('store_id', '=', storeId).where('category_id', '=', categoryId),
+      );
     }
     return query;
   }

@@ -22,12 +22,19 @@ export async function everyRowInPages<DB, TB extends keyof DB, R extends { id: n
   id: string,
 ): Promise<R[]> {
   if (engine.readsRowsInProcess) return read(db).execute();
-  const few = await read(db).orderBy(sql.ref(id)).limit(ROWS_PER_PAGE + 1).execute();
+  const few = await read(db)
+    .orderBy(sql.ref(id))
+    .limit(ROWS_PER_PAGE + 1)
+    .execute();
   if (few.length <= ROWS_PER_PAGE) return few;
   const pages = async (connection: Kysely<Tables>): Promise<R[]> => {
     const rows: R[] = [];
-    for (let after = 0; ; ) {
-      const page = await read(connection).where(sql<boolean>`${sql.ref(id)} > ${after}`).orderBy(sql.ref(id)).limit(ROWS_PER_PAGE).execute();
+    for (let after = 0; ;) {
+      const page = await read(connection)
+        .where(sql<boolean>`${sql.ref(id)} > ${after}`)
+        .orderBy(sql.ref(id))
+        .limit(ROWS_PER_PAGE)
+        .execute();
       for (const row of page) rows.push(row);
       if (page.length < ROWS_PER_PAGE) return rows;
       after = page[page.length - 1]!.id;

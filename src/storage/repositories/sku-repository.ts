@@ -26,7 +26,12 @@ export class KyselySkuRepository implements SkuRepository {
 
   async holders(storeId: number, skus: readonly string[]): Promise<SkuHolder[]> {
     if (skus.length === 0) return [];
-    const rows = await this.db.selectFrom('skus').select(['sku', 'product_id', 'variation_id']).where('store_id', '=', storeId).where('sku', 'in', [...skus]).execute();
+    const rows = await this.db
+      .selectFrom('skus')
+      .select(['sku', 'product_id', 'variation_id'])
+      .where('store_id', '=', storeId)
+      .where('sku', 'in', [...skus])
+      .execute();
     return rows.map((row) => ({ sku: row.sku, productId: row.product_id, variationId: row.variation_id }));
   }
 
@@ -52,11 +57,22 @@ export class KyselySkuRepository implements SkuRepository {
 
   async release(storeId: number, productId: number, skus: readonly string[]): Promise<void> {
     if (skus.length === 0) return;
-    await this.db.deleteFrom('skus').where('store_id', '=', storeId).where('sku', 'in', [...skus]).where('product_id', '=', productId).execute();
+    await this.db
+      .deleteFrom('skus')
+      .where('store_id', '=', storeId)
+      .where('sku', 'in', [...skus])
+      .where('product_id', '=', productId)
+      .execute();
   }
 
   async reassign(storeId: number, productId: number, sku: string, variationId: number | null): Promise<void> {
-    await this.db.updateTable('skus').set({ variation_id: variationId }).where('store_id', '=', storeId).where('sku', '=', sku).where('product_id', '=', productId).execute();
+    await this.db
+      .updateTable('skus')
+      .set({ variation_id: variationId })
+      .where('store_id', '=', storeId)
+      .where('sku', '=', sku)
+      .where('product_id', '=', productId)
+      .execute();
   }
 
   async releaseVariation(storeId: number, productId: number, variationId: number): Promise<void> {

@@ -1,8 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
 import { isStaffRole, type StaffRole } from '../../modules/staff/roles.js';
-import { type NewStaffAccount, type StaffAccount, type StaffRepository, type StoredSession, type StoredStaffAccount, withoutPasswordHash } from '../../modules/staff/staff-repository.js';
-import type { StaffAccountsTable, Tables } from '../tables.js';
+import {
+  type NewStaffAccount,
+  type StaffAccount,
+  type StaffRepository,
+  type StoredSession,
+  type StoredStaffAccount,
+  withoutPasswordHash,
+} from '../../modules/staff/staff-repository.js';
+import type { Tables } from '../tables.js';
+import type { StaffAccountsTable } from '../tables/store-tables.js';
 import { mapUniqueViolation } from '../unique-violation.js';
+
+/** The `server_secrets` row of the device cookies' key (migration 031). */
+const DEVICE_COOKIE_KEY = 'staff-device-cookies';
 
 export class KyselyStaffRepository implements StaffRepository {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -25,11 +36,27 @@ export class KyselyStaffRepository implements StaffRepository {
         .returning(['id'])
         .executeTakeFirstOrThrow(),
     );
-    return { id: row.id, storeId: account.storeId, email: account.email, name: account.name, role: account.role, mustChangePassword: true, createdAt: account.createdAt, disabledAt: null };
+    return {
+      id: row.id,
+      storeId: account.storeId,
+      email: account.email,
+      name: account.name,
+      role: account.role,
+      mustChangePassword: true,
+      createdAt: account.createdAt,
+      disabledAt: null,
+    };
   }
 
   async pageOfStore(storeId: number, afterId: number, limit: number): Promise<StaffAccount[]> {
-    const rows = await this.db.selectFrom('staff_accounts').selectAll().where('store_id', '=', storeId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('staff_accounts')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => withoutPasswordHash(toStored(row)));
   }
 
@@ -55,10 +82,35 @@ export class KyselyStaffRepository implements StaffRepository {
       .execute();
   }
 
+  async raiseSignInGeneration(id: number): Promise<void> {
+    await this.db
+      .updateTable('staff_accounts')
+      .set((eb) => ({ sign_in_generation: eb('sign_in_generation', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deviceCookieKey(proposed: string, createdAt: string): Promise<string> {
+    await this.db
+      .insertInto('server_secrets')
+      .values({ name: DEVICE_COOKIE_KEY, value: proposed, created_at: createdAt })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    const row = await this.db.selectFrom('server_secrets').select('value').where('name', '=', DEVICE_COOKIE_KEY).executeTakeFirstOrThrow();
+    return row.value;
+  }
+
   async insertSession(session: { tokenHash: string; staffId: number; storeId: number; createdAt: string }): Promise<number> {
     const row = await this.db
       .insertInto('staff_sessions')
-      .values({ token_hash: session.tokenHash, staff_id: session.staffId, store_id: session.storeId, created_at: session.createdAt, last_seen_at: session.createdAt, ended_at: null })
+      .values({
+        token_hash: session.tokenHash,
+        staff_id: session.staffId,
+        store_id: session.storeId,
+        created_at: session.createdAt,
+        last_seen_at: session.createdAt,
+        ended_at: null,
+      })
       .returning(['id'])
       .executeTakeFirstOrThrow();
     return row.id;
@@ -73,7 +125,13 @@ export class KyselyStaffRepository implements StaffRepository {
       .where('s.token_hash', '=', tokenHash)
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    return { id: row.session_id, createdAt: row.session_created_at, lastSeenAt: row.last_seen_at, endedAt: row.ended_at, account: withoutPasswordHash(toStored(row)) };
+    return {
+      id: row.session_id,
+      createdAt: row.session_created_at,
+      lastSeenAt: row.last_seen_at,
+      endedAt: row.ended_at,
+      account: withoutPasswordHash(toStored(row)),
+    };
   }
 
   async touchSession(id: number, lastSeenAt: string): Promise<void> {
@@ -109,6 +167,7 @@ function toStored(row: Selectable<StaffAccountsTable>): StoredStaffAccount {
     createdAt: row.created_at,
     disabledAt: row.disabled_at,
     passwordHash: row.password_hash,
+    signInGeneration: Number(row.sign_in_generation),
   };
 }
 

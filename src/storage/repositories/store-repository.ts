@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { RoundingMode } from '../../modules/currency/rounding.js';
 import type { ApiKey, ApiKeyRepository, ListedApiKey, StoredApiKey, Store, StoreMoney, StoreRepository } from '../../modules/stores/store-repository.js';
 import { isScope } from '../../modules/stores/scopes.js';
-import type { ApiKeysTable, StoresTable, Tables } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { ApiKeysTable, StoresTable } from '../tables/store-tables.js';
 import type { HotReads } from './hot-reads.js';
 
 export class KyselyStoreRepository implements StoreRepository {
@@ -37,12 +38,21 @@ export class KyselyStoreRepository implements StoreRepository {
   }
 
   async setRequireApproval(id: number, value: boolean): Promise<boolean> {
-    const result = await this.db.updateTable('stores').set({ require_approval: value ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('stores')
+      .set({ require_approval: value ? 1 : 0 })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   async setMoney(id: number, money: StoreMoney): Promise<Store | undefined> {
-    const row = await this.db.updateTable('stores').set({ currency: money.currency, rounding_mode: money.rounding }).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('stores')
+      .set({ currency: money.currency, rounding_mode: money.rounding })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row && toStore(row);
   }
 }
@@ -60,7 +70,14 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   async insert(key: Omit<StoredApiKey, 'id' | 'revokedAt' | 'name'> & { name?: string }): Promise<ApiKey> {
     const row = await this.db
       .insertInto('api_keys')
-      .values({ store_id: key.storeId, key: key.key, secret_hash: key.secretHash, scopes: key.scopes.join(','), created_at: key.createdAt, name: key.name ?? null })
+      .values({
+        store_id: key.storeId,
+        key: key.key,
+        secret_hash: key.secretHash,
+        scopes: key.scopes.join(','),
+        created_at: key.createdAt,
+        name: key.name ?? null,
+      })
       .returning(['id'])
       .executeTakeFirstOrThrow();
     return { id: row.id, storeId: key.storeId, key: key.key, scopes: key.scopes, createdAt: key.createdAt, revokedAt: null };
@@ -72,7 +89,14 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async pageOfStore(storeId: number, afterId: number, limit: number): Promise<ListedApiKey[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('store_id', '=', storeId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toListedApiKey);
   }
 
@@ -83,12 +107,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(id: number, revokedAt: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: revokedAt })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const result = await this.db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
     if (result.numUpdatedRows > 0n) return true;
     // Revoking twice is not an error; revoking what never existed is.
     return (await this.db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;

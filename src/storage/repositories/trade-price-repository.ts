@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { TradePrice } from '../../contract/trade-prices.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
-import type { Page } from '../../modules/page.js';
+import { toPriceUnits } from '../../modules/shared/money.js';
+import type { Page } from '../../modules/shared/page.js';
 import type {
   BatchReferences,
   NewTradePrice,
@@ -13,9 +13,10 @@ import type {
   TradePriceRepository,
 } from '../../modules/trade-prices/trade-price-repository.js';
 import type { Engine } from '../engine.js';
-import type { Tables, TradePricesTable } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { TradePricesTable } from '../tables/price-tables.js';
 import { IDS_PER_DELETE, keepDeletedTradePrices } from './deleted-rows.js';
-import { insertPricedSkuRows } from './priced-sku-rows.js';
+import { insertPricedSkuRows, pricedSkuOfRow } from './priced-sku-rows.js';
 import type { HotReads } from './hot-reads.js';
 import { byCodePoint, containsIgnoringAsciiCase, fromFlag } from './values.js';
 
@@ -30,7 +31,14 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   ) {}
 
   async insertMany(storeId: number, items: readonly NewTradePrice[], createdAt: string): Promise<TradePrice[]> {
-    const ids = await insertPricedSkuRows(this.db, this.engine, 'trade_prices', storeId, items.map((item) => ({ ...item, owner: item.customerId })), createdAt);
+    const ids = await insertPricedSkuRows(
+      this.db,
+      this.engine,
+      'trade_prices',
+      storeId,
+      items.map((item) => ({ ...item, owner: item.customerId })),
+      createdAt,
+    );
     return items.map((item, index) => ({
       id: ids[index]!,
       customerId: item.customerId,
@@ -57,7 +65,9 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
       // No start is the earliest start; no end the latest end.
       const column = order.field === 'validFrom' ? 'valid_from' : 'valid_until';
       const missing = order.field === 'validFrom' ? 0 : 1;
-      query = query.orderBy(sql`case when ${sql.ref(column)} is null then ${sql.lit(missing)} else ${sql.lit(1 - missing)} end`, direction).orderBy(byCodePoint(this.engine, column), direction);
+      query = query
+        .orderBy(sql`case when ${sql.ref(column)} is null then ${sql.lit(missing)} else ${sql.lit(1 - missing)} end`, direction)
+        .orderBy(byCodePoint(this.engine, column), direction);
     } else if (order.field === 'sku') {
       query = query.orderBy(byCodePoint(this.engine, 'sku'), direction);
     } else if (order.field !== 'id') {
@@ -101,13 +111,25 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
 
   async findMany(storeId: number, ids: readonly number[]): Promise<TradePrice[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('trade_prices').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('trade_prices')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...new Set(ids)])
+      .orderBy('id')
+      .execute();
     return rows.map(toTradePrice);
   }
 
   async lastDeleted(storeId: number, ids: readonly number[]): Promise<TradePrice[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('trade_prices_deleted').selectAll().where('store_id', '=', storeId).where('id', 'in', [...new Set(ids)]).orderBy('deleted_at').execute();
+    const rows = await this.db
+      .selectFrom('trade_prices_deleted')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', 'in', [...new Set(ids)])
+      .orderBy('deleted_at')
+      .execute();
     // The last stretch of each record's life wins.
     return [...new Map(rows.map((row) => [Number(row.id), toTradePrice(row)])).values()];
   }
@@ -172,7 +194,12 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
 
   async deleteMany(storeId: number, ids: readonly number[], deletedAt: string): Promise<void> {
     for (let start = 0; start < ids.length; start += IDS_PER_DELETE) {
-      const rows = await this.db.deleteFrom('trade_prices').where('store_id', '=', storeId).where('id', 'in', ids.slice(start, start + IDS_PER_DELETE)).returningAll().execute();
+      const rows = await this.db
+        .deleteFrom('trade_prices')
+        .where('store_id', '=', storeId)
+        .where('id', 'in', ids.slice(start, start + IDS_PER_DELETE))
+        .returningAll()
+        .execute();
       await keepDeletedTradePrices(this.db, this.engine, rows, deletedAt);
     }
   }
@@ -208,13 +235,31 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 
   async findReferences(storeId: number, customerIds: readonly number[], productIds: readonly number[], skus: readonly string[]): Promise<BatchReferences> {
-    let skuOwners = this.db.selectFrom('skus').select(['sku', 'product_id']).where('store_id', '=', storeId).where('sku', 'in', [...skus]);
+    let skuOwners = this.db
+      .selectFrom('skus')
+      .select(['sku', 'product_id'])
+      .where('store_id', '=', storeId)
+      .where('sku', 'in', [...skus]);
     // The SKUs' registrations may not go (a rename, a variation deleted) before the prices
     // checked against them are written: such a change waits for this transaction, and then sees them.
     if (this.engine.locksRows) skuOwners = skuOwners.forKeyShare();
     const [customers, products, owners] = await Promise.all([
-      customerIds.length === 0 ? [] : this.db.selectFrom('customers').select(['id', 'trade']).where('store_id', '=', storeId).where('id', 'in', [...customerIds]).execute(),
-      productIds.length === 0 ? [] : this.db.selectFrom('products').select('id').where('store_id', '=', storeId).where('id', 'in', [...productIds]).execute(),
+      customerIds.length === 0
+        ? []
+        : this.db
+            .selectFrom('customers')
+            .select(['id', 'trade'])
+            .where('store_id', '=', storeId)
+            .where('id', 'in', [...customerIds])
+            .execute(),
+      productIds.length === 0
+        ? []
+        : this.db
+            .selectFrom('products')
+            .select('id')
+            .where('store_id', '=', storeId)
+            .where('id', 'in', [...productIds])
+            .execute(),
       skus.length === 0 ? [] : skuOwners.execute(),
     ]);
     return {
@@ -225,16 +270,11 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
   }
 }
 
-function toTradePrice(row: Omit<Selectable<TradePricesTable>, 'id'> & { id: number }): TradePrice {
+export function toTradePrice(row: Omit<Selectable<TradePricesTable>, 'id'> & { id: number }): TradePrice {
   return {
     id: Number(row.id),
     customerId: Number(row.customer_id),
-    productId: Number(row.product_id),
-    sku: row.sku,
-    price: fromPriceUnits(row.price),
-    minQuantity: Number(row.min_quantity),
-    validFrom: row.valid_from,
-    validUntil: row.valid_until,
+    ...pricedSkuOfRow(row),
     createdAt: row.created_at,
   };
 }

@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Variation } from '../../contract/variations.js';
 import type { VariationFields, VariationRepository } from '../../modules/catalog/variation-repository.js';
-import { fromPriceUnits, toPriceUnits } from '../../modules/money.js';
-import type { Page } from '../../modules/page.js';
-import type { ProductVariationsTable, Tables } from '../tables.js';
+import { fromPriceUnits, toPriceUnits } from '../../modules/shared/money.js';
+import type { Page } from '../../modules/shared/page.js';
+import type { Tables } from '../tables.js';
+import type { ProductVariationsTable } from '../tables/catalog-tables.js';
 import { columnsOfRule, ruleOfColumns } from '../../modules/quantity-rules/quantity-rule.js';
 
 export class KyselyVariationRepository implements VariationRepository {
@@ -15,7 +16,9 @@ export class KyselyVariationRepository implements VariationRepository {
   }
 
   async count(storeId: number, productId: number): Promise<number> {
-    const row = await this.ofProduct(storeId, productId).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.ofProduct(storeId, productId)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -47,7 +50,8 @@ export class KyselyVariationRepository implements VariationRepository {
   }
 
   async update(storeId: number, productId: number, id: number, patch: Partial<VariationFields>): Promise<Variation | undefined> {
-    if (patch.sku === undefined && patch.price === undefined && patch.stock === undefined && patch.quantityRule === undefined) return this.find(storeId, productId, id);
+    if (patch.sku === undefined && patch.price === undefined && patch.stock === undefined && patch.quantityRule === undefined)
+      return this.find(storeId, productId, id);
     const row = await this.db
       .updateTable('product_variations')
       .set({

@@ -1,9 +1,10 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventTopic } from '../../contract/events.js';
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.js';
-import type { Page } from '../../modules/page.js';
+import type { Page } from '../../modules/shared/page.js';
 import type { NewWebhook, StoredWebhook, WebhookFilter, WebhookPatch, WebhookRepository } from '../../modules/webhooks/webhook-repository.js';
-import type { Tables, WebhooksTable } from '../tables.js';
+import type { Tables } from '../tables.js';
+import type { WebhooksTable } from '../tables/webhook-tables.js';
 import { fromFlag, toFlag } from './values.js';
 
 export class KyselyWebhookRepository implements WebhookRepository {
@@ -15,7 +16,9 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async count(storeId: number, filter: WebhookFilter): Promise<number> {
-    const row = await this.filtered(storeId, filter).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -61,7 +64,16 @@ export class KyselyWebhookRepository implements WebhookRepository {
   async insert(storeId: number, fields: NewWebhook, createdAt: string): Promise<StoredWebhook> {
     const row = await this.db
       .insertInto('webhooks')
-      .values({ store_id: storeId, topic: fields.topic, url: fields.url, secret: fields.secret, active: 1, verified: toFlag(fields.verified), last_success_at: null, created_at: createdAt })
+      .values({
+        store_id: storeId,
+        topic: fields.topic,
+        url: fields.url,
+        secret: fields.secret,
+        active: 1,
+        verified: toFlag(fields.verified),
+        last_success_at: null,
+        created_at: createdAt,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toStoredWebhook(row);

@@ -92,7 +92,10 @@ export async function checkCrashRun(database: Database, storeId: number, acked: 
   let partial = 0;
   let duplicated = 0;
   for (const [batch, row] of stored) {
-    const complete = Number(row.distinct_prices) === BATCH_SIZE && Number(row.min_price) === priceUnitsOf(batch, 0) && Number(row.max_price) === priceUnitsOf(batch, BATCH_SIZE - 1);
+    const complete =
+      Number(row.distinct_prices) === BATCH_SIZE &&
+      Number(row.min_price) === priceUnitsOf(batch, 0) &&
+      Number(row.max_price) === priceUnitsOf(batch, BATCH_SIZE - 1);
     if (Number(row.rows) > BATCH_SIZE && complete) duplicated += 1;
     else if (Number(row.rows) !== BATCH_SIZE || !complete) partial += 1;
   }
@@ -117,7 +120,8 @@ export async function checkCrashRun(database: Database, storeId: number, acked: 
       continue;
     }
     keyed.add(batch);
-    const answered = Number(key.status_code) === 201 ? digestOf((JSON.parse(key.response_body) as Array<{ id: number }>).map((record) => record.id)) : undefined;
+    const answered =
+      Number(key.status_code) === 201 ? digestOf((JSON.parse(key.response_body) as Array<{ id: number }>).map((record) => record.id)) : undefined;
     if (answered === undefined || !sameDigest(answered, digestOfRow(row))) badKeys += 1;
   }
   const recordsWithoutKey = [...stored.keys()].filter((batch) => !keyed.has(batch)).length;
@@ -126,7 +130,12 @@ export async function checkCrashRun(database: Database, storeId: number, acked: 
   const withEvents = await sql<{ joined: number }>`
     select count(*) as joined from events e join trade_prices t on t.id = e.subject_id and t.store_id = e.store_id
     where e.store_id = ${storeId} and e.topic = ${topic}`.execute(db);
-  const events = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).where('store_id', '=', storeId).where('topic', '=', topic).executeTakeFirstOrThrow();
+  const events = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('store_id', '=', storeId)
+    .where('topic', '=', topic)
+    .executeTakeFirstOrThrow();
   const rowCount = [...stored.values()].reduce((sum, row) => sum + Number(row.rows), 0);
   const joined = Number(withEvents.rows[0]?.joined ?? 0);
 

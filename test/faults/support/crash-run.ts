@@ -109,7 +109,9 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     const bodyOf = (batch: number) => {
       let body = bodies.get(batch);
       if (body === undefined) {
-        body = JSON.stringify(Array.from({ length: BATCH_SIZE }, (_, item) => ({ customerId, productId, sku: SKU, price: priceUnitsOf(batch, item) / 10_000 })));
+        body = JSON.stringify(
+          Array.from({ length: BATCH_SIZE }, (_, item) => ({ customerId, productId, sku: SKU, price: priceUnitsOf(batch, item) / 10_000 })),
+        );
         bodies.set(batch, body);
       }
       return body;
@@ -128,7 +130,11 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
       requests += 1;
       let response: HttpResponse;
       try {
-        response = await target.request('POST', BULK, { token, rawBody: bodyOf(batch), headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKeyOf(batch) } });
+        response = await target.request('POST', BULK, {
+          token,
+          rawBody: bodyOf(batch),
+          headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKeyOf(batch) },
+        });
       } catch {
         unanswered.push(batch);
         return undefined;

@@ -73,7 +73,11 @@ export function toFuzzCase(example: Counterexample, credentials: Record<string, 
 export function keepFailure(seed: RegressionSeed, example: Counterexample): void {
   const regressions = readRegressions();
   if (!regressions.seeds.some((kept) => kept.seed === seed.seed)) regressions.seeds.push(seed);
-  const same = (kept: Counterexample) => kept.method === example.method && kept.url === example.url && kept.body === example.body && JSON.stringify(kept.headers) === JSON.stringify(example.headers);
+  const same = (kept: Counterexample) =>
+    kept.method === example.method &&
+    kept.url === example.url &&
+    kept.body === example.body &&
+    JSON.stringify(kept.headers) === JSON.stringify(example.headers);
   if (!regressions.counterexamples.some(same)) regressions.counterexamples.push(example);
   fs.writeFileSync(REGRESSIONS_FILE, `${JSON.stringify(regressions, null, 2)}\n`);
 }

@@ -21,15 +21,44 @@ export interface FuzzCase {
 }
 
 /** null mostly; now and then a value. */
-const rarely = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> => fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+const rarely = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
 
 const deep = (levels: number, open: string, inner: string, close: string) => open.repeat(levels) + inner + close.repeat(levels);
 
 /** Values of the wrong type, out of range, or meant to break something, for any position. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0.00001, 1e308, -1e308, 5e-324, 2 ** 53, 2 ** 53 + 2, 1e21, 123.45678, 999_999_999.99999),
-  fc.constantFrom<unknown>('', ' ', '1', '0x10', '1e3', 'true', 'null', [], {}, [1], { a: 1 }, [[[]]], '\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', '\u202e', '𝕏😀', 'é'.normalize('NFD')),
-  fc.constantFrom<unknown>("' OR 1=1 --", 'x"); DROP TABLE customers; --', '%s%n%x', '../../etc/passwd', '<script>alert(1)</script>', '${jndi:ldap://x}', '{{7*7}}'),
+  fc.constantFrom<unknown>(
+    '',
+    ' ',
+    '1',
+    '0x10',
+    '1e3',
+    'true',
+    'null',
+    [],
+    {},
+    [1],
+    { a: 1 },
+    [[[]]],
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udfff\ud800',
+    '\u202e',
+    '𝕏😀',
+    'é'.normalize('NFD'),
+  ),
+  fc.constantFrom<unknown>(
+    "' OR 1=1 --",
+    'x"); DROP TABLE customers; --',
+    '%s%n%x',
+    '../../etc/passwd',
+    '<script>alert(1)</script>',
+    '${jndi:ldap://x}',
+    '{{7*7}}',
+  ),
   fc.constantFrom(254, 255, 256, 2049).map((length) => 'x'.repeat(length)),
   fc.constantFrom(10_000, 100_000).map((length) => 'y'.repeat(length)),
   fc.string({ unit: 'binary', maxLength: 24 }),
@@ -93,11 +122,17 @@ function ofType(type: string, schema: JsonSchema, name: string, pools: Pools): f
       const required = schema.required ?? [];
       const record = fc.record(Object.fromEntries(properties.map(([key, property]) => [key, shaped(property, key, pools)])), { requiredKeys: required });
       // Sometimes a required field is missing, or an unknown one is added.
-      return fc.tuple(record, rarely(fc.constantFrom(...(required.length > 0 ? required : ['none'])), 8), rarely(fc.tuple(fc.constantFrom('extra', 'ID', 'Email', ' sku', 'toString', 'hasOwnProperty'), hostileValue), 8)).map(([value, drop, extra]) => {
-        const copy = Object.fromEntries(Object.entries(value).filter(([key]) => key !== drop));
-        if (extra !== null) copy[extra[0]] = extra[1];
-        return copy;
-      });
+      return fc
+        .tuple(
+          record,
+          rarely(fc.constantFrom(...(required.length > 0 ? required : ['none'])), 8),
+          rarely(fc.tuple(fc.constantFrom('extra', 'ID', 'Email', ' sku', 'toString', 'hasOwnProperty'), hostileValue), 8),
+        )
+        .map(([value, drop, extra]) => {
+          const copy = Object.fromEntries(Object.entries(value).filter(([key]) => key !== drop));
+          if (extra !== null) copy[extra[0]] = extra[1];
+          return copy;
+        });
     }
     case 'array':
       return fc.array(shaped(schema.items ?? {}, name, pools), { minLength: Math.min(schema.minItems ?? 0, 3), maxLength: Math.min(schema.maxItems ?? 4, 4) });
@@ -111,7 +146,18 @@ function ofType(type: string, schema: JsonSchema, name: string, pools: Pools): f
       if (name === 'sku') return fc.oneof(fc.constantFrom(...pools.skus), fc.stringMatching(/^[A-Z]{1,6}-[0-9]{1,3}$/));
       if (name === 'email') return fc.emailAddress();
       if (name === 'url') {
-        return fc.constantFrom('https://hooks.example.com/fuzz', 'https://10.0.0.1/x', 'http://127.0.0.1:1/x', 'https://169.254.169.254/latest', 'https://[::1]/', 'ftp://example.com/', 'javascript:alert(1)', 'https://example.com:99999/', 'https://user:pass@example.com/', 'not a url');
+        return fc.constantFrom(
+          'https://hooks.example.com/fuzz',
+          'https://10.0.0.1/x',
+          'http://127.0.0.1:1/x',
+          'https://169.254.169.254/latest',
+          'https://[::1]/',
+          'ftp://example.com/',
+          'javascript:alert(1)',
+          'https://example.com:99999/',
+          'https://user:pass@example.com/',
+          'not a url',
+        );
       }
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 16, 16) });
     case 'boolean':
@@ -149,7 +195,11 @@ function bodyFor(operation: Operation, pools: Pools): fc.Arbitrary<{ body: strin
   const as = (kind: string) => (body: string | Buffer | undefined) => ({ body, kind });
   const random = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null');
   if (operation.body === undefined) {
-    return fc.oneof({ weight: 8, arbitrary: fc.constant(undefined).map(as('none')) }, { weight: 1, arbitrary: random.map(as('random JSON')) }, { weight: 1, arbitrary: hostileText.map(as('hostile text')) });
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constant(undefined).map(as('none')) },
+      { weight: 1, arbitrary: random.map(as('random JSON')) },
+      { weight: 1, arbitrary: hostileText.map(as('hostile text')) },
+    );
   }
   const shapedBody = shaped(operation.body, 'body', pools).map((value) => JSON.stringify(value) ?? 'null');
   return fc.oneof(
@@ -168,7 +218,29 @@ function idSegment(pools: Pools): fc.Arbitrary<string> {
     { weight: 6, arbitrary: fc.constantFrom(...pools.ids).map(String) },
     {
       weight: 3,
-      arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '0x1', '00001', '9007199254740993', '99999999999999999999999', 'abc', '%00', '%ff', '%C0%AF', '..', '%2e%2e', 'null', '__proto__', 'constructor', '%20', '1%2F2', '1;2', 'x'.repeat(250)),
+      arbitrary: fc.constantFrom(
+        '0',
+        '-1',
+        '1.5',
+        '1e3',
+        '0x1',
+        '00001',
+        '9007199254740993',
+        '99999999999999999999999',
+        'abc',
+        '%00',
+        '%ff',
+        '%C0%AF',
+        '..',
+        '%2e%2e',
+        'null',
+        '__proto__',
+        'constructor',
+        '%20',
+        '1%2F2',
+        '1;2',
+        'x'.repeat(250),
+      ),
     },
     { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map(encodeURIComponent) },
   );
@@ -176,16 +248,60 @@ function idSegment(pools: Pools): fc.Arbitrary<string> {
 
 function pathFor(operation: Operation, pools: Pools): fc.Arbitrary<string> {
   const holes = operation.template.match(/\{[^}]+\}/g) ?? [];
-  const filled = fc.tuple(...holes.map(() => idSegment(pools))).map((ids) => ids.reduce<string>((path, id) => path.replace(/\{[^}]+\}/, id), operation.template));
+  const filled = fc
+    .tuple(...holes.map(() => idSegment(pools)))
+    .map((ids) => ids.reduce<string>((path, id) => path.replace(/\{[^}]+\}/, id), operation.template));
   const twisted = fc.tuple(filled, fc.constantFrom('/', '//', '/x', '/..', '/%2e%2e/%2e%2e', '.json', '%00', '?')).map(([path, suffix]) => path + suffix);
-  const elsewhere = fc.constantFrom('/', '/v1', '/v1/', '/v2/customers', '/V1/customers', '//v1/customers', '/v1//customers', '/v1/customers/../products', '/v1/%ff', '/healthz/x', '/openapi.json/x', '/v1/' + 'a/'.repeat(200));
+  const elsewhere = fc.constantFrom(
+    '/',
+    '/v1',
+    '/v1/',
+    '/v2/customers',
+    '/V1/customers',
+    '//v1/customers',
+    '/v1//customers',
+    '/v1/customers/../products',
+    '/v1/%ff',
+    '/healthz/x',
+    '/openapi.json/x',
+    '/v1/' + 'a/'.repeat(200),
+  );
   return fc.oneof({ weight: 20, arbitrary: filled }, { weight: 1, arbitrary: twisted }, { weight: 1, arbitrary: elsewhere });
 }
 
-const HOSTILE_QUERY_VALUES = ['', '-1', '0', '101', '1e2', '0x10', '9'.repeat(30), '1.5', 'true', 'id,id', 'id,,sku', ',', '%ff', '%00', '%E2%80%AE', 'x'.repeat(5000), 'customer,product,parents,nope'];
+const HOSTILE_QUERY_VALUES = [
+  '',
+  '-1',
+  '0',
+  '101',
+  '1e2',
+  '0x10',
+  '9'.repeat(30),
+  '1.5',
+  'true',
+  'id,id',
+  'id,,sku',
+  ',',
+  '%ff',
+  '%00',
+  '%E2%80%AE',
+  'x'.repeat(5000),
+  'customer,product,parents,nope',
+];
 
 function queryFor(operation: Operation, pools: Pools): fc.Arbitrary<string> {
-  const names = [...operation.query.map((parameter) => parameter.name), 'count', 'offset', 'fields', 'embed', '__proto__', 'constructor', 'toString', 'a[b]', 'x'.repeat(300)];
+  const names = [
+    ...operation.query.map((parameter) => parameter.name),
+    'count',
+    'offset',
+    'fields',
+    'embed',
+    '__proto__',
+    'constructor',
+    'toString',
+    'a[b]',
+    'x'.repeat(300),
+  ];
   const valueFor = (name: string) => {
     const schema = operation.query.find((parameter) => parameter.name === name)?.schema ?? { type: 'string' };
     return fc.oneof(
@@ -195,10 +311,16 @@ function queryFor(operation: Operation, pools: Pools): fc.Arbitrary<string> {
     );
   };
   const known = operation.query.map((parameter) => parameter.name);
-  const name = known.length === 0 ? fc.constantFrom(...names) : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom(...names) });
+  const name =
+    known.length === 0
+      ? fc.constantFrom(...names)
+      : fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom(...names) });
   const pair = name.chain((key) => valueFor(key).map((value) => `${encodeURIComponent(key)}=${value}`));
   // Operations without query parameters get one now and then (every one is an error there).
-  const pairs = fc.oneof({ weight: known.length === 0 ? 7 : 2, arbitrary: fc.constant([]) }, { weight: 2, arbitrary: fc.array(pair, { minLength: 1, maxLength: 3 }) });
+  const pairs = fc.oneof(
+    { weight: known.length === 0 ? 7 : 2, arbitrary: fc.constant([]) },
+    { weight: 2, arbitrary: fc.array(pair, { minLength: 1, maxLength: 3 }) },
+  );
   return pairs.map((list) => (list.length === 0 ? '' : `?${list.join('&')}`));
 }
 
@@ -209,7 +331,17 @@ function headersFor(pools: Pools, hasBody: boolean): fc.Arbitrary<Record<string,
     { weight: hasBody ? 1 : 8, arbitrary: fc.constant(undefined) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/json, text/plain', '', 'application/jsonx', 'multipart/form-data; boundary=x'),
+      arbitrary: fc.constantFrom(
+        'application/json; charset=utf-8',
+        'application/json; charset=latin1',
+        'APPLICATION/JSON',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json, text/plain',
+        '',
+        'application/jsonx',
+        'multipart/form-data; boundary=x',
+      ),
     },
   );
   const idempotencyKey = fc.oneof(
@@ -218,17 +350,27 @@ function headersFor(pools: Pools, hasBody: boolean): fc.Arbitrary<Record<string,
     { weight: 1, arbitrary: fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 40 }), fc.constantFrom('', 'k'.repeat(256), 'clé', ' ')) },
   );
   const extra = rarely(
-    fc.constantFrom<[string, string]>(['x-forwarded-proto', 'http'], ['forwarded', 'proto=http'], ['content-encoding', 'gzip'], ['x-http-method-override', 'DELETE'], ['accept', 'text/html'], ['accept-charset', 'latin1'], ['x-rate-limit-remaining', '999']),
+    fc.constantFrom<[string, string]>(
+      ['x-forwarded-proto', 'http'],
+      ['forwarded', 'proto=http'],
+      ['content-encoding', 'gzip'],
+      ['x-http-method-override', 'DELETE'],
+      ['accept', 'text/html'],
+      ['accept-charset', 'latin1'],
+      ['x-rate-limit-remaining', '999'],
+    ),
     4,
   );
-  return fc.record({ authorization, contentType, idempotencyKey, extra }).map(({ authorization: auth, contentType: type, idempotencyKey: key, extra: more }) => {
-    const headers: Record<string, string> = {};
-    if (auth !== undefined) headers.authorization = auth;
-    if (type !== undefined) headers['content-type'] = type;
-    if (key !== undefined) headers['idempotency-key'] = key;
-    if (more !== null) headers[more[0]] = more[1];
-    return headers;
-  });
+  return fc
+    .record({ authorization, contentType, idempotencyKey, extra })
+    .map(({ authorization: auth, contentType: type, idempotencyKey: key, extra: more }) => {
+      const headers: Record<string, string> = {};
+      if (auth !== undefined) headers.authorization = auth;
+      if (type !== undefined) headers['content-type'] = type;
+      if (key !== undefined) headers['idempotency-key'] = key;
+      if (more !== null) headers[more[0]] = more[1];
+      return headers;
+    });
 }
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];

@@ -11,7 +11,8 @@ import type { StoreSnapshot } from '../../support/store-snapshot.js';
  * own it too. This sees every kind of record, those without any free text (variations, trade
  * prices, orders, events) included.
  */
-export type IdKind = 'stores' | 'customers' | 'products' | 'variations' | 'categories' | 'prices' | 'priceLists' | 'priceListPrices' | 'orders' | 'webhooks' | 'events';
+export type IdKind =
+  'stores' | 'customers' | 'products' | 'variations' | 'categories' | 'prices' | 'priceLists' | 'priceListPrices' | 'orders' | 'webhooks' | 'events';
 
 /** A store's ids, per kind. */
 export type StoreIds = ReadonlyMap<IdKind, ReadonlySet<number>>;

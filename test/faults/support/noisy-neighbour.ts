@@ -64,7 +64,12 @@ const MIN_SAMPLES = 100;
  * `/healthz` answers, and measures what `work` did to them: the neighbour's latencies, the
  * event loop's longest hold and the process's memory. Every neighbour request must answer 200.
  */
-export async function besideNeighbour<T>(server: TestServer, neighbour: Tenant, work: () => Promise<T>, options: NeighbourOptions = {}): Promise<{ result: T; figures: NeighbourFigures }> {
+export async function besideNeighbour<T>(
+  server: TestServer,
+  neighbour: Tenant,
+  work: () => Promise<T>,
+  options: NeighbourOptions = {},
+): Promise<{ result: T; figures: NeighbourFigures }> {
   const intervalMs = options.intervalMs ?? 10;
   const paths = options.paths ?? ['/v1/customers?count=10', '/v1/trade-customer-product-prices?count=10'];
   const maxRequests = options.maxRequests ?? 20_000;

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { TradePrice } from '../../../src/contract/trade-prices.js';
-import type { Page } from '../../../src/modules/page.js';
+import type { Page } from '../../../src/modules/shared/page.js';
 import type { TradePriceFilter, TradePriceRepository } from '../../../src/modules/trade-prices/trade-price-repository.js';
-import type { Repositories, UnitOfWork } from '../../../src/modules/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../../../src/modules/shared/unit-of-work.js';
 import type { Database } from '../../../src/storage/database.js';
 import { KyselyUnitOfWork } from '../../../src/storage/kysely-unit-of-work.js';
 import type { Tables } from '../../../src/storage/tables.js';
@@ -24,7 +24,8 @@ export const PLANTED_FAULTS = {
    */
   'ack-before-commit': (database: Database) => new AcknowledgeBeforeCommit(new KyselyUnitOfWork(database), 1000),
   /** The trade price list answers every store's records, not only the caller's. */
-  'trade-price-list-every-store': (database: Database) => new KyselyUnitOfWork(database, (repos, db) => ({ ...repos, tradePrices: listingEveryStore(repos.tradePrices, db) })),
+  'trade-price-list-every-store': (database: Database) =>
+    new KyselyUnitOfWork(database, (repos, db) => ({ ...repos, tradePrices: listingEveryStore(repos.tradePrices, db) })),
 } as const satisfies Record<string, PlantedFault>;
 
 export type PlantedFaultName = keyof typeof PLANTED_FAULTS;
@@ -49,6 +50,10 @@ class AcknowledgeBeforeCommit implements UnitOfWork {
 
   rehearse<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.inner.rehearse(work);
+  }
+
+  snapshot<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.inner.snapshot(work);
   }
 
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {

@@ -51,9 +51,24 @@ const pick = fc.nat(1000);
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('create' as const), store, kind: fc.constant('customers' as const), trade: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('create' as const), store, kind: fc.constantFrom('products' as const, 'categories' as const) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('createMany' as const), store, kind: fc.constantFrom('customers' as const, 'products' as const), count: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('createMany' as const),
+      store,
+      kind: fc.constantFrom('customers' as const, 'products' as const),
+      count: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('skus' as const), store, picks: fc.array(pick, { minLength: 1, maxLength: 4 }) }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('bulk' as const), store, items: fc.array(fc.record({ customer: pick, product: pick, units: fc.integer({ min: 0, max: 1_000_000 }) }), { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('bulk' as const),
+      store,
+      items: fc.array(fc.record({ customer: pick, product: pick, units: fc.integer({ min: 0, max: 1_000_000 }) }), { minLength: 1, maxLength: 3 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('order' as const), store, customer: pick, product: pick, quantity: fc.integer({ min: 1, max: 5 }) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('get' as const, 'delete' as const), store, kind, pick }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('trade' as const), store, pick, trade: fc.boolean() }) },

@@ -1,8 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
 import { Category, CategoryGetQuery } from '../../../contract/categories.js';
 import type { CategoryService } from '../../../modules/catalog/category-service.js';
-import { type App, embeds, storeIdOf } from '../../app-types.js';
-import { CATEGORY_EMBED_SCOPES } from '../../embed-scopes.js';
+import { type App, embeds, storeIdOf } from '../../plugins/app-types.js';
+import { CATEGORY_EMBED_SCOPES } from '../../plugins/embed-scopes.js';
 import { readErrors } from '../docs.js';
 
 export function getCategory(app: App, categories: CategoryService): void {
@@ -10,6 +10,7 @@ export function getCategory(app: App, categories: CategoryService): void {
     '/v1/categories/:id',
     {
       schema: {
+        operationId: 'categories.get',
         tags: ['categories'],
         summary: 'Get a category',
         params: IdParams,

@@ -1,5 +1,5 @@
 import type { CategoryService } from '../../../modules/catalog/category-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { countCategories } from './count-categories.js';
 import { createCategory } from './create-category.js';
 import { deleteCategory } from './delete-category.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Category, CategoryListQuery } from '../../../contract/categories.js';
 import type { CategoryService } from '../../../modules/catalog/category-service.js';
-import { type App, embeds, pageOf, storeIdOf } from '../../app-types.js';
-import { CATEGORY_EMBED_SCOPES } from '../../embed-scopes.js';
+import { type App, embeds, pageOf, storeIdOf } from '../../plugins/app-types.js';
+import { CATEGORY_EMBED_SCOPES } from '../../plugins/embed-scopes.js';
 import { readErrors } from '../docs.js';
 
 export function listCategories(app: App, categories: CategoryService): void {
@@ -10,6 +10,7 @@ export function listCategories(app: App, categories: CategoryService): void {
     '/v1/categories',
     {
       schema: {
+        operationId: 'categories.list',
         tags: ['categories'],
         summary: 'List categories',
         querystring: CategoryListQuery,

@@ -3,7 +3,7 @@ import { ApplyRequest, ChangeSet } from '../../../contract/change-sets.js';
 import { IdParams } from '../../../contract/common.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
 import type { Scope } from '../../../modules/stores/scopes.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
 import { createErrors, writeErrors } from '../docs.js';
 
 const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Body `{}`' });
@@ -41,8 +41,16 @@ export function changeSetSteps(app: App, changeSets: ChangeSetService): void {
     app.post(
       `/v1/change-sets/:id/${step.path}`,
       {
-        schema: { tags: ['change sets'], summary: step.summary, description: step.description, params: IdParams, body: EmptyBody, response: { 200: ChangeSet, ...stepErrors } },
-        config: { scope: step.scope as readonly Scope[] },
+        schema: {
+          operationId: `changeSets.${step.path}`,
+          tags: ['change sets'],
+          summary: step.summary,
+          description: step.description,
+          params: IdParams,
+          body: EmptyBody,
+          response: { 200: ChangeSet, ...stepErrors },
+        },
+        config: { scope: step.scope as readonly Scope[], priceChange: 'never' },
       },
       async (request) => run(storeIdOf(request), originOf(request), request.params.id),
     );
@@ -52,6 +60,7 @@ export function changeSetSteps(app: App, changeSets: ChangeSetService): void {
     '/v1/change-sets/:id/apply',
     {
       schema: {
+        operationId: 'changeSets.apply',
         tags: ['change sets'],
         summary: 'Apply a change set now, or schedule it',
         description:
@@ -61,7 +70,8 @@ export function changeSetSteps(app: App, changeSets: ChangeSetService): void {
         body: ApplyRequest,
         response: { 200: ChangeSet, ...stepErrors },
       },
-      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
+      // The set's operations are carried out as approved: the store's approval rule is the set's own (docs/change-sets.md, "Approval").
+      config: { scope: ['trade_prices:write', 'trade_prices:read'], priceChange: 'never' },
     },
     async (request) => changeSets.apply(storeIdOf(request), originOf(request), request.params.id, request.body.at),
   );
@@ -70,15 +80,16 @@ export function changeSetSteps(app: App, changeSets: ChangeSetService): void {
     '/v1/change-sets/:id/revert',
     {
       schema: {
+        operationId: 'changeSets.revert',
         tags: ['change sets'],
         summary: 'Make a draft that takes an applied change set back',
         description:
-          'Answers 201 with a new draft holding the exact inverse: records the set created are deleted, records it deleted restored with their own ids, customers’ lists and lists’ percentages set as they were. Preview, approve and apply it like any set; once applied, the original is `rolled_back` (`change_set.reverted`).',
+          'Answers 201 with a new draft holding the exact inverse: records the set created are deleted, records it deleted restored with their own ids, customers’ lists and lists’ percentages set as they were, each only if still what the set left (a later change fails the revert’s apply, 422, rather than being overwritten). Preview, approve and apply it like any set; once applied, the original is `rolled_back` (`change_set.reverted`).',
         params: IdParams,
         body: EmptyBody,
         response: { 201: ChangeSet, ...stepErrors },
       },
-      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'], priceChange: 'never' },
     },
     async (request, reply) => reply.sendCreated(() => changeSets.revert(storeIdOf(request), originOf(request), request.params.id)),
   );

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ChangeSet, ListedOperation, OperationListQuery } from '../../../contract/change-sets.js';
-import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getChangeSet(app: App, changeSets: ChangeSetService): void {
@@ -10,10 +10,11 @@ export function getChangeSet(app: App, changeSets: ChangeSetService): void {
     '/v1/change-sets/:id',
     {
       schema: {
+        operationId: 'changeSets.get',
         tags: ['change sets'],
         summary: 'Get a change set',
         params: IdParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: ChangeSet, ...readErrors },
       },
       config: { scope: 'trade_prices:read' },
@@ -24,6 +25,7 @@ export function getChangeSet(app: App, changeSets: ChangeSetService): void {
     '/v1/change-sets/:id/operations',
     {
       schema: {
+        operationId: 'changeSets.operations',
         tags: ['change sets'],
         summary: 'List a change set’s operations, in the order they apply',
         params: IdParams,

@@ -1,5 +1,5 @@
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { addOperations } from './add-operations.js';
 import { changeSetSteps } from './change-set-steps.js';
 import { createChangeSet } from './create-change-set.js';

@@ -1,6 +1,6 @@
 import { CustomerGroup, CustomerGroupInput, MAX_CUSTOMER_GROUPS } from '../../../contract/customer-groups.js';
 import type { CustomerGroupService } from '../../../modules/customer-groups/customer-group-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createCustomerGroup(app: App, groups: CustomerGroupService): void {
@@ -8,6 +8,7 @@ export function createCustomerGroup(app: App, groups: CustomerGroupService): voi
     '/v1/customer-groups',
     {
       schema: {
+        operationId: 'customerGroups.create',
         tags: ['customer groups'],
         summary: 'Create a customer group',
         description:
@@ -16,7 +17,7 @@ export function createCustomerGroup(app: App, groups: CustomerGroupService): voi
         body: CustomerGroupInput,
         response: { 201: CustomerGroup, ...createErrors },
       },
-      config: { scope: 'trade_prices:write' },
+      config: { scope: 'trade_prices:write', priceChange: 'never' },
     },
     async (request, reply) => reply.sendCreated(() => groups.create(storeIdOf(request), originOf(request), request.body)),
   );

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { BulkCustomerRequest, Customer, type CustomerInput, MAX_BULK_CUSTOMERS, PRICING_FIELDS } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, requireScope, originOf, storeIdOf } from '../../app-types.js';
-import { bulkShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, requireScope, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { bulkShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function bulkCreateCustomers(app: App, customers: CustomerService): void {
@@ -10,6 +10,7 @@ export function bulkCreateCustomers(app: App, customers: CustomerService): void 
     '/v1/customers/bulk',
     {
       schema: {
+        operationId: 'customers.createMany',
         tags: ['customers'],
         summary: `Create 1–${MAX_BULK_CUSTOMERS} customers, all or none`,
         description:
@@ -19,7 +20,7 @@ export function bulkCreateCustomers(app: App, customers: CustomerService): void 
         body: BulkCustomerRequest,
         response: { 201: Type.Array(Customer), ...createErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: 'catalog:write', priceChange: { whenSent: PRICING_FIELDS } },
       // The field's scope before the body is validated (403 before 422), as the single create.
       preValidation: async (request) => {
         const body: unknown = request.body;

@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import { Customer } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getCustomer(app: App, customers: CustomerService): void {
@@ -10,10 +9,11 @@ export function getCustomer(app: App, customers: CustomerService): void {
     '/v1/customers/:id',
     {
       schema: {
+        operationId: 'customers.get',
         tags: ['customers'],
         summary: 'Get a customer',
         params: IdParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: Customer, ...readErrors },
       },
       config: { scope: 'catalog:read' },

@@ -1,5 +1,5 @@
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { bulkCreateCustomers } from './bulk-create-customers.js';
 import { countCustomers } from './count-customers.js';
 import { createCustomer } from './create-customer.js';
@@ -9,5 +9,6 @@ import { listCustomers } from './list-customers.js';
 import { updateCustomer } from './update-customer.js';
 
 export function registerCustomerRoutes(app: App, customers: CustomerService): void {
-  for (const register of [listCustomers, countCustomers, getCustomer, createCustomer, bulkCreateCustomers, updateCustomer, deleteCustomer]) register(app, customers);
+  for (const register of [listCustomers, countCustomers, getCustomer, createCustomer, bulkCreateCustomers, updateCustomer, deleteCustomer])
+    register(app, customers);
 }

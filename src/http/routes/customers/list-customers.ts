@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Customer, CustomerListQuery } from '../../../contract/customers.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listCustomers(app: App, customers: CustomerService): void {
@@ -9,6 +9,7 @@ export function listCustomers(app: App, customers: CustomerService): void {
     '/v1/customers',
     {
       schema: {
+        operationId: 'customers.list',
         tags: ['customers'],
         summary: 'List customers',
         querystring: CustomerListQuery,
@@ -16,6 +17,11 @@ export function listCustomers(app: App, customers: CustomerService): void {
       },
       config: { scope: 'catalog:read' },
     },
-    async (request) => customers.list(storeIdOf(request), { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId, customerGroupId: request.query.customerGroupId }, pageOf(request.query)),
+    async (request) =>
+      customers.list(
+        storeIdOf(request),
+        { email: request.query.email, trade: request.query.trade, priceListId: request.query.priceListId, customerGroupId: request.query.customerGroupId },
+        pageOf(request.query),
+      ),
   );
 }

@@ -1,5 +1,5 @@
 import type { EventFeedService } from '../../../modules/events/event-feed-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { listEvents } from './list-events.js';
 
 export function registerEventRoutes(app: App, events: EventFeedService): void {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Event, EventFeedQuery } from '../../../contract/events.js';
 import type { EventFeedService } from '../../../modules/events/event-feed-service.js';
 import { readableTopics } from '../../../modules/events/topic-scopes.js';
-import { type App, principalOf, storeIdOf } from '../../app-types.js';
+import { type App, principalOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listEvents(app: App, events: EventFeedService): void {
@@ -10,6 +10,7 @@ export function listEvents(app: App, events: EventFeedService): void {
     '/v1/events',
     {
       schema: {
+        operationId: 'events.list',
         tags: ['events'],
         summary: 'The event feed: events after an id, ascending',
         description:

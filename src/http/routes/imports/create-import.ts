@@ -1,13 +1,14 @@
 import type { Readable } from 'node:stream';
 import { Import, ImportQuery, MAX_IMPORT_BYTES } from '../../../contract/imports.js';
-import { AppError } from '../../../modules/errors.js';
+import { AppError } from '../../../modules/shared/errors.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
 import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../../modules/imports/import-header.js';
-import { bodyTooLarge, type ImportUpload } from '../../../modules/imports/import-upload.js';
-import { type App, requireScope, storeIdOf, uploaderOf } from '../../app-types.js';
-import { startFingerprint } from '../../idempotent-create.js';
-import { readPieces } from '../../streamed-body.js';
+import { bodyTooLarge, DEFAULT_IMPORT_CAPS } from '../../../modules/imports/import-limits.js';
+import type { ImportUpload } from '../../../modules/imports/import-upload.js';
+import { type App, requireScope, storeIdOf, uploaderOf } from '../../plugins/app-types.js';
+import { startFingerprint } from '../../plugins/idempotent-create.js';
+import { readPieces } from '../../plugins/streamed-body.js';
 import { createErrors } from '../docs.js';
 
 export function createImport(app: App, imports: ImportService, changeSets: ChangeSetService): void {
@@ -15,13 +16,14 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
     '/v1/imports',
     {
       schema: {
+        operationId: 'imports.create',
         tags: ['imports'],
-        summary: 'Import trade prices from a CSV file (up to 50 MiB); answered at once, worked in the background',
+        summary: `Import trade prices from a CSV file (up to ${MAX_IMPORT_BYTES / 2 ** 20} MiB); answered at once, worked in the background`,
         description:
           'The body is the file itself (`Content-Type: text/csv`), in the long format (`customer_id,sku,price[,min_quantity,valid_from,valid_until]`) or the matrix (`sku,<customer id or e-mail>,…`): docs/imports.md. ' +
           'Answered 202 with the import; poll `GET /v1/imports/{id}` until `status` is `succeeded` or `failed`. A file with any problem changes nothing and lists them (row and column). ' +
           '`mode=add` creates every price; `mode=replace` gives each customer of the file exactly its prices. `dryRun=true` counts what would change. `changeSet=ID` adds the rows to that open change set as operations instead (docs/change-sets.md), and also needs `trade_prices:read`. An `Idempotency-Key` replays the first answer. ' +
-          'A store has at most 4 imports queued or running and 200 MiB of their files (configurable): past either, 429 code 16 with `Retry-After`. ' +
+          `A store has at most ${DEFAULT_IMPORT_CAPS.maxImports} imports queued or running and ${DEFAULT_IMPORT_CAPS.maxBytes / 2 ** 20} MiB of their files (configurable): past either, 429 code 16 with \`Retry-After\`. ` +
           'A matrix whose header names a customer by e-mail also needs `catalog:read` (it looks customers up by e-mail); reading the outcome (`GET /v1/imports/{id}`) needs `trade_prices:read`.',
         querystring: ImportQuery,
         consumes: ['text/csv'],
@@ -30,7 +32,7 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
       },
       // The body is a stream, read below as it arrives: there is nothing to validate up front.
       validatorCompiler: () => () => true,
-      config: { scope: 'trade_prices:write', bodyType: 'csv' },
+      config: { scope: 'trade_prices:write', bodyType: 'csv', priceChange: { unless: ['dryRun=true', 'changeSet='] } },
     },
     async (request, reply) => {
       const body = request.body as Readable;
@@ -53,7 +55,9 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
           fingerprint.update(piece);
         });
         request.bodyFingerprint = fingerprint.digest('hex');
-        return reply.sendIdempotent(202, () => Promise.reject(new AppError('idempotency_key_in_use', 'The answer under this Idempotency-Key expired while the file arrived; send it again')));
+        return reply.sendIdempotent(202, () =>
+          Promise.reject(new AppError('idempotency_key_in_use', 'The answer under this Idempotency-Key expired while the file arrived; send it again')),
+        );
       }
 
       const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
@@ -65,7 +69,12 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
       const begin = async (complete: boolean): Promise<ImportUpload> => {
         const head = Buffer.concat(start);
         if (namesCustomersByEmail(head.toString('utf8'), complete)) requireScope(request, 'catalog:read', 'a matrix naming customers by e-mail');
-        upload = await imports.startUpload(storeId, uploaderOf(request), { mode, dryRun, ...(changeSet !== undefined && { changeSetId: changeSet }), ...(fileName !== undefined && { fileName }) }, Number.isSafeInteger(declared) ? declared : undefined);
+        upload = await imports.startUpload(
+          storeId,
+          uploaderOf(request),
+          { mode, dryRun, ...(changeSet !== undefined && { changeSetId: changeSet }), ...(fileName !== undefined && { fileName }) },
+          Number.isSafeInteger(declared) ? declared : undefined,
+        );
         if (head.length > 0) await upload.append(head);
         return upload;
       };
@@ -87,7 +96,9 @@ export function createImport(app: App, imports: ImportService, changeSets: Chang
         if (started !== undefined) {
           await imports
             .discardUpload(started)
-            .catch((error: unknown) => request.log.error({ err: error, importId: started.importId }, 'import upload: discard failed; the maintenance loop deletes it'));
+            .catch((error: unknown) =>
+              request.log.error({ err: error, importId: started.importId }, 'import upload: discard failed; the maintenance loop deletes it'),
+            );
         }
       }
     },

@@ -1,8 +1,7 @@
-import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import { Import } from '../../../contract/imports.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
-import { Type } from '@sinclair/typebox';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getImport(app: App, imports: ImportService): void {
@@ -10,10 +9,11 @@ export function getImport(app: App, imports: ImportService): void {
     '/v1/imports/:id',
     {
       schema: {
+        operationId: 'imports.get',
         tags: ['imports'],
         summary: 'An import: its status, progress, problems and result',
         params: IdParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: Import, ...readErrors },
       },
       config: { scope: 'trade_prices:read' },

@@ -1,6 +1,6 @@
 import type { ImportService } from '../../../modules/imports/import-service.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { countImports } from './count-imports.js';
 import { createImport } from './create-import.js';
 import { getImport } from './get-import.js';

@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { ImportChanges, ImportChangesQuery } from '../../../contract/imports.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { stateReadErrors } from '../docs.js';
 
 export function listImportChanges(app: App, imports: ImportService): void {
@@ -9,6 +9,7 @@ export function listImportChanges(app: App, imports: ImportService): void {
     '/v1/imports/:id/changes',
     {
       schema: {
+        operationId: 'imports.changes',
         tags: ['imports'],
         summary: 'What a dry run would change: each price created, deleted or changed (old → new), paged',
         description:

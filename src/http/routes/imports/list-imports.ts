@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { PageQuery } from '../../../contract/common.js';
+import { PageOnlyQuery } from '../../../contract/common.js';
 import { Import } from '../../../contract/imports.js';
 import type { ImportService } from '../../../modules/imports/import-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listImports(app: App, imports: ImportService): void {
@@ -10,9 +10,10 @@ export function listImports(app: App, imports: ImportService): void {
     '/v1/imports',
     {
       schema: {
+        operationId: 'imports.list',
         tags: ['imports'],
         summary: 'List imports, oldest first',
-        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        querystring: PageOnlyQuery,
         response: { 200: Type.Array(Import), ...readErrors },
       },
       config: { scope: 'trade_prices:read' },

@@ -1,7 +1,7 @@
 import { Order, OrderInput } from '../../../contract/orders.js';
 import type { OrderService } from '../../../modules/orders/order-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
-import { itemShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
+import { itemShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function createOrder(app: App, orders: OrderService): void {
@@ -9,6 +9,7 @@ export function createOrder(app: App, orders: OrderService): void {
     '/v1/orders',
     {
       schema: {
+        operationId: 'orders.create',
         tags: ['orders'],
         summary: 'Place an order priced at the customer’s effective prices',
         description:
@@ -18,7 +19,7 @@ export function createOrder(app: App, orders: OrderService): void {
         body: OrderInput,
         response: { 201: Order, ...createErrors },
       },
-      config: { scope: ['orders:write', 'orders:read'] },
+      config: { scope: ['orders:write', 'orders:read'], priceChange: 'never' },
       // Lines the schema refuses are reported together with those the store refuses.
       attachValidation: true,
     },

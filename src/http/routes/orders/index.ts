@@ -1,5 +1,5 @@
 import type { OrderService } from '../../../modules/orders/order-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { countOrders } from './count-orders.js';
 import { createOrder } from './create-order.js';
 import { getOrder } from './get-order.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Order, OrderListQuery } from '../../../contract/orders.js';
 import type { OrderService } from '../../../modules/orders/order-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listOrders(app: App, orders: OrderService): void {
@@ -9,6 +9,7 @@ export function listOrders(app: App, orders: OrderService): void {
     '/v1/orders',
     {
       schema: {
+        operationId: 'orders.list',
         tags: ['orders'],
         summary: 'List orders (of one customer with customerId=)',
         querystring: OrderListQuery,

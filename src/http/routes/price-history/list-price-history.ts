@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PriceHistoryEntry, PriceHistoryListQuery } from '../../../contract/price-history.js';
 import type { HistoryService } from '../../../modules/history/history-service.js';
-import { type App, pageOf, principalOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, principalOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 import { filterOf } from './history-filter.js';
 
@@ -10,6 +10,7 @@ export function listPriceHistory(app: App, history: HistoryService): void {
     '/v1/price-history',
     {
       schema: {
+        operationId: 'priceHistory.list',
         tags: ['price history'],
         summary: 'The price history: every change to what a customer would pay, newest first',
         description:

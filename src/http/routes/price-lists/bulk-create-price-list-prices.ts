@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { BulkPriceListPriceRequest, PriceListPrice, type PriceListPriceInput } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { bulkShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { bulkShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function bulkCreatePriceListPrices(app: App, priceLists: PriceListService): void {
@@ -11,6 +11,7 @@ export function bulkCreatePriceListPrices(app: App, priceLists: PriceListService
     '/v1/price-lists/:id/prices/bulk',
     {
       schema: {
+        operationId: 'priceLists.prices.bulkCreate',
         tags: ['price lists'],
         summary: 'Add 1–1000 entries to a fixed price list, all or none',
         description:
@@ -19,13 +20,15 @@ export function bulkCreatePriceListPrices(app: App, priceLists: PriceListService
         body: BulkPriceListPriceRequest,
         response: { 201: Type.Array(PriceListPrice), ...createErrors },
       },
-      config: { scope: 'trade_prices:write' },
+      config: { scope: 'trade_prices:write', priceChange: 'always' },
       attachValidation: true,
     },
     async (request, reply) => {
       const shapeProblems = bulkShapeProblems(request.validationError);
       const storeId = storeIdOf(request);
-      return reply.sendCreated(() => priceLists.bulkCreatePrices(storeId, originOf(request), request.params.id, request.body as PriceListPriceInput[], shapeProblems));
+      return reply.sendCreated(() =>
+        priceLists.bulkCreatePrices(storeId, originOf(request), request.params.id, request.body as PriceListPriceInput[], shapeProblems),
+      );
     },
   );
 }

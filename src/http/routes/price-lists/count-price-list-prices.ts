@@ -1,7 +1,7 @@
 import { CountResponse, IdParams } from '../../../contract/common.js';
 import { PriceListPriceCountQuery } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function countPriceListPrices(app: App, priceLists: PriceListService): void {
@@ -9,6 +9,7 @@ export function countPriceListPrices(app: App, priceLists: PriceListService): vo
     '/v1/price-lists/:id/prices/count',
     {
       schema: {
+        operationId: 'priceLists.prices.count',
         tags: ['price lists'],
         summary: 'Count the entries of a price list',
         params: IdParams,

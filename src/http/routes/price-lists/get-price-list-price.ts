@@ -1,6 +1,6 @@
 import { PriceListGetQuery, PriceListPrice, PriceListPriceParams } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getPriceListPrice(app: App, priceLists: PriceListService): void {
@@ -8,6 +8,7 @@ export function getPriceListPrice(app: App, priceLists: PriceListService): void 
     '/v1/price-lists/:id/prices/:priceId',
     {
       schema: {
+        operationId: 'priceLists.prices.get',
         tags: ['price lists'],
         summary: 'Get an entry of a price list',
         params: PriceListPriceParams,

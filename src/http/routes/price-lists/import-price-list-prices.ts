@@ -1,20 +1,25 @@
 import type { Readable } from 'node:stream';
 import { IdParams } from '../../../contract/common.js';
 import { ImportPriceListPricesQuery, MAX_LIST_IMPORT_BYTES, MAX_LIST_REPLACE_ITEMS, ReplacePriceListPricesResult } from '../../../contract/price-lists.js';
-import { AppError } from '../../../modules/errors.js';
+import { AppError } from '../../../modules/shared/errors.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { startFingerprint } from '../../idempotent-create.js';
-import { readPieces } from '../../streamed-body.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { startFingerprint } from '../../plugins/idempotent-create.js';
+import { readPieces } from '../../plugins/streamed-body.js';
 import { createErrors } from '../docs.js';
 
-const tooLarge = () => new AppError('body_too_large', `Request body is larger than ${MAX_LIST_IMPORT_BYTES / 2 ** 20} MiB, more than ${MAX_LIST_REPLACE_ITEMS} entries need: import fewer SKUs at a time`);
+const tooLarge = () =>
+  new AppError(
+    'body_too_large',
+    `Request body is larger than ${MAX_LIST_IMPORT_BYTES / 2 ** 20} MiB, more than ${MAX_LIST_REPLACE_ITEMS} entries need: import fewer SKUs at a time`,
+  );
 
 export function importPriceListPrices(app: App, priceLists: PriceListService): void {
   app.post(
     '/v1/price-lists/:id/prices/import',
     {
       schema: {
+        operationId: 'priceLists.prices.import',
         tags: ['price lists'],
         summary: 'Replace a fixed list’s entries from a CSV file, or see what that would change',
         description:
@@ -29,7 +34,7 @@ export function importPriceListPrices(app: App, priceLists: PriceListService): v
       },
       // The body is a stream, read below: there is nothing to validate up front.
       validatorCompiler: () => () => true,
-      config: { scope: ['trade_prices:write', 'trade_prices:read'], bodyType: 'csv' },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'], bodyType: 'csv', priceChange: { unless: ['dryRun=true'] } },
     },
     async (request, reply) => {
       if (Number(request.headers['content-length']) > MAX_LIST_IMPORT_BYTES) throw tooLarge();

@@ -1,5 +1,5 @@
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { bulkCreatePriceListPrices } from './bulk-create-price-list-prices.js';
 import { countPriceListPrices } from './count-price-list-prices.js';
 import { countPriceLists } from './count-price-lists.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { PriceListEntryOverlap, PriceListOverlapQuery } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listPriceListOverlaps(app: App, priceLists: PriceListService): void {
@@ -10,6 +10,7 @@ export function listPriceListOverlaps(app: App, priceLists: PriceListService): v
     '/v1/price-lists/:id/overlaps',
     {
       schema: {
+        operationId: 'priceLists.overlaps',
         tags: ['price lists'],
         summary: 'Entries of a list the tie rule decides between',
         description:

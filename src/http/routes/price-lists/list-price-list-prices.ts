@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { PriceListPrice, PriceListPriceListQuery } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listPriceListPrices(app: App, priceLists: PriceListService): void {
@@ -10,6 +10,7 @@ export function listPriceListPrices(app: App, priceLists: PriceListService): voi
     '/v1/price-lists/:id/prices',
     {
       schema: {
+        operationId: 'priceLists.prices.list',
         tags: ['price lists'],
         summary: 'List the entries of a price list',
         params: IdParams,

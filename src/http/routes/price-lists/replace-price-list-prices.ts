@@ -1,8 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
 import { MAX_LIST_REPLACE_ITEMS, MAX_LIST_REPLACE_STORED, ReplacePriceListPricesRequest, ReplacePriceListPricesResult } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { itemShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { itemShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function replacePriceListPrices(app: App, priceLists: PriceListService): void {
@@ -10,6 +10,7 @@ export function replacePriceListPrices(app: App, priceLists: PriceListService): 
     '/v1/price-lists/:id/prices/replace',
     {
       schema: {
+        operationId: 'priceLists.prices.replace',
         tags: ['price lists'],
         summary: 'Replace a fixed list’s entries in one transaction, or see what that would change',
         description:
@@ -22,7 +23,7 @@ export function replacePriceListPrices(app: App, priceLists: PriceListService): 
         body: ReplacePriceListPricesRequest,
         response: { 200: ReplacePriceListPricesResult, ...createErrors },
       },
-      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'], priceChange: { unless: ['dryRun: true'] } },
       attachValidation: true,
     },
     async (request, reply) => {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { BulkProductRequest, MAX_BULK_PRODUCTS, MAX_BULK_VARIATIONS, Product, type ProductInput } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { bulkShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { bulkShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function bulkCreateProducts(app: App, products: ProductService): void {
@@ -10,6 +10,7 @@ export function bulkCreateProducts(app: App, products: ProductService): void {
     '/v1/products/bulk',
     {
       schema: {
+        operationId: 'products.createMany',
         tags: ['products'],
         summary: `Create 1–${MAX_BULK_PRODUCTS} products with their variations, all or none`,
         description:
@@ -19,7 +20,7 @@ export function bulkCreateProducts(app: App, products: ProductService): void {
         body: BulkProductRequest,
         response: { 201: Type.Array(Product), ...createErrors },
       },
-      config: { scope: 'catalog:write' },
+      config: { scope: 'catalog:write', priceChange: 'never' },
       // Items the schema refuses are reported together with those the store refuses.
       attachValidation: true,
     },

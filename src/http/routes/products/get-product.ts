@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import { Product } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getProduct(app: App, products: ProductService): void {
@@ -10,10 +9,11 @@ export function getProduct(app: App, products: ProductService): void {
     '/v1/products/:id',
     {
       schema: {
+        operationId: 'products.get',
         tags: ['products'],
         summary: 'Get a product with its variations',
         params: IdParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: Product, ...readErrors },
       },
       config: { scope: 'catalog:read' },

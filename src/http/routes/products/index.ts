@@ -1,5 +1,5 @@
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { bulkCreateProducts } from './bulk-create-products.js';
 import { countProducts } from './count-products.js';
 import { createProduct } from './create-product.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Product, ProductListQuery } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listProducts(app: App, products: ProductService): void {
@@ -9,6 +9,7 @@ export function listProducts(app: App, products: ProductService): void {
     '/v1/products',
     {
       schema: {
+        operationId: 'products.list',
         tags: ['products'],
         summary: 'List products with their variations',
         querystring: ProductListQuery,

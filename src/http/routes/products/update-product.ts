@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Product, ProductUpdate } from '../../../contract/products.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
 import { inUseWriteErrors } from '../docs.js';
 
 export function updateProduct(app: App, products: ProductService): void {
@@ -9,6 +9,7 @@ export function updateProduct(app: App, products: ProductService): void {
     '/v1/products/:id',
     {
       schema: {
+        operationId: 'products.update',
         tags: ['products'],
         summary: 'Update some fields of a product',
         description:
@@ -20,7 +21,8 @@ export function updateProduct(app: App, products: ProductService): void {
         body: ProductUpdate,
         response: { 200: Product, ...inUseWriteErrors },
       },
-      config: { scope: ['catalog:write', 'catalog:read'] },
+      // A SKU renamed, or variations replaced, moves or drops the prices of a SKU another product may take.
+      config: { scope: ['catalog:write', 'catalog:read'], priceChange: { whenSent: ['price', 'sku', 'variations'] satisfies Array<keyof ProductUpdate> } },
     },
     async (request) => products.update(storeIdOf(request), originOf(request), request.params.id, request.body),
   );

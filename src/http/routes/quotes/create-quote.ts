@@ -1,7 +1,7 @@
 import { Quote, QuoteInput } from '../../../contract/quotes.js';
 import type { PricingService } from '../../../modules/pricing/pricing-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
-import { itemShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
+import { itemShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { writeErrors } from '../docs.js';
 
 export function createQuote(app: App, pricing: PricingService): void {
@@ -9,6 +9,7 @@ export function createQuote(app: App, pricing: PricingService): void {
     '/v1/quotes',
     {
       schema: {
+        operationId: 'quotes.create',
         tags: ['quotes'],
         summary: 'Price a cart or a page of SKUs for a customer; nothing is stored',
         description:
@@ -17,7 +18,7 @@ export function createQuote(app: App, pricing: PricingService): void {
         body: QuoteInput,
         response: { 200: Quote, ...writeErrors },
       },
-      config: { scope: ['trade_prices:read', 'catalog:read'] },
+      config: { scope: ['trade_prices:read', 'catalog:read'], priceChange: 'never' },
       attachValidation: true,
     },
     async (request) => pricing.quote(storeIdOf(request), request.body, itemShapeProblems(request.validationError, 'lines')),

@@ -1,19 +1,16 @@
 import { PasswordChangeInput } from '../../../contract/staff.js';
-import { AppError } from '../../../modules/errors.js';
-import type { StaffSessionService } from '../../../modules/staff/session-service.js';
-import { emailKeyOf, type StaffService } from '../../../modules/staff/staff-service.js';
-import { type App, staffSessionOf } from '../../app-types.js';
-import type { SignInThrottle } from '../../sign-in-throttle.js';
+import type { StaffService } from '../../../modules/staff/staff-service.js';
+import { type App, staffSessionOf } from '../../plugins/app-types.js';
+import { deviceCookieOf } from '../../plugins/device-cookie.js';
 import { NoContent, writeErrors } from '../docs.js';
 import { NO_SCOPE } from './staff-member.js';
 
-const TOO_MANY = 'Too many wrong passwords for this account or from this address; retry later';
-
-export function changePassword(app: App, staff: StaffService, sessions: StaffSessionService, throttle: SignInThrottle): void {
+export function changePassword(app: App, staff: StaffService): void {
   app.post(
     '/v1/session/password',
     {
       schema: {
+        operationId: 'session.changePassword',
         tags: ['staff'],
         summary: 'Change the signed-in member’s password',
         description:
@@ -27,13 +24,8 @@ export function changePassword(app: App, staff: StaffService, sessions: StaffSes
     },
     async (request, reply) => {
       const { principal, session } = staffSessionOf(request);
-      const member = await sessions.member(principal.storeId, principal.actor.id);
-      const wait = member === undefined ? undefined : await throttle.refusal(emailKeyOf(member.email), request.ip);
-      if (wait !== undefined) throw new AppError('rate_limited', TOO_MANY, undefined, wait);
-      await staff.changePassword(principal.storeId, principal.actor.id, session.id, request.body.currentPassword, request.body.newPassword, async (email) => {
-        const waitAfter = await throttle.failed(emailKeyOf(email), request.ip);
-        if (waitAfter !== undefined) throw new AppError('rate_limited', TOO_MANY, undefined, waitAfter);
-      });
+      const attempt = { address: request.ip, deviceCookie: deviceCookieOf(request) };
+      await staff.changePassword(principal.storeId, principal.actor.id, session.id, request.body.currentPassword, request.body.newPassword, attempt);
       return reply.code(204).send(null);
     },
   );

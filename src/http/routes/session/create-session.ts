@@ -1,27 +1,27 @@
 import { SignInInput, StaffMember } from '../../../contract/staff.js';
-import { AppError } from '../../../modules/errors.js';
+import { AppError } from '../../../modules/shared/errors.js';
 import type { StaffSessionService } from '../../../modules/staff/session-service.js';
-import { emailKeyOf } from '../../../modules/staff/staff-service.js';
-import type { App } from '../../app-types.js';
-import { sendError } from '../../error-handler.js';
-import { isSameOrigin } from '../../same-origin.js';
-import { sessionTokenOf, setSessionCookie } from '../../session-cookie.js';
-import type { SignInThrottle } from '../../sign-in-throttle.js';
+import type { App } from '../../plugins/app-types.js';
+import { deviceCookieOf, setDeviceCookie } from '../../plugins/device-cookie.js';
+import { sendError } from '../../plugins/error-handler.js';
+import { isSameOrigin } from '../../plugins/same-origin.js';
+import { sessionTokenOf, setSessionCookie } from '../../plugins/session-cookie.js';
 import { createErrors } from '../docs.js';
 import { NO_SCOPE, staffMemberOf } from './staff-member.js';
 
 const CHALLENGE = 'Bearer realm="pricebook", Basic realm="pricebook", charset="UTF-8"';
 
-export function createSession(app: App, sessions: StaffSessionService, throttle: SignInThrottle): void {
+export function createSession(app: App, sessions: StaffSessionService): void {
   app.post(
     '/v1/session',
     {
       schema: {
+        operationId: 'session.create',
         tags: ['staff'],
         summary: 'Sign in as a staff member',
         description:
-          'Needs no credential. Answers the member and sets the session cookie (`pricebook_session`: HttpOnly, Secure, SameSite=Strict, Path=/), always a new one. ' +
-          'A wrong e-mail and a wrong password get the same 401; failures are throttled per e-mail and per address (429 with Retry-After). ' +
+          'Needs no credential. Answers the member and sets the session cookie (`pricebook_session`: HttpOnly, Secure, SameSite=Strict, Path=/), always a new one, and a new device cookie (`pricebook_device`, Path=/v1/session). ' +
+          'A wrong e-mail and a wrong password get the same 401; attempts are throttled per e-mail (or per device cookie, for a browser that brings a valid one) and per address (429 with Retry-After, before the password is checked). ' +
           'An `Origin` other than this server’s is refused (403). ' +
           NO_SCOPE,
         security: [],
@@ -35,18 +35,17 @@ export function createSession(app: App, sessions: StaffSessionService, throttle:
       if (request.headers.origin !== undefined && !isSameOrigin(request)) {
         throw new AppError('forbidden', 'Cross-origin sign-in refused: the Origin is not this server');
       }
-      const emailKey = emailKeyOf(request.body.email);
-      const wait = await throttle.refusal(emailKey, request.ip);
-      if (wait !== undefined) throw new AppError('rate_limited', 'Too many failed sign-ins for this account or from this address; retry later', undefined, wait);
-      const replaced = sessionTokenOf(request);
-      const opened = await sessions.signIn(request.body.email, request.body.password, replaced ?? undefined);
+      const opened = await sessions.signIn(request.body.email, request.body.password, {
+        address: request.ip,
+        deviceCookie: deviceCookieOf(request),
+        replacedToken: sessionTokenOf(request) ?? undefined,
+      });
       if (opened === undefined) {
-        const waitAfter = await throttle.failed(emailKey, request.ip);
-        if (waitAfter !== undefined) throw new AppError('rate_limited', 'Too many failed sign-ins for this account or from this address; retry later', undefined, waitAfter);
         reply.header('www-authenticate', CHALLENGE);
         return sendError(reply, new AppError('unauthenticated', 'Wrong e-mail or password'));
       }
       setSessionCookie(reply, opened.token, opened.maxAgeSeconds);
+      setDeviceCookie(reply, opened.deviceCookie.value, opened.deviceCookie.maxAgeSeconds);
       return reply.code(201).send(staffMemberOf(opened.account));
     },
   );

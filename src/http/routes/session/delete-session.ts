@@ -1,6 +1,6 @@
 import type { StaffSessionService } from '../../../modules/staff/session-service.js';
-import { type App, staffSessionOf } from '../../app-types.js';
-import { clearSessionCookie } from '../../session-cookie.js';
+import { type App, staffSessionOf } from '../../plugins/app-types.js';
+import { clearSessionCookie } from '../../plugins/session-cookie.js';
 import { NoContent, readErrors } from '../docs.js';
 import { NO_SCOPE } from './staff-member.js';
 
@@ -9,6 +9,7 @@ export function deleteSession(app: App, sessions: StaffSessionService): void {
     '/v1/session',
     {
       schema: {
+        operationId: 'session.delete',
         tags: ['staff'],
         summary: 'Sign out: end every session of the signed-in member',
         description: `Ends every session of the member the cookie signs in (this browser's and any other's), on every instance at once, and clears the cookie. ${NO_SCOPE}`,

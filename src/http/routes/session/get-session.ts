@@ -1,7 +1,7 @@
 import { StaffMember } from '../../../contract/staff.js';
-import { AppError } from '../../../modules/errors.js';
+import { AppError } from '../../../modules/shared/errors.js';
 import type { StaffSessionService } from '../../../modules/staff/session-service.js';
-import { type App, staffSessionOf } from '../../app-types.js';
+import { type App, staffSessionOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 import { NO_SCOPE, staffMemberOf } from './staff-member.js';
 
@@ -10,6 +10,7 @@ export function getSession(app: App, sessions: StaffSessionService): void {
     '/v1/session',
     {
       schema: {
+        operationId: 'session.get',
         tags: ['staff'],
         summary: 'The signed-in staff member',
         description: `401 without a valid session cookie (an API key has no session). ${NO_SCOPE}`,

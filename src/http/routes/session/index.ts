@@ -1,15 +1,14 @@
 import type { StaffSessionService } from '../../../modules/staff/session-service.js';
 import type { StaffService } from '../../../modules/staff/staff-service.js';
-import type { App } from '../../app-types.js';
-import type { SignInThrottle } from '../../sign-in-throttle.js';
+import type { App } from '../../plugins/app-types.js';
 import { changePassword } from './change-password.js';
 import { createSession } from './create-session.js';
 import { deleteSession } from './delete-session.js';
 import { getSession } from './get-session.js';
 
-export function registerSessionRoutes(app: App, sessions: StaffSessionService, staff: StaffService, throttle: SignInThrottle): void {
-  createSession(app, sessions, throttle);
+export function registerSessionRoutes(app: App, sessions: StaffSessionService, staff: StaffService): void {
+  createSession(app, sessions);
   getSession(app, sessions);
   deleteSession(app, sessions);
-  changePassword(app, staff, sessions, throttle);
+  changePassword(app, staff);
 }

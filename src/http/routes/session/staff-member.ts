@@ -3,7 +3,15 @@ import type { StaffAccount } from '../../../modules/staff/staff-repository.js';
 
 /** An account as the session's answers show it. */
 export function staffMemberOf(account: StaffAccount): StaffMember {
-  return { id: account.id, email: account.email, name: account.name, role: account.role, storeId: account.storeId, mustChangePassword: account.mustChangePassword, createdAt: account.createdAt };
+  return {
+    id: account.id,
+    email: account.email,
+    name: account.name,
+    role: account.role,
+    storeId: account.storeId,
+    mustChangePassword: account.mustChangePassword,
+    createdAt: account.createdAt,
+  };
 }
 
 /** The end of each session operation's OpenAPI description (checked by test/http/scopes-table.test.ts). */

@@ -1,5 +1,5 @@
 import type { SkuLookupService } from '../../../modules/catalog/sku-lookup-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { lookupSkus } from './lookup-skus.js';
 import { searchSkus } from './search-skus.js';
 

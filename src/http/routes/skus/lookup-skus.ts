@@ -1,6 +1,6 @@
 import { SkuLookupRequest, SkuLookupResult, MAX_LOOKUP_SKUS } from '../../../contract/skus.js';
 import type { SkuLookupService } from '../../../modules/catalog/sku-lookup-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function lookupSkus(app: App, skus: SkuLookupService): void {
@@ -8,6 +8,7 @@ export function lookupSkus(app: App, skus: SkuLookupService): void {
     '/v1/skus/lookup',
     {
       schema: {
+        operationId: 'skus.lookup',
         tags: ['products'],
         summary: `Find the products and variations of 1–${MAX_LOOKUP_SKUS} SKUs`,
         description:
@@ -18,7 +19,7 @@ export function lookupSkus(app: App, skus: SkuLookupService): void {
         body: SkuLookupRequest,
         response: { 200: SkuLookupResult, ...writeErrors },
       },
-      config: { scope: 'catalog:read' },
+      config: { scope: 'catalog:read', priceChange: 'never' },
     },
     async (request) => skus.lookup(storeIdOf(request), request.body.skus),
   );

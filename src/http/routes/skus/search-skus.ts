@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SkuSearchItem, SkuSearchQuery } from '../../../contract/skus.js';
 import type { SkuLookupService } from '../../../modules/catalog/sku-lookup-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function searchSkus(app: App, skus: SkuLookupService): void {
@@ -9,6 +9,7 @@ export function searchSkus(app: App, skus: SkuLookupService): void {
     '/v1/skus',
     {
       schema: {
+        operationId: 'skus.search',
         tags: ['products'],
         summary: 'Find SKUs by part of them',
         description:

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { RateLimiterStatus } from '../../../rate-limit/rate-limiter-status.js';
 import type { Database } from '../../../storage/database.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
@@ -18,14 +18,18 @@ const Health = Type.Object({
  * A Redis outage does not make an instance unhealthy: its limiter falls back to local buckets.
  */
 export function health(app: App, database: Database, rateLimiter: RateLimiterStatus): void {
-  app.get('/healthz', { schema: { tags: ['system'], summary: 'Health check', security: [], response: { 200: Health, 503: Health } } }, async (request, reply) => {
-    const limiterMode = rateLimiter.mode();
-    try {
-      await sql`select 1`.execute(database.db);
-      return { status: 'ok' as const, database: 'ok', rateLimiter: limiterMode };
-    } catch (error) {
-      request.log.warn({ err: error }, 'health check: database unreachable');
-      return reply.code(503).send({ status: 'unavailable' as const, database: 'unreachable', rateLimiter: limiterMode });
-    }
-  });
+  app.get(
+    '/healthz',
+    { schema: { operationId: 'system.health', tags: ['system'], summary: 'Health check', security: [], response: { 200: Health, 503: Health } } },
+    async (request, reply) => {
+      const limiterMode = rateLimiter.mode();
+      try {
+        await sql`select 1`.execute(database.db);
+        return { status: 'ok' as const, database: 'ok', rateLimiter: limiterMode };
+      } catch (error) {
+        request.log.warn({ err: error }, 'health check: database unreachable');
+        return reply.code(503).send({ status: 'unavailable' as const, database: 'unreachable', rateLimiter: limiterMode });
+      }
+    },
+  );
 }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { BulkTradePriceRequest, TradePrice, type TradePriceInput } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { bulkShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { bulkShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function bulkCreateTradePrices(app: App, tradePrices: TradePriceService): void {
@@ -10,6 +10,7 @@ export function bulkCreateTradePrices(app: App, tradePrices: TradePriceService):
     '/v1/trade-customer-product-prices/bulk',
     {
       schema: {
+        operationId: 'tradePrices.createMany',
         tags: ['trade prices'],
         summary: 'Create 1–1000 trade prices, all or none',
         description:
@@ -18,7 +19,7 @@ export function bulkCreateTradePrices(app: App, tradePrices: TradePriceService):
         body: BulkTradePriceRequest,
         response: { 201: Type.Array(TradePrice), ...createErrors },
       },
-      config: { scope: 'trade_prices:write' },
+      config: { scope: 'trade_prices:write', priceChange: 'always' },
       // Items the schema refuses are reported together with those the store refuses.
       attachValidation: true,
     },

@@ -4,7 +4,7 @@ import type { Product } from '../../../contract/products.js';
 import type { TradePrice } from '../../../contract/trade-prices.js';
 import type { ProductService } from '../../../modules/catalog/product-service.js';
 import type { CustomerService } from '../../../modules/customers/customer-service.js';
-import { embeds } from '../../app-types.js';
+import { embeds } from '../../plugins/app-types.js';
 
 /** The services `embed=` reads through: each finds several records of one store by id. */
 export interface EmbedSources {

@@ -1,6 +1,6 @@
 import { EffectivePrice, EffectivePriceQuery, MAX_CANDIDATES } from '../../../contract/trade-prices.js';
 import type { PricingService } from '../../../modules/pricing/pricing-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getEffectivePrice(app: App, pricing: PricingService): void {
@@ -8,6 +8,7 @@ export function getEffectivePrice(app: App, pricing: PricingService): void {
     '/v1/trade-customer-product-prices/effective',
     {
       schema: {
+        operationId: 'tradePrices.effective',
         tags: ['trade prices'],
         summary: 'Which price a customer pays for a SKU, and why',
         description:
@@ -22,7 +23,10 @@ export function getEffectivePrice(app: App, pricing: PricingService): void {
     },
     async (request) => {
       const { customerId, sku, quantity, at, candidatesOffset, candidatesCount } = request.query;
-      return pricing.explain(storeIdOf(request), customerId, sku, quantity ?? 1, at, { offset: candidatesOffset ?? 0, count: candidatesCount ?? MAX_CANDIDATES });
+      return pricing.explain(storeIdOf(request), customerId, sku, quantity ?? 1, at, {
+        offset: candidatesOffset ?? 0,
+        count: candidatesCount ?? MAX_CANDIDATES,
+      });
     },
   );
 }

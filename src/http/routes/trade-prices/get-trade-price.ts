@@ -1,8 +1,8 @@
 import { IdParams } from '../../../contract/common.js';
 import { TradePriceGetQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
-import { TRADE_PRICE_EMBED_SCOPES } from '../../embed-scopes.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
+import { TRADE_PRICE_EMBED_SCOPES } from '../../plugins/embed-scopes.js';
 import { readErrors } from '../docs.js';
 import type { TradePriceEmbedder } from './embed-trade-prices.js';
 
@@ -11,6 +11,7 @@ export function getTradePrice(app: App, tradePrices: TradePriceService, embedder
     '/v1/trade-customer-product-prices/:id',
     {
       schema: {
+        operationId: 'tradePrices.get',
         tags: ['trade prices'],
         summary: 'Get a trade price',
         params: IdParams,

@@ -1,6 +1,6 @@
 import type { PricingService } from '../../../modules/pricing/pricing-service.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { bulkCreateTradePrices } from './bulk-create-trade-prices.js';
 import { countTradePrices } from './count-trade-prices.js';
 import { deleteTradePrice } from './delete-trade-price.js';

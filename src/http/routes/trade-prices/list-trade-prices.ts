@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { TradePriceListQuery, TradePriceWithEmbeds } from '../../../contract/trade-prices.js';
 import type { TradePriceOrder } from '../../../modules/trade-prices/trade-price-repository.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
-import { TRADE_PRICE_EMBED_SCOPES } from '../../embed-scopes.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
+import { TRADE_PRICE_EMBED_SCOPES } from '../../plugins/embed-scopes.js';
 import { readErrors } from '../docs.js';
 import type { TradePriceEmbedder } from './embed-trade-prices.js';
 
@@ -12,6 +12,7 @@ export function listTradePrices(app: App, tradePrices: TradePriceService, embedd
     '/v1/trade-customer-product-prices',
     {
       schema: {
+        operationId: 'tradePrices.list',
         tags: ['trade prices'],
         summary: 'List trade prices (of one customer with customerId=)',
         querystring: TradePriceListQuery,

@@ -1,7 +1,7 @@
 import { ReplaceTradePricesRequest, ReplaceTradePricesResult } from '../../../contract/trade-prices.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
-import { type App, originOf, storeIdOf } from '../../app-types.js';
-import { itemShapeProblems } from '../../bulk-shape-problems.js';
+import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
+import { itemShapeProblems } from '../../plugins/bulk-shape-problems.js';
 import { createErrors } from '../docs.js';
 
 export function replaceTradePrices(app: App, tradePrices: TradePriceService): void {
@@ -9,6 +9,7 @@ export function replaceTradePrices(app: App, tradePrices: TradePriceService): vo
     '/v1/trade-customer-product-prices/replace',
     {
       schema: {
+        operationId: 'tradePrices.replace',
         tags: ['trade prices'],
         summary: 'Replace a customer’s prices in one transaction, or see what that would change',
         description:
@@ -19,7 +20,7 @@ export function replaceTradePrices(app: App, tradePrices: TradePriceService): vo
         body: ReplaceTradePricesRequest,
         response: { 200: ReplaceTradePricesResult, ...createErrors },
       },
-      config: { scope: ['trade_prices:write', 'trade_prices:read'] },
+      config: { scope: ['trade_prices:write', 'trade_prices:read'], priceChange: { unless: ['dryRun: true'] } },
       attachValidation: true,
     },
     async (request, reply) => {

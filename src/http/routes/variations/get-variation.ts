@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { FieldsQuery } from '../../../contract/common.js';
+import { FieldsOnlyQuery } from '../../../contract/common.js';
 import { Variation, VariationParams } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import { type App, storeIdOf } from '../../app-types.js';
+import { type App, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getVariation(app: App, variations: VariationService): void {
@@ -10,10 +9,11 @@ export function getVariation(app: App, variations: VariationService): void {
     '/v1/products/:id/variations/:variationId',
     {
       schema: {
+        operationId: 'variations.get',
         tags: ['products'],
         summary: 'Get a variation of a product',
         params: VariationParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: Variation, ...readErrors },
       },
       config: { scope: 'catalog:read' },

@@ -1,5 +1,5 @@
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { countVariations } from './count-variations.js';
 import { createVariation } from './create-variation.js';
 import { deleteVariation } from './delete-variation.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { Variation, VariationListQuery } from '../../../contract/variations.js';
 import type { VariationService } from '../../../modules/catalog/variation-service.js';
-import { type App, pageOf, storeIdOf } from '../../app-types.js';
+import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listVariations(app: App, variations: VariationService): void {
@@ -10,6 +10,7 @@ export function listVariations(app: App, variations: VariationService): void {
     '/v1/products/:id/variations',
     {
       schema: {
+        operationId: 'variations.list',
         tags: ['products'],
         summary: 'List the variations of a product',
         params: IdParams,

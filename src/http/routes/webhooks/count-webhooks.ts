@@ -1,7 +1,7 @@
 import { CountResponse } from '../../../contract/common.js';
 import { WebhookCountQuery } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, principalOf } from '../../app-types.js';
+import { type App, principalOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function countWebhooks(app: App, webhooks: WebhookService): void {
@@ -9,6 +9,7 @@ export function countWebhooks(app: App, webhooks: WebhookService): void {
     '/v1/webhooks/count',
     {
       schema: {
+        operationId: 'webhooks.count',
         tags: ['webhooks'],
         summary: 'Count webhooks',
         description: 'Of the topics the credential may read, as the list.',

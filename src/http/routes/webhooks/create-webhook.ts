@@ -1,7 +1,7 @@
 import { CreatedWebhook, WebhookInput } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
 import { assertTopicReadable } from '../../../modules/events/topic-scopes.js';
-import { type App, principalOf } from '../../app-types.js';
+import { type App, principalOf } from '../../plugins/app-types.js';
 import { createErrors } from '../docs.js';
 
 export function createWebhook(app: App, webhooks: WebhookService): void {
@@ -9,6 +9,7 @@ export function createWebhook(app: App, webhooks: WebhookService): void {
     '/v1/webhooks',
     {
       schema: {
+        operationId: 'webhooks.create',
         tags: ['webhooks'],
         summary: 'Subscribe a receiver to a topic',
         description:
@@ -17,7 +18,7 @@ export function createWebhook(app: App, webhooks: WebhookService): void {
         body: WebhookInput,
         response: { 201: CreatedWebhook, ...createErrors },
       },
-      config: { scope: 'webhooks' },
+      config: { scope: 'webhooks', priceChange: 'never' },
     },
     async (request, reply) => {
       const { storeId, scopes } = principalOf(request);

@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { FieldsQuery, IdParams } from '../../../contract/common.js';
+import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import { Webhook } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, principalOf } from '../../app-types.js';
+import { type App, principalOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function getWebhook(app: App, webhooks: WebhookService): void {
@@ -10,11 +9,12 @@ export function getWebhook(app: App, webhooks: WebhookService): void {
     '/v1/webhooks/:id',
     {
       schema: {
+        operationId: 'webhooks.get',
         tags: ['webhooks'],
         summary: 'Get a webhook (never its secret)',
         description: 'The credential must read the webhook’s topic: otherwise 403.',
         params: IdParams,
-        querystring: Type.Object(FieldsQuery, { additionalProperties: false }),
+        querystring: FieldsOnlyQuery,
         response: { 200: Webhook, ...readErrors },
       },
       config: { scope: 'webhooks' },

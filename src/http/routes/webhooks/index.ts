@@ -1,5 +1,5 @@
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import type { App } from '../../app-types.js';
+import type { App } from '../../plugins/app-types.js';
 import { countWebhooks } from './count-webhooks.js';
 import { createWebhook } from './create-webhook.js';
 import { deleteWebhook } from './delete-webhook.js';
@@ -10,5 +10,6 @@ import { updateWebhook } from './update-webhook.js';
 import { verifyWebhook } from './verify-webhook.js';
 
 export function registerWebhookRoutes(app: App, webhooks: WebhookService): void {
-  for (const register of [listWebhooks, countWebhooks, getWebhook, listWebhookDeliveries, createWebhook, updateWebhook, deleteWebhook, verifyWebhook]) register(app, webhooks);
+  for (const register of [listWebhooks, countWebhooks, getWebhook, listWebhookDeliveries, createWebhook, updateWebhook, deleteWebhook, verifyWebhook])
+    register(app, webhooks);
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IdParams } from '../../../contract/common.js';
 import { WebhookDelivery, WebhookDeliveryListQuery } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, principalOf } from '../../app-types.js';
+import { type App, principalOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listWebhookDeliveries(app: App, webhooks: WebhookService): void {
@@ -10,6 +10,7 @@ export function listWebhookDeliveries(app: App, webhooks: WebhookService): void 
     '/v1/webhooks/:id/deliveries',
     {
       schema: {
+        operationId: 'webhooks.deliveries',
         tags: ['webhooks'],
         summary: 'A webhook’s deliveries, newest event first',
         description:

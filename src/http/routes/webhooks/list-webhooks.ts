@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Webhook, WebhookListQuery } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, pageOf, principalOf } from '../../app-types.js';
+import { type App, pageOf, principalOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
 
 export function listWebhooks(app: App, webhooks: WebhookService): void {
@@ -9,6 +9,7 @@ export function listWebhooks(app: App, webhooks: WebhookService): void {
     '/v1/webhooks',
     {
       schema: {
+        operationId: 'webhooks.list',
         tags: ['webhooks'],
         summary: 'List webhooks (never their secrets)',
         description: 'Only webhooks of the topics the credential may read; `topic=` naming another topic is a 403.',

@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import { Webhook, WebhookUpdate } from '../../../contract/webhooks.js';
 import type { WebhookService } from '../../../modules/webhooks/webhook-service.js';
-import { type App, principalOf } from '../../app-types.js';
+import { type App, principalOf } from '../../plugins/app-types.js';
 import { writeErrors } from '../docs.js';
 
 export function updateWebhook(app: App, webhooks: WebhookService): void {
@@ -9,6 +9,7 @@ export function updateWebhook(app: App, webhooks: WebhookService): void {
     '/v1/webhooks/:id',
     {
       schema: {
+        operationId: 'webhooks.update',
         tags: ['webhooks'],
         summary: 'Change the topic, URL or active state of a webhook',
         description:
@@ -18,7 +19,7 @@ export function updateWebhook(app: App, webhooks: WebhookService): void {
         body: WebhookUpdate,
         response: { 200: Webhook, ...writeErrors },
       },
-      config: { scope: 'webhooks' },
+      config: { scope: 'webhooks', priceChange: 'never' },
     },
     async (request) => {
       const { storeId, scopes } = principalOf(request);
