@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrations/index.js';
 import { NamedStatementPool } from './named-statement-pool.js';
 import type { StatementRegistry } from './prepared-query.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { SqliteLogSync } from './sqlite-log-sync.js';
 import { QueuedSqliteDialect } from './sqlite-dialect.js';
 import type { Tables } from './tables.js';
 
@@ -25,6 +26,13 @@ export interface Database {
   readonly description: string;
   /** How busy the connections are now (metrics). */
   connectionUse(): ConnectionUse;
+  /**
+   * SQLite: a transaction commits without syncing its log (its engine's `unsyncedCommit`) and
+   * then waits on this, which resolves once every commit before the call is on disk, synced off
+   * the event loop (sqlite-log-sync.ts). PostgreSQL: absent, its commit waits for the disk on
+   * the server.
+   */
+  readonly durableCommits?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +79,7 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
   // Checkpoints run in a worker thread, not inside a commit on the event loop (sqlite-checkpointer.ts).
   connection.pragma('wal_autocheckpoint = 0');
   const checkpointer = new SqliteCheckpointer(file);
+  const logSync = new SqliteLogSync(`${file}-wal`);
   // Reads outside transactions use a read-only connection of their own (see QueuedSqliteDialect).
   const reader = () => {
     const readOnly = new SqliteDatabase(file, { readonly: true });
@@ -85,7 +94,9 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
     statements: { register: () => undefined },
     description: `sqlite ${file}`,
     connectionUse: () => dialect.writerUse(),
+    durableCommits: () => logSync.sync(),
     close: async () => {
+      await logSync.close();
       await checkpointer.stop();
       await db.destroy();
     },

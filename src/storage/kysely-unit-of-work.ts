@@ -79,10 +79,13 @@ export class KyselyUnitOfWork implements UnitOfWork {
   async transaction<T>(work: (repos: Repositories) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const joined = this.current.getStore();
     if (joined !== undefined) return work(joined.repos);
-    const { engine } = this.database;
-    const unsynced = options.unsynced === true ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
+    const { engine, durableCommits } = this.database;
+    // Where the engine's commit would wait for the disk on the event loop (SQLite), it commits
+    // unsynced and waits for the disk afterwards, off the loop and off the writing connection.
+    const syncAfter = options.unsynced !== true && durableCommits !== undefined;
+    const unsynced = options.unsynced === true || syncAfter ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
     // One connection for the whole transaction; the begin statement is the engine's own.
-    return this.database.db.connection().execute(async (connection) => {
+    const result = await this.database.db.connection().execute(async (connection) => {
       for (const statement of unsynced.before) await sql.raw(statement).execute(connection);
       try {
         await sql.raw(engine.beginTransactionSql).execute(connection);
@@ -100,6 +103,8 @@ export class KyselyUnitOfWork implements UnitOfWork {
         for (const statement of unsynced.after) await sql.raw(statement).execute(connection);
       }
     });
+    if (syncAfter) await durableCommits();
+    return result;
   }
 
   async rehearse<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
