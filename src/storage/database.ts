@@ -27,10 +27,10 @@ export interface Database {
   /** How busy the connections are now (metrics). */
   connectionUse(): ConnectionUse;
   /**
-   * SQLite: a transaction commits without syncing its log (its engine's `unsyncedCommit`) and
-   * then waits on this, which resolves once every commit before the call is on disk, synced off
-   * the event loop (sqlite-log-sync.ts). PostgreSQL: absent, its commit waits for the disk on
-   * the server.
+   * SQLite: its commits do not sync the log (`synchronous = NORMAL`); a transaction of the unit
+   * of work waits on this after its commit, which resolves once every commit before the call is
+   * on disk, synced off the event loop (sqlite-log-sync.ts). A transaction asked not to wait
+   * (`unsynced`) skips it. PostgreSQL: absent, its commit waits for the disk on the server.
    */
   readonly durableCommits?: () => Promise<void>;
   close(): Promise<void>;
@@ -71,22 +71,25 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   fs.chmodSync(file, 0o600);
   const connection = new SqliteDatabase(file);
-  // WAL with synchronous=FULL: a committed (acknowledged) write is on disk before the answer.
+  // WAL. A commit writes its frames to the log without syncing it (synchronous=NORMAL); every
+  // commit then waits, off the event loop, for the log to be synced (sqlite-log-sync.ts) before
+  // it answers: a committed (acknowledged) write is on disk before the answer.
   connection.pragma('journal_mode = WAL');
-  connection.pragma('synchronous = FULL');
+  connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   // Checkpoints run in a worker thread, not inside a commit on the event loop (sqlite-checkpointer.ts).
   connection.pragma('wal_autocheckpoint = 0');
   const checkpointer = new SqliteCheckpointer(file);
   const logSync = new SqliteLogSync(`${file}-wal`);
+  const durable = () => logSync.sync();
   // Reads outside transactions use a read-only connection of their own (see QueuedSqliteDialect).
   const reader = () => {
     const readOnly = new SqliteDatabase(file, { readonly: true });
     readOnly.pragma('busy_timeout = 5000');
     return readOnly;
   };
-  const dialect = new QueuedSqliteDialect(connection, reader);
+  const dialect = new QueuedSqliteDialect(connection, reader, durable);
   const db = new Kysely<Tables>({ dialect, log });
   return {
     db,
@@ -94,7 +97,7 @@ function openSqlite(dataDir: string, log: KyselyConfig['log']): Database {
     statements: { register: () => undefined },
     description: `sqlite ${file}`,
     connectionUse: () => dialect.writerUse(),
-    durableCommits: () => logSync.sync(),
+    durableCommits: durable,
     close: async () => {
       await logSync.close();
       await checkpointer.stop();

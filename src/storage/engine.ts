@@ -72,9 +72,9 @@ export interface Engine {
    * A transaction whose commit may return before its log is on disk, because a later commit
    * that waits for the disk makes it durable too (both engines write their log in order, and
    * syncing it syncs everything before): statements run before `begin`, after it, and after
-   * the commit or rollback. SQLite's `synchronous` cannot change inside a transaction, so it
-   * is set around it on the one writing connection; PostgreSQL sets `synchronous_commit` for
-   * the transaction alone.
+   * the commit or rollback. PostgreSQL sets `synchronous_commit` for the transaction alone.
+   * SQLite needs none: none of its commits sync the log, and the unit of work waits for the
+   * log's sync after an ordinary transaction (`Database.durableCommits`), not after this one.
    */
   readonly unsyncedCommit: { readonly before: readonly string[]; readonly inside: readonly string[]; readonly after: readonly string[] };
 }
@@ -95,7 +95,8 @@ export const SQLITE: Engine = Object.freeze({
   bareColumnsFollowMax: true,
   binaryColumnType: 'blob',
   textIsCodePoints: true,
-  unsyncedCommit: { before: ['pragma synchronous = NORMAL'], inside: [], after: ['pragma synchronous = FULL'] },
+  // Every commit is unsynced on SQLite (database.ts); the unit of work waits for the sync after it, or not.
+  unsyncedCommit: { before: [], inside: [], after: [] },
 });
 
 export const POSTGRES: Engine = Object.freeze({

@@ -80,10 +80,10 @@ export class KyselyUnitOfWork implements UnitOfWork {
     const joined = this.current.getStore();
     if (joined !== undefined) return work(joined.repos);
     const { engine, durableCommits } = this.database;
-    // Where the engine's commit would wait for the disk on the event loop (SQLite), it commits
-    // unsynced and waits for the disk afterwards, off the loop and off the writing connection.
+    // Where the engine's commit does not wait for the disk (SQLite), the transaction waits for it
+    // after the commit, off the event loop and off the writing connection, unless asked not to.
     const syncAfter = options.unsynced !== true && durableCommits !== undefined;
-    const unsynced = options.unsynced === true || syncAfter ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
+    const unsynced = options.unsynced === true ? engine.unsyncedCommit : { before: [], inside: [], after: [] };
     // One connection for the whole transaction; the begin statement is the engine's own.
     const result = await this.database.db.connection().execute(async (connection) => {
       for (const statement of unsynced.before) await sql.raw(statement).execute(connection);

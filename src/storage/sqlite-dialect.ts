@@ -20,7 +20,11 @@ const LONGEST_CACHED_SQL = 64 * 1024;
  *   that is not part of a transaction runs on it at once, without waiting for the writing
  *   connection: a long write transaction (a large cascade) does not hold up reads. It sees
  *   what is committed, as any read outside a transaction does;
- * - statements are prepared once and reused, not prepared again for every query.
+ * - statements are prepared once and reused, not prepared again for every query;
+ * - with `durable` (the log synced off the event loop: sqlite-log-sync.ts, the writer running
+ *   with `synchronous = NORMAL`), a write that commits on its own (outside a transaction) and a
+ *   transaction committed through Kysely's `transaction()` answer only once their log is on
+ *   disk. The unit of work commits its transactions itself and waits for `durable` after them.
  * SQL, transactions and results are those of Kysely's driver.
  */
 export class QueuedSqliteDialect extends SqliteDialect {
@@ -29,12 +33,13 @@ export class QueuedSqliteDialect extends SqliteDialect {
   constructor(
     private readonly database: SqliteDatabase.Database,
     private readonly reader?: () => SqliteDatabase.Database,
+    private readonly durable?: () => Promise<void>,
   ) {
     super({ database });
   }
 
   override createDriver(): Driver {
-    this.driver = new QueuedSqliteDriver(this.database, this.reader);
+    this.driver = new QueuedSqliteDriver(this.database, this.reader, this.durable);
     return this.driver;
   }
 
@@ -53,8 +58,9 @@ class QueuedSqliteDriver implements Driver {
   constructor(
     private readonly database: SqliteDatabase.Database,
     private readonly openReader?: () => SqliteDatabase.Database,
+    private readonly durable?: () => Promise<void>,
   ) {
-    this.connection = new QueuedSqliteConnection(database);
+    this.connection = new QueuedSqliteConnection(database, durable);
   }
 
   async init(): Promise<void> {}
@@ -83,6 +89,7 @@ class QueuedSqliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));
+    await this.durable?.();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -149,7 +156,11 @@ class QueuedSqliteConnection implements DatabaseConnection {
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
   private cachedCharacters = 0;
 
-  constructor(private readonly database: SqliteDatabase.Database) {}
+  /** `durable`: on the writing connection, waits until what has committed is on disk. */
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly durable?: () => Promise<void>,
+  ) {}
 
   /** A statement that returns rows and changes nothing (a `select`; not `insert … returning`). */
   isReadOnly(sql: string): boolean {
@@ -164,9 +175,17 @@ class QueuedSqliteConnection implements DatabaseConnection {
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const statement = this.prepare(compiledQuery.sql);
     const parameters = compiledQuery.parameters as unknown[];
-    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
-    const { changes, lastInsertRowid } = statement.run(parameters);
-    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    const inTransaction = this.database.inTransaction;
+    let result: QueryResult<R>;
+    if (statement.reader) result = { rows: statement.all(parameters) as R[] };
+    else {
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    }
+    // A write outside a transaction committed on its own (`insert … returning` too): it answers
+    // once on disk. Statements of a transaction, its `begin` and `commit` included, do not wait.
+    if (this.durable === undefined || statement.readonly || inTransaction || this.database.inTransaction) return Promise.resolve(result);
+    return this.durable().then(() => result);
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

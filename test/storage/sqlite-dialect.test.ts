@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/storage/database.js';
+import { QueuedSqliteDialect } from '../../src/storage/sqlite-dialect.js';
 
 describe('the SQLite driver (one connection, reused statements)', () => {
   let dataDir: string;
@@ -65,5 +67,61 @@ describe('the SQLite driver (one connection, reused statements)', () => {
     ).rejects.toThrow('abandon');
     const { rows } = await sql<{ value: number }>`select value from counters where name = 'other'`.execute(database.db);
     expect(rows[0]!.value).toBe(5);
+  });
+
+  it('answers a write that commits on its own, and a transaction, only once the log is on disk; reads and statements inside a transaction at once', async () => {
+    const file = path.join(dataDir, 'durable.sqlite');
+    const connection = new SqliteDatabase(file);
+    connection.pragma('journal_mode = WAL');
+    const waits: string[] = [];
+    let release: () => void = () => undefined;
+    const durable = () => {
+      waits.push('sync');
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const db = new Kysely<Record<string, never>>({ dialect: new QueuedSqliteDialect(connection, undefined, durable) });
+    try {
+      const created = sql`create table notes (id integer primary key, body text)`.execute(db).then(() => waits.push('created'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The table's creation committed on its own: it waits for the sync.
+      expect(waits).toEqual(['sync']);
+      release();
+      await created;
+      expect(waits).toEqual(['sync', 'created']);
+
+      let inserted = false;
+      const insert = sql<{ id: number }>`insert into notes (body) values ('a') returning id`.execute(db).then((result) => {
+        inserted = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(inserted).toBe(false);
+      release();
+      expect((await insert).rows).toEqual([{ id: 1 }]);
+
+      // A read waits for nothing.
+      expect((await sql`select count(*) as n from notes`.execute(db)).rows).toEqual([{ n: 1 }]);
+      expect(waits).toEqual(['sync', 'created', 'sync']);
+
+      let committed = false;
+      const transaction = db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into notes (body) values ('b')`.execute(trx);
+          await sql`insert into notes (body) values ('c')`.execute(trx);
+          // Inside the transaction no statement waited.
+          expect(waits).toHaveLength(3);
+        })
+        .then(() => (committed = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(waits).toHaveLength(4);
+      expect(committed).toBe(false);
+      release();
+      await transaction;
+      expect(committed).toBe(true);
+    } finally {
+      release();
+      await db.destroy();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { suiteServer } from '../support/suite-server.js';
  */
 describe.each(await enginesUnderTest())('transactions that do not wait for the disk on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 0 });
-  // On SQLite the ordinary commit's wait for the disk comes after the commit, not in it.
+  // On SQLite no commit syncs the log (synchronous NORMAL): an ordinary transaction waits for its sync after it.
   const synced = engine === 'sqlite' ? 1 : 'on';
   const unsynced = engine === 'sqlite' ? 1 : 'off';
 
