@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sqlite-drivers [-- --records=N]`: better-sqlite3 (the project's driver) against
  * `node:sqlite` (built into Node, no native build) on the project's hot statements, on one
- * seeded SQLite file opened as the server opens it (WAL, synchronous=FULL, a writer and a
+ * seeded SQLite file opened as the server opened it when these figures were taken (WAL, synchronous=FULL, a writer and a
  * read-only reader connection).
  *
  * Two levels, each in interleaved rounds (the machine is shared; the driver that goes first

@@ -20,6 +20,7 @@ export class SqliteLogSync {
   private handle: Promise<fs.FileHandle> | undefined;
   private current: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private closed = false;
 
   constructor(private readonly logFile: string) {}
 
@@ -42,15 +43,29 @@ export class SqliteLogSync {
     return this.next;
   }
 
+  /**
+   * Closes the kept descriptor once the syncs under way have ended. A commit that ends later
+   * (the database closes after this) still gets its sync, on a descriptor opened for it alone.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     await this.current?.catch(() => undefined);
     await this.next?.catch(() => undefined);
-    const handle = this.handle;
+    const handle = await this.handle?.catch(() => undefined);
     this.handle = undefined;
-    if (handle !== undefined) await (await handle).close();
+    await handle?.close();
   }
 
   private async flush(): Promise<void> {
+    if (this.closed) {
+      const handle = await fs.open(this.logFile, 'r');
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      return;
+    }
     // Opened once, while the database's connections keep the log in place (SQLite removes it
     // only when the last one closes); the data of the file is synced, whichever descriptor asks.
     this.handle ??= fs.open(this.logFile, 'r');

@@ -60,4 +60,16 @@ describe('syncing SQLite’s log off the event loop', () => {
     await expect(log.sync()).resolves.toBeUndefined();
     await log.close();
   });
+
+  it('still syncs a commit that ends after it closed, keeping no descriptor open', async () => {
+    const log = new SqliteLogSync(file);
+    await log.sync();
+    await log.close();
+    const before = (await fs.readdir('/proc/self/fd')).length;
+    await expect(log.sync()).resolves.toBeUndefined();
+    expect((await fs.readdir('/proc/self/fd')).length).toBe(before);
+    await fs.rm(file);
+    // Synced on a descriptor of its own: a log that is gone fails that sync, not a later one.
+    await expect(log.sync()).rejects.toThrow(/ENOENT/);
+  });
 });
