@@ -4,9 +4,9 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 /**
  * Suites whose assertions depend on wall-clock time (a 200-request burst inside one leak
  * interval, a fallback that must not wait for a hung Redis, webhook receivers answering within
- * or after 5 s, the client pacing itself by the default limits, the admin page in Chromium
- * waiting out 429s) run after all the others, one file at a time, so the load of the other
- * suites on two cores cannot push them past their limits.
+ * or after 5 s, the client pacing itself by the default limits) run after all the others,
+ * one file at a time, so the load of the other suites on two cores cannot push them past their
+ * limits.
  */
 const timed = [
   'test/multi-instance/**/*.test.ts',
@@ -14,6 +14,13 @@ const timed = [
   'test/rate-limit/redis-hung-http.test.ts',
   'test/http/webhook-time-limits.test.ts',
   'test/client/pacing.test.ts',
+];
+/**
+ * The admin page in Chromium: after the timed suites, two files at a time. They wait (for the
+ * page, for outcomes to close, for 429s to pass) far more than they compute, and each has its
+ * own server, browser and profile.
+ */
+const browser = [
   'test/admin/admin-page.test.ts',
   'test/admin/admin-staff.test.ts',
   'test/admin/admin-rate-limit.test.ts',
@@ -56,7 +63,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: ['test/faults/**', 'node_modules/**', ...timed, ...bench, ...(quick ? processes : [])],
+          exclude: ['test/faults/**', 'node_modules/**', ...timed, ...browser, ...bench, ...(quick ? processes : [])],
           sequence: { groupOrder: 0 },
           // Four on two cores: many of these suites wait (on a child process, a lease, a
           // receiver, PostgreSQL) more than they compute; the third and fourth workers fill those waits.
@@ -75,7 +82,19 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'bench', include: bench, fileParallelism: false, sequence: { groupOrder: 2 } },
+        test: {
+          name: 'browser',
+          include: browser,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+          // What the page shows is waited for up to 10 s (Vitest's default is 1 s): a check of a
+          // file or a sign-in on a busy machine takes longer than a second, not longer than ten.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'bench', include: bench, fileParallelism: false, sequence: { groupOrder: 3 } },
       },
     ],
   },
