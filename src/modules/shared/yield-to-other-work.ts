@@ -1,4 +1,7 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { nextTurn } from './long-work.js';
+
+export { nextTurn, onNextTurn } from './long-work.js';
 
 /** Marks the start of a batch, for `yieldToOtherWork`. */
 export function batchStart(): EventLoopUtilization {
@@ -15,26 +18,6 @@ export function batchStart(): EventLoopUtilization {
 export function yieldToOtherWork(since: EventLoopUtilization): Promise<void> {
   const busyMs = performance.eventLoopUtilization(since).active;
   return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(1, Math.ceil(busyMs)), 100)));
-}
-
-/**
- * One turn of the event loop: what arrived meanwhile (requests, answers of the database, due
- * timers) is handled before the caller goes on, without a pause. For a job that holds something
- * others wait for (SQLite's one writer, inside a transaction), where a pause would make them wait
- * longer: its steps stay short, and other requests still get a turn between them.
- *
- * Two immediates, not one: an immediate set while the loop handles I/O (a request's body, a
- * database answer) runs in the same pass of the loop, before its timers and its next poll for
- * I/O; the second one comes after them.
- */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-}
-
-/** `result` a turn of the event loop later: a long commit and the answer's serialising do not share one. */
-export async function onNextTurn<T>(result: T): Promise<T> {
-  await nextTurn();
-  return result;
 }
 
 /**

@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+
+/**
+ * The one budget of long work: milliseconds of work between two turns of the event loop. Long
+ * work (a bulk create, a preview, a file's rows) calls `step()` between its small pieces; once
+ * this much time has passed since its last turn, the step takes one, so what waits (requests,
+ * database answers, due timers) is never held much longer than this plus one piece.
+ */
+export const LONG_WORK_BUDGET_MS = 5;
+
+/**
+ * One turn of the event loop: what arrived meanwhile (requests, answers of the database, due
+ * timers) is handled before the caller goes on, without a pause. For a job that holds something
+ * others wait for (SQLite's one writer, inside a transaction), where a pause would make them wait
+ * longer: its steps stay short, and other requests still get a turn between them.
+ *
+ * Two immediates, not one: an immediate set while the loop handles I/O (a request's body, a
+ * database answer) runs in the same pass of the loop, before its timers and its next poll for
+ * I/O; the second one comes after them.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** `result` a turn of the event loop later: a long commit and the answer's serialising do not share one. */
+export async function onNextTurn<T>(result: T): Promise<T> {
+  await nextTurn();
+  return result;
+}
+
+/** A piece of long work: it says where it could give way, the budget says when it does. */
+export interface LongWork {
+  /** Between two pieces: takes a turn of the event loop once the budget has passed since the last one. */
+  step(): Promise<void>;
+  /** A turn now, whatever the time: before a stretch known to be long of its own (a commit, a history append). */
+  turn(): Promise<void>;
+  /** The items, one by one, with a `step()` before each but the first. */
+  each<T>(items: Iterable<T>): AsyncIterable<T>;
+}
+
+/** What `longWork` measures time with and gives way by; the defaults are the process's (a test injects its own). */
+export interface LongWorkOptions {
+  budgetMs?: number;
+  now?: () => number;
+  giveWay?: () => Promise<void>;
+}
+
+/** Starts a piece of long work: its budget runs from now. */
+export function longWork(options: LongWorkOptions = {}): LongWork {
+  const budgetMs = options.budgetMs ?? LONG_WORK_BUDGET_MS;
+  const now = options.now ?? (() => performance.now());
+  const giveWay = options.giveWay ?? nextTurn;
+  let since = now();
+  const turn = async (): Promise<void> => {
+    await giveWay();
+    since = now();
+  };
+  const step = async (): Promise<void> => {
+    if (now() - since >= budgetMs) await turn();
+  };
+  return {
+    step,
+    turn,
+    async *each<T>(items: Iterable<T>): AsyncIterable<T> {
+      let first = true;
+      for (const item of items) {
+        if (!first) await step();
+        first = false;
+        yield item;
+      }
+    },
+  };
+}
