@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '../../modules/shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import { nextTurn } from '../../modules/shared/yield-to-other-work.js';
+import { nextTurn } from '../../modules/shared/long-work.js';
 
 /** Deeper JSON is refused before anything walks it. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { nextTurn } from '../../modules/shared/yield-to-other-work.js';
+import { nextTurn } from '../../modules/shared/long-work.js';
 
 /**
  * Array items written per step: 250 price records take a millisecond or two. A bulk create's

@@ -14,7 +14,7 @@ import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
 import type { SkuHolder } from './sku-repository.js';
 import { claimSkus, duplicateSkuProblems, type SkuSlot, skusInUseProblems } from './sku-rules.js';
 import type { VariationFields } from './variation-repository.js';
-import { nextTurn, onNextTurn, turnsEvery } from '../shared/yield-to-other-work.js';
+import { longWork, onNextTurn } from '../shared/long-work.js';
 import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
 import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-rule.js';
 
@@ -23,7 +23,6 @@ import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-
  * variations and SKUs count one row each): on SQLite, whose calls are synchronous, 1000 products
  * with 10 000 variations held the loop 300 ms in one piece; 250 rows keep a stretch at a few ms.
  */
-const BULK_ROWS_PER_TURN = 250;
 /** History records a bulk create appends at once, about (a product's records are never split). */
 const HISTORY_PER_APPEND = 250;
 
@@ -67,8 +66,9 @@ export class ProductService {
    * Creates 1–1000 products, all or none, in one transaction, each as `create` does (the same
    * writes and `product.created` event, in request order). `shapeProblems` are the schema's, an
    * item's with its `index`; every problem is reported together in one 422. Work: one query for
-   * every SKU of the request, one per 1000 categories, then a fixed few per product, with a turn
-   * of the event loop every 250 rows written, before the commit and before the answer.
+   * every SKU of the request, one per 1000 categories, then a fixed few per product, as long work
+   * (a turn of the event loop between products once its budget has passed), with turns of their
+   * own before the commit and before the answer.
    */
   bulkCreate(storeId: number, origin: ChangeOrigin, items: readonly ProductInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Product[]> {
     const variationCount = items.reduce((sum, item) => sum + (isRecord(item) && Array.isArray(item.variations) ? item.variations.length : 0), 0);
@@ -81,17 +81,17 @@ export class ProductService {
     return this.uow
       .transaction(async (repos) => {
         await repos.history.lockChain(storeId);
+        const work = longWork();
         // The schema's validation and the drafts came before: the checks get a turn of their own.
-        await nextTurn();
+        await work.turn();
         const ruleProblemsOf = drafts.flatMap((draft, index) => (draft === undefined ? [] : draft.ruleProblems.map((problem) => ({ ...problem, index }))));
         const problems = [...shapeProblems, ...ruleProblemsOf, ...(await bulkProductProblems(repos, storeId, drafts))];
         if (problems.length > 0) throw validationFailed(problems, items.length);
-        await nextTurn();
+        await work.turn();
         const createdAt = isoTimestamp(this.clock);
         const created: Product[] = [];
         // History records go in appends of about HISTORY_PER_APPEND: a few statements each, not a few per product, and never hashing 11 000 at once.
         let records: HistoryRecord[] = [];
-        const turns = turnsEvery(BULK_ROWS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
           const inserted = await asBulkItem(index, items.length, insertProduct(repos, storeId, draft!, createdAt));
           created.push(inserted.product);
@@ -100,13 +100,13 @@ export class ProductService {
             await repos.history.append(storeId, createdAt, origin, records);
             records = [];
             // The append (hashing and writing a few hundred entries) is a stretch of its own, not added to the rows'.
-            await nextTurn();
+            await work.turn();
           }
-          await turns.wrote(1 + draft!.variations.length);
+          await work.step();
         }
         await repos.history.append(storeId, createdAt, origin, records);
         // The commit gets a turn of its own.
-        await nextTurn();
+        await work.turn();
         return created;
       })
       .then(onNextTurn);

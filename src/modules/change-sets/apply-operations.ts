@@ -10,7 +10,7 @@ import { toPriceUnits } from '../shared/money.js';
 import type { PriceListService } from '../price-lists/price-list-service.js';
 import type { TradePriceService } from '../trade-prices/trade-price-service.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 import { type AppliedEffects, noEffects, RecordChanges } from './applied-effects.js';
 
 /** The services a change set's operations are carried out by: each its own writer, joined into the apply's one transaction. */

@@ -6,7 +6,7 @@ import { eventOf } from '../events/events.js';
 import { changeSetRecord, type ChangeSetStep } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 import type { ChangeSetPatch, StoredChangeSet } from './change-set-repository.js';
 import { actorKey, wrongState } from './change-set-rules.js';
 

@@ -1,6 +1,6 @@
 import type { ChangeSetOperation } from '../../contract/change-sets.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 
 /** Records looked up per query while finding whose prices the operations name. */
 const LOOKUP_BATCH = 1000;

@@ -3,7 +3,7 @@ import { MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import { fromPriceUnits } from '../shared/money.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { nextTurn, turnsEvery } from '../shared/yield-to-other-work.js';
+import { longWork, nextTurn } from '../shared/long-work.js';
 import type { Execution } from './apply-operations.js';
 
 /** The SKUs whose prices a set may change, by customer: at most MAX_PREVIEW_PAIRS pairs, and whether that was all of them. */
@@ -19,8 +19,6 @@ const HOLDERS_BATCH = 1000;
  * them, one stretch of work (on SQLite, 1000 at once held the event loop past 50 ms).
  */
 const PRICED_PER_CALL = 250;
-/** Rows made between two turns of the event loop. */
-const ROWS_PER_TURN = 2000;
 
 /** A pair's price from each quantity break on, breaks ascending. */
 type Breaks = ReadonlyArray<{ minQuantity: number; priceUnits: number }>;
@@ -170,7 +168,7 @@ export function firstBoundAfter(moment: string, bounds: ReadonlyArray<string | n
 
 /**
  * The rows of a preview: records created, deleted, updated, then each pair's prices by break,
- * before → after; a turn of the event loop every ROWS_PER_TURN rows made.
+ * before → after; made as long work (a turn of the event loop between rows once its budget has passed).
  */
 export async function previewRows(
   execution: Execution,
@@ -179,10 +177,10 @@ export async function previewRows(
   after: ReadonlyMap<string, Breaks>,
 ): Promise<PreviewRow[]> {
   const rows: PreviewRow[] = [];
-  const turns = turnsEvery(ROWS_PER_TURN);
+  const work = longWork();
   const push = (row: PreviewRow) => {
     rows.push(row);
-    return turns.wrote(1);
+    return work.step();
   };
   const recordRow = (kind: 'created' | 'deleted', resource: string, record: { sku: string }, customerId: number | null): PreviewRow => ({
     kind,

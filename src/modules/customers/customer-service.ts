@@ -10,10 +10,9 @@ import type { ChangeOrigin } from '../history/history-entry.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
-import { nextTurn, onNextTurn, turnsEvery } from '../shared/yield-to-other-work.js';
+import { longWork, onNextTurn } from '../shared/long-work.js';
 
 /** Customers a bulk create writes between two turns of the event loop (on SQLite, 1000 held it about 40 ms in one piece). */
-const BULK_CUSTOMERS_PER_TURN = 100;
 
 /** Customers' history entries hashed and written in one append of a bulk create. */
 const HISTORY_PER_APPEND = 250;
@@ -60,7 +59,8 @@ export class CustomerService {
    * item's with its `index`; every problem is reported together in one 422: an e-mail address
    * sent twice (ignoring case) or used in the store, a price list the store does not have.
    * Work: one query for the addresses, one for the price lists, then a fixed few per customer,
-   * with a turn of the event loop every 100 customers, before the commit and before the answer.
+   * as long work (a turn of the event loop between customers once its budget has passed), with
+   * turns of their own between history appends, before the commit and before the answer.
    */
   bulkCreate(storeId: number, origin: ChangeOrigin, items: readonly CustomerInput[], shapeProblems: readonly FieldProblem[] = []): Promise<Customer[]> {
     const refused = new Set(shapeProblems.map((problem) => problem.index));
@@ -68,16 +68,16 @@ export class CustomerService {
     return this.uow
       .transaction(async (repos) => {
         await repos.history.lockChain(storeId);
+        const work = longWork();
         // The schema's validation and the drafts came before: the checks get a turn of their own.
-        await nextTurn();
+        await work.turn();
         const problems = [...shapeProblems, ...(await bulkCustomerProblems(repos, storeId, drafts))];
         if (problems.length > 0) throw validationFailed(problems, items.length);
         const createdAt = isoTimestamp(this.clock);
         const created: Customer[] = [];
-        const turns = turnsEvery(BULK_CUSTOMERS_PER_TURN);
         for (const [index, draft] of drafts.entries()) {
           created.push(await asBulkItem(index, items.length, insertCustomer(repos, storeId, draft!, createdAt)));
-          await turns.wrote(1);
+          await work.step();
         }
         // The history in appends of HISTORY_PER_APPEND, each a stretch of its own: the whole
         // request's 1000 in one (hashing and writing them) held the loop 57 ms on a slower machine.
@@ -88,10 +88,10 @@ export class CustomerService {
             origin,
             created.slice(start, start + HISTORY_PER_APPEND).map((customer) => customerRecord(null, customer)),
           );
-          await nextTurn();
+          await work.turn();
         }
         // The commit gets a turn of its own, and so does the answer.
-        await nextTurn();
+        await work.turn();
         return created;
       })
       .then(onNextTurn);

@@ -1,12 +1,13 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { batchStart, nextTurn } from '../shared/yield-to-other-work.js';
+import { batchStart } from '../shared/yield-to-other-work.js';
+import { LONG_WORK_BUDGET_MS, nextTurn } from '../shared/long-work.js';
 
 /**
- * Milliseconds of import work between two rests. Each piece of work between two chances to
- * give way (a slice of the file, a batch of lookups, a staged insert, a piece of an upload) is
- * bounded too, so the event loop is never held much longer than this.
+ * Milliseconds of import work between two rests: the budget of all long work. Each piece of
+ * work between two chances to give way (a slice of the file, a batch of lookups, a staged
+ * insert, a piece of an upload) is bounded too, so the event loop is never held much longer.
  */
-export const PACE_BUDGET_MS = 5;
+const PACE_BUDGET_MS = LONG_WORK_BUDGET_MS;
 /** A rest of the import work lasts this share of the time the process was busy before it (at most `MAX_REST_MS`). */
 const REST_SHARE = 0.5;
 const MAX_REST_MS = 100;

@@ -11,7 +11,7 @@ import { PRICE_LIST_COLUMNS } from '../../csv/price-list-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 import { decimalOf, minQuantityOf, momentOf, skuOf } from '../imports/csv-format.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 
 /** Bytes parsed, and rows checked, between turns of the event loop: a few milliseconds each. */
 const PIECE_BYTES = 32 * 1024;

@@ -23,7 +23,7 @@ import { toPriceUnits } from '../shared/money.js';
 import type { Page } from '../shared/page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
-import { nextTurn, onNextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn, onNextTurn } from '../shared/long-work.js';
 import { checkEntryItems } from './entry-check.js';
 import { columnOfField, readEntryFile } from './entry-file.js';
 import { pageOfOverlaps, plannedOverlaps } from './list-overlaps.js';

@@ -5,7 +5,7 @@ import { refusedBy } from '../shared/errors.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { ruleFieldsOf } from './price-rule-input.js';
 import { customerProblem } from './trade-customer.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 
 /** Items checked between turns of the event loop. */
 const ITEMS_PER_TURN = 1000;

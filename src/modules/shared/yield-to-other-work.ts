@@ -1,7 +1,4 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import { nextTurn } from './long-work.js';
-
-export { nextTurn, onNextTurn } from './long-work.js';
 
 /** Marks the start of a batch, for `yieldToOtherWork`. */
 export function batchStart(): EventLoopUtilization {
@@ -18,22 +15,4 @@ export function batchStart(): EventLoopUtilization {
 export function yieldToOtherWork(since: EventLoopUtilization): Promise<void> {
   const busyMs = performance.eventLoopUtilization(since).active;
   return new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(1, Math.ceil(busyMs)), 100)));
-}
-
-/**
- * For a job that writes item after item inside one transaction (a bulk create): `wrote(rows)`
- * counts the rows an item wrote and, once `every` rows have been written since the last turn,
- * takes a turn of the event loop (`nextTurn`). The turn comes between items, never inside one,
- * so the transaction and its all-or-nothing answer are unchanged.
- */
-export function turnsEvery(every: number): { wrote(rows: number): Promise<void> } {
-  let since = 0;
-  return {
-    async wrote(rows: number): Promise<void> {
-      since += rows;
-      if (since < every) return;
-      since = 0;
-      await nextTurn();
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import type { Repositories } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 import { diffPrices, type PriceDiff } from './price-diff.js';
 import type { NewTradePrice } from './trade-price-repository.js';
 
@@ -26,4 +26,4 @@ export async function diffWithStored(
   return diffPrices(existing, desired);
 }
 
-export { onNextTurn } from '../shared/yield-to-other-work.js';
+export { onNextTurn } from '../shared/long-work.js';

@@ -13,7 +13,7 @@ import type { Page } from '../shared/page.js';
 import { checkPricedItems } from '../pricing/priced-sku-check.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 import { diffWithStored, onNextTurn } from './replace-steps.js';
 import type { NewTradePrice, TradePriceFilter, TradePriceOrder } from './trade-price-repository.js';
 import { TradePriceWrites } from './trade-price-writes.js';

@@ -3,7 +3,7 @@ import { tradePriceRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { type PricedRecordKind, PricedRecordWrites, type PricedRecordWritesOptions } from '../priced-records/priced-record-writes.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/yield-to-other-work.js';
+import { nextTurn } from '../shared/long-work.js';
 import type { NewTradePrice, TradePriceOwner } from './trade-price-repository.js';
 
 /**

@@ -2,7 +2,7 @@ import { ChangeSetPreview, type PreviewRow, PreviewQuery } from '../../../contra
 import { IdParams } from '../../../contract/common.js';
 import { csvText } from '../../../csv/csv-text.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
-import { nextTurn } from '../../../modules/shared/yield-to-other-work.js';
+import { nextTurn } from '../../../modules/shared/long-work.js';
 import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { createErrors } from '../docs.js';
 
