@@ -5,6 +5,7 @@ import { money } from '../money.js';
 import { actionButton, alertBox, pager, section, type View } from '../view.js';
 import { changeSetForms } from './change-set-forms.js';
 import { OPEN_STATES, offeredSteps } from './change-set-steps.js';
+import { customerNames, nameIn } from './customer-names.js';
 
 /** Rows of the preview and operations tables per page. */
 const PAGE = 20;
@@ -204,6 +205,10 @@ export const changeSetView: View = async (context, id) => {
 
   const loadOperations = async () => {
     const listed = await context.api.changeSets.operations(setId, { offset: operationsOffset, count: PAGE });
+    const names = await customerNames(
+      context.api,
+      listed.map((item) => (item.operation as { customerId?: number }).customerId),
+    );
     replaceChildren(
       operations,
       listed.length === 0
@@ -211,7 +216,7 @@ export const changeSetView: View = async (context, id) => {
         : table(
             'Operations, in the order they apply',
             ['#', 'Operation'],
-            listed.map((item) => [String(item.index + 1), operationText(item.operation as ChangeSetOperation)]),
+            listed.map((item) => [String(item.index + 1), operationText(item.operation as ChangeSetOperation, names)]),
           ),
       set.counts.operations > PAGE
         ? pager({
@@ -233,6 +238,10 @@ export const changeSetView: View = async (context, id) => {
     }
     const shown = await context.api.changeSets.preview(setId, { offset: previewOffset, count: PAGE });
     const { counts } = shown;
+    const names = await customerNames(
+      context.api,
+      shown.rows.map((row) => row.customerId),
+    );
     replaceChildren(
       preview,
       h(
@@ -252,7 +261,7 @@ export const changeSetView: View = async (context, id) => {
         : table(
             'Preview, before → after',
             ['Change', 'Customer', 'SKU', 'From quantity', 'Before → after'],
-            shown.rows.map((row) => previewCells(row)),
+            shown.rows.map((row) => previewCells(row, names)),
           ),
       shown.total > PAGE
         ? pager({
@@ -291,16 +300,16 @@ function stateText(set: ChangeSet): string {
 }
 
 /** An operation in words. */
-function operationText(operation: ChangeSetOperation): string {
+function operationText(operation: ChangeSetOperation, names: ReadonlyMap<number, string>): string {
   switch (operation.type) {
     case 'trade_price.create':
-      return `Add a price for customer ${operation.customerId}: ${operation.sku} at ${money(operation.price as number)}${(operation.minQuantity ?? 1) > 1 ? ` from ${operation.minQuantity}` : ''}`;
+      return `Add a price for ${nameIn(names, operation.customerId)}: ${operation.sku} at ${money(operation.price as number)}${(operation.minQuantity ?? 1) > 1 ? ` from ${operation.minQuantity}` : ''}`;
     case 'trade_price.delete':
       return `Delete trade price #${operation.id}`;
     case 'trade_price.restore':
       return `Restore trade price #${operation.id}`;
     case 'trade_prices.replace':
-      return `Replace the prices of customer ${operation.customerId}${operation.scope === 'skus' ? ' (of the SKUs named)' : ''} with ${operation.prices.length}`;
+      return `Replace the prices of ${nameIn(names, operation.customerId)}${operation.scope === 'skus' ? ' (of the SKUs named)' : ''} with ${operation.prices.length}`;
     case 'price_list_entry.create':
       return `Add an entry to price list ${operation.priceListId}: ${operation.sku} at ${money(operation.price as number)}`;
     case 'price_list_entry.delete':
@@ -308,25 +317,25 @@ function operationText(operation: ChangeSetOperation): string {
     case 'price_list_entry.restore':
       return `Restore entry #${operation.id} of price list ${operation.priceListId}`;
     case 'customer.set_price_lists':
-      return `Give customer ${operation.customerId} the price lists ${operation.priceListIds.length === 0 ? '(none)' : operation.priceListIds.join(', ')}`;
+      return `Give ${nameIn(names, operation.customerId)} the price lists ${operation.priceListIds.length === 0 ? '(none)' : operation.priceListIds.join(', ')}`;
     case 'price_list.set_percentage':
       return `Set price list ${operation.priceListId} to ${operation.percentage} % off`;
   }
 }
 
 /** A preview row as table cells: what changes, for whom, and the price before → after. */
-function previewCells(row: ChangeSetPreviewRow): string[] {
+function previewCells(row: ChangeSetPreviewRow, names: ReadonlyMap<number, string>): string[] {
+  const who = row.customerId === null || row.customerId === undefined ? '' : nameIn(names, row.customerId);
   const record = (row.record ?? {}) as Record<string, unknown>;
   const price = (value: number | null) => (value === null ? 'none' : money(value));
-  if (row.kind === 'price')
-    return ['Price', String(row.customerId ?? ''), row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
+  if (row.kind === 'price') return ['Price', who, row.sku ?? '', String(row.minQuantity ?? ''), `${price(row.before)} → ${price(row.after)}`];
   const what = row.resource === 'trade_price' ? 'trade price' : row.resource === 'price_list_entry' ? 'list entry' : (row.resource ?? '').replace('_', ' ');
   const id = record.id === null || record.id === undefined ? '' : ` #${String(record.id as number)}`;
   const verb = row.kind === 'created' ? 'New' : row.kind === 'deleted' ? 'Deleted' : 'Changed';
   const value = row.kind === 'updated' ? JSON.stringify(record.priceListIds ?? record.percentage) : money(record.price as number);
   return [
     `${verb} ${what}${id}`,
-    String(row.customerId ?? ''),
+    who,
     row.sku ?? '',
     row.kind === 'updated' ? '' : String(record.minQuantity as number),
     row.kind === 'deleted' ? `${value} → none` : row.kind === 'created' ? `none → ${value}` : value,

@@ -6,6 +6,7 @@ import { tradePricesCsv } from '../../csv/trade-prices-csv.js';
 import { collect } from '../collect.js';
 import { readCsvUpload } from '../csv-upload.js';
 import { findCustomer } from '../customer-lookup.js';
+import { customerNames, nameIn } from './customer-names.js';
 import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
 import { Form } from '../forms.js';
@@ -182,6 +183,10 @@ async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLEl
   const shown = await context.api.imports.changes(importId, { offset, count: CHANGES_PAGE });
   const price = (value: number | null) => (value === null ? 'none' : money(value));
   const { counts } = shown;
+  const names = await customerNames(
+    context.api,
+    shown.rows.map((row) => row.customerId),
+  );
   replaceChildren(
     target,
     h('h3', {}, 'What it would change'),
@@ -192,7 +197,7 @@ async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLEl
           ['Change', 'Customer', 'SKU', 'From quantity', 'Valid', 'Before → after'],
           shown.rows.map((row) => [
             CHANGE_TEXT[row.kind],
-            h('a', { href: `#/customers/${row.customerId}` }, `#${row.customerId}`),
+            h('a', { href: `#/customers/${row.customerId}` }, nameIn(names, row.customerId)),
             row.sku,
             String(row.minQuantity),
             validityText(row),

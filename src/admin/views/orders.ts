@@ -4,6 +4,7 @@ import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
 import { moneyIn } from '../money.js';
 import { alertBox, pager, section, type View } from '../view.js';
+import { customerNames, nameIn } from './customer-names.js';
 
 /** Orders per page. */
 const PAGE = 20;
@@ -64,6 +65,10 @@ export const ordersView: View = async (context) => {
     const end = Math.max(0, total - page * PAGE);
     const start = Math.max(0, end - PAGE);
     const orders = end === 0 ? [] : (await context.api.orders.list({ customerId, offset: start, count: end - start })).reverse();
+    const names = await customerNames(
+      context.api,
+      orders.map((order) => order.customerId),
+    );
     replaceChildren(
       body,
       orders.length === 0
@@ -74,7 +79,7 @@ export const ordersView: View = async (context) => {
             orders.map((order) => [
               h('a', { href: `#/orders/${order.id}` }, `Order #${order.id}`),
               formatMoment(order.createdAt),
-              h('a', { href: `#/customers/${order.customerId}` }, `Customer #${order.customerId}`),
+              h('a', { href: `#/customers/${order.customerId}` }, nameIn(names, order.customerId)),
               String(order.lines.length),
               moneyIn(order.total, order.currency),
             ]),
@@ -101,12 +106,13 @@ export const orderView: View = async (context, idText = '') => {
   const heading = context.heading(`Order #${idText}`);
   const order = await context.api.orders.get(Number(idText));
   heading.textContent = `Order #${order.id}`;
+  const names = await customerNames(context.api, [order.customerId]);
   context.main.append(
     h(
       'dl',
       { class: 'details' },
       h('dt', {}, 'Customer'),
-      h('dd', {}, h('a', { href: `#/customers/${order.customerId}` }, `Customer #${order.customerId}`)),
+      h('dd', {}, h('a', { href: `#/customers/${order.customerId}` }, nameIn(names, order.customerId))),
       h('dt', {}, 'Placed'),
       h('dd', {}, formatMoment(order.createdAt)),
       h('dt', {}, 'Total'),
