@@ -114,7 +114,7 @@ export class Form {
           general.push(describeProblem(problem));
           continue;
         }
-        this.markInvalid(field, problem.message);
+        this.markInvalid(field, priceMessage(problem.field, problem.message));
         first ??= field.control;
       }
       if (general.length > 0 && first === undefined) general.unshift(error.message);
@@ -245,4 +245,21 @@ export function numberOrText(text: string): number | string | undefined {
   if (text === '') return undefined;
   const value = Number(text);
   return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(value) ? value : text;
+}
+
+/**
+ * A price field's value for the API: `numberOrText`, with a decimal comma read as the point when
+ * the text has one comma and no point (19,50 is 19.50); anything else is sent as typed.
+ */
+export function priceOrText(text: string): number | string | undefined {
+  const trimmed = text.trim();
+  return numberOrText(/^-?\d+,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed);
+}
+
+/** What a price looks like, said where a price field's text is not one. */
+export const PRICE_FORMAT = 'a price: digits with at most 4 decimals after a point or a comma, e.g. 19.50 or 19,50';
+
+/** The API's "must be number" at a price field (`price`, `prices.3.price`, `rounding.increment`) in the page's words: the format. */
+export function priceMessage(field: string | null | undefined, message: string): string {
+  return /(^|\.)(price|increment)$/.test(field ?? '') && message === 'must be number' ? PRICE_FORMAT : message;
 }

@@ -1,13 +1,14 @@
 import { PricebookError } from '@pricebook/client/browser';
 import { h, replaceChildren } from './dom.js';
 import { errorMessage } from './error-message.js';
-import { numberOrText } from './forms.js';
+import { priceMessage, priceOrText } from './forms.js';
 import { money } from './money.js';
 
 /** The message of a failed save for the item at `index` of a replace: its own problem, else the error's. */
 export function problemOf(error: unknown, index: number): string {
   if (!(error instanceof PricebookError)) return errorMessage(error);
-  return error.errors?.find((problem) => problem.index === undefined || problem.index === index)?.message ?? error.message;
+  const problem = error.errors?.find((found) => found.index === undefined || found.index === index);
+  return problem === undefined ? error.message : priceMessage(problem.field, problem.message);
 }
 
 /**
@@ -32,7 +33,7 @@ export function inlinePriceCell(options: { name: string; price: number; save: (p
     const input = h('input', { type: 'text', inputmode: 'decimal', value: String(options.price), 'aria-label': `New price of ${options.name}`, size: 8 });
     const problem = h('p', { class: 'field-error', role: 'alert' });
     const save = async () => {
-      const refused = await options.save(numberOrText(input.value.trim())).catch((error: unknown) => errorMessage(error));
+      const refused = await options.save(priceOrText(input.value)).catch((error: unknown) => errorMessage(error));
       if (refused === undefined) return;
       replaceChildren(problem, refused);
       input.setAttribute('aria-invalid', 'true');

@@ -2,12 +2,12 @@ import type { PricedSkuInput } from '../contract/priced-sku.js';
 import type { Product } from '../contract/products.js';
 import type { Pricebook } from '@pricebook/client/browser';
 import { h, momentFromInput, momentToInput, replaceChildren } from './dom.js';
-import { type FieldSpec, type Form, numberOrText } from './forms.js';
+import { type FieldSpec, type Form, numberOrText, priceOrText } from './forms.js';
 
 /** The fields of a price with its quantity break and validity window, named as the API names them. */
 export const PRICE_FIELDS: readonly FieldSpec[] = [
   { name: 'sku', label: 'SKU', hint: 'The product’s or a variation’s SKU, exactly (case matters).' },
-  { name: 'price', label: 'Price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
+  { name: 'price', label: 'Price', inputmode: 'decimal', hint: 'At most 4 decimals: 6.5 or 6,5' },
   { name: 'minQuantity', label: 'From quantity', inputmode: 'numeric', value: '1', hint: 'Applies to lines of at least this many units.' },
   { name: 'validFrom', label: 'Valid from', type: 'datetime-local', hint: 'Empty: no start (valid already). Your local time.' },
   { name: 'validUntil', label: 'Valid until', type: 'datetime-local', hint: 'Empty: never ends. Exclusive.' },
@@ -53,7 +53,7 @@ export function priceFromForm(form: Form, productId: number | undefined): Partia
   return {
     productId,
     sku: form.value('sku') === '' ? undefined : form.value('sku'),
-    price: numberOrText(form.value('price')),
+    price: priceOrText(form.value('price')),
     minQuantity: numberOrText(form.value('minQuantity')),
     validFrom: momentFromInput(form.value('validFrom')),
     validUntil: momentFromInput(form.value('validUntil')),

@@ -2,7 +2,7 @@ import type { ChangeSetOperation, ImportMode } from '@pricebook/client/browser';
 import { readCsvUpload } from '../csv-upload.js';
 import { findCustomer } from '../customer-lookup.js';
 import { h, replaceChildren, table } from '../dom.js';
-import { Form, numberOrText } from '../forms.js';
+import { Form, priceOrText } from '../forms.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, suggestSkus } from '../price-input.js';
 import { section, type ViewContext } from '../view.js';
 
@@ -61,7 +61,7 @@ function changePriceForm(context: ViewContext, setId: number, added: () => Promi
         inputmode: 'numeric',
         hint: 'The # of the price, as the customer’s prices show it; its SKU, break and window stay.',
       },
-      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals, with a point: 6.5' },
+      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals: 6.5 or 6,5' },
     ],
     grid: true,
     onSubmit: async (form) => {
@@ -79,7 +79,7 @@ function changePriceForm(context: ViewContext, setId: number, added: () => Promi
             customerId,
             productId,
             sku,
-            price: numberOrText(form.value('price')),
+            price: priceOrText(form.value('price')),
             minQuantity,
             validFrom,
             validUntil,

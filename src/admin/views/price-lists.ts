@@ -1,7 +1,7 @@
 import type { PriceListInput } from '@pricebook/client/browser';
 import { collect } from '../collect.js';
 import { h, replaceChildren, table } from '../dom.js';
-import { type FieldSpec, Form, numberOrText } from '../forms.js';
+import { type FieldSpec, Form, numberOrText, priceOrText } from '../forms.js';
 import { alertBox, section, type View } from '../view.js';
 
 export const KIND_OPTIONS = [
@@ -39,7 +39,7 @@ export function roundingFields(rounding: { increment: number; mode: string } | n
 /** The rounding a form asks for: null when its increment is empty (sent as typed otherwise: the API judges it). */
 export function roundingOf(form: Form): { increment: unknown; mode: string } | null {
   const increment = form.value('rounding.increment');
-  return increment === '' ? null : { increment: numberOrText(increment), mode: form.value('rounding.mode') };
+  return increment === '' ? null : { increment: priceOrText(increment), mode: form.value('rounding.mode') };
 }
 
 /** How a list's rounding reads in a table. */
