@@ -107,6 +107,14 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       'pricebook: the API answered 422 (code 10): Validation failed: 1 problem\n  The file is empty: it needs a header and at least one row\n',
     );
     expect(await stored()).toEqual(before);
+    // A header alone is refused so too, and nothing is stored.
+    const headerOnly = await prices(['import', file('header-only.csv', 'customer_id,sku,price\n')]);
+    expect(headerOnly.code).toBe(1);
+    expect(headerOnly.stdout).toBe('');
+    expect(headerOnly.stderr).toBe(
+      'pricebook: the API answered 422 (code 10): Validation failed: 1 problem\n  The file has a header and no rows: it needs at least one row\n',
+    );
+    expect(await stored()).toEqual(before);
   });
 
   it('a failed import: its problems once each, matrix columns named by customer and spreadsheet column, counted in words that agree, the summary once', async () => {

@@ -390,6 +390,19 @@ describe.each(await enginesUnderTest())('import limits on %s', (engine) => {
     expectError(await tools.upload(tenant, body()), 422, 10, /Validation failed/);
     expect(await snapshotStore(suite.server.services.database, tenant.storeId)).toEqual(before);
   });
+
+  it('refuses a header alone at upload, as an empty file, storing nothing; lines ended by a lone CR are rows', async () => {
+    const { catalog, tenant } = suite;
+    const before = await snapshotStore(suite.server.services.database, tenant.storeId);
+    for (const body of ['customer_id,sku,price', 'customer_id,sku,price\r\n \r\n\n', '\uFEFFsku,12\r']) {
+      expectError(await tools.upload(tenant, body), 422, 10, /Validation failed/);
+    }
+    expect(await snapshotStore(suite.server.services.database, tenant.storeId)).toEqual(before);
+    const crOnly = await tools.imported(tenant, `customer_id,sku,price\r${catalog.tradeCustomer},${catalog.skus.mug},1\rx,${catalog.skus.mug},2\r`);
+    expect(crOnly).toMatchObject({ status: 'failed', rows: 2, errorCount: 1, errors: [{ row: 3, field: 'customer_id' }] });
+    await tools.cleanedUp(crOnly.id);
+    expect(beyondImports(await snapshotStore(suite.server.services.database, tenant.storeId))).toEqual(beyondImports(before));
+  });
 });
 
 describe.each(await enginesUnderTest())('import queue caps on %s', (engine) => {

@@ -31,6 +31,16 @@ describe('CSV layouts of trade prices', () => {
     ]);
   });
 
+  it('reads a validity date alone as midnight UTC of that day, and still refuses a date-time without a time zone', () => {
+    const full = layoutOf(['customer_id', 'sku', 'price', 'valid_from', 'valid_until']);
+    const read = readRow(full, ['3', 'MUG', '2', '2027-01-01', '2027-02-01T12:00:00+01:00'], 2);
+    expect(read.errors).toEqual([]);
+    expect(read.prices[0]).toMatchObject({ validFrom: '2027-01-01T00:00:00.000Z', validUntil: '2027-02-01T11:00:00.000Z' });
+    const refused = readRow(full, ['3', 'MUG', '2', '2027-02-30', '2027-03-01T00:00:00'], 2).errors;
+    expect(refused.map((error) => error.field)).toEqual(['valid_from', 'valid_until']);
+    expect(refused[0]!.message).toMatch(/or a date alone, 2026-11-21, read as midnight UTC\), got '2027-02-30'$/);
+  });
+
   it('reads a matrix: one SKU a row, a customer (id or e-mail) a column, empty cells priceless', () => {
     const layout = layoutOf(['sku', '12', 'buyer@example.com']);
     expect(layout).toMatchObject({ format: 'matrix', customers: [{ ref: { id: 12 } }, { ref: { email: 'buyer@example.com' } }] });

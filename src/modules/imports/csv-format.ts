@@ -169,9 +169,14 @@ export function minQuantityOf(text: string, row: number, errors: ImportError[]):
   return value;
 }
 
+/** A date alone (`2027-01-01`): a validity bound at midnight UTC of that day (stores keep no time zone). */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
 export function momentOf(text: string, row: number, field: string, errors: ImportError[]): string | null {
   if (text === '') return null;
-  const canonical = text.length > MAX_TIMESTAMP_LENGTH ? undefined : canonicalTimestamp(text);
-  if (canonical === undefined) errors.push({ row, field, message: `${TIMESTAMP_RULE}, got '${clip(text)}'` });
+  const written = DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text;
+  const canonical = written.length > MAX_TIMESTAMP_LENGTH ? undefined : canonicalTimestamp(written);
+  if (canonical === undefined)
+    errors.push({ row, field, message: `${TIMESTAMP_RULE} (or a date alone, 2026-11-21, read as midnight UTC), got '${clip(text)}'` });
   return canonical ?? null;
 }

@@ -63,10 +63,11 @@ export class ImportUpload {
     }
   }
 
-  /** The file arrived whole: the last slice stored, the file judged (empty, cut-off UTF-8). */
+  /** The file arrived whole: the last slice stored, the file judged (empty, a header alone, cut-off UTF-8). */
   async complete(): Promise<void> {
     this.tally.end();
     if (!this.tally.hasContent) throw invalidField(null, 'The file is empty: it needs a header and at least one row');
+    if (this.tally.rows === 0) throw invalidField(null, 'The file has a header and no rows: it needs at least one row');
     if (this.filled > 0) await this.store();
     this.state = 'complete';
   }
@@ -124,13 +125,15 @@ export class ImportUpload {
  * What the upload learns of the file while it passes: whether it is UTF-8 (a character cut
  * between two pieces is carried over), whether it has anything but white space and a BOM,
  * and its data rows (lines with something on them, less the header: exact unless a quoted
- * field spans lines).
+ * field spans lines). A line ends at LF, CRLF or a lone CR, as the CSV parser reads it.
  */
 export class FileTally {
   private carry: Buffer | undefined;
   private atStart = true;
   private lineHasContent = false;
   private contentLines = 0;
+  /** The last byte fed was a CR: an LF right after it ends no other line. */
+  private afterCr = false;
   hasContent = false;
 
   get rows(): number {
@@ -149,10 +152,12 @@ export class FileTally {
     }
     for (let index = 0; index < text.length; index++) {
       const byte = text[index]!;
-      if (byte === 0x0a) {
+      const afterCr = this.afterCr;
+      this.afterCr = byte === 0x0d;
+      if (byte === 0x0d || (byte === 0x0a && !afterCr)) {
         if (this.lineHasContent) this.contentLines += 1;
         this.lineHasContent = false;
-      } else if (!this.lineHasContent && byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0b && byte !== 0x0c) {
+      } else if (!this.lineHasContent && byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0b && byte !== 0x0c) {
         this.lineHasContent = true;
         this.hasContent = true;
       }
