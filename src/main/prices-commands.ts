@@ -42,7 +42,7 @@ function collectCustomerIds(value: string, previous: number[] = []): number[] {
   return [...previous, ...value.split(',').map((id) => parseCustomerId(id.trim()))];
 }
 
-const DELIMITER_HELP = `field separator of the file: ${DELIMITERS.map((name) => `'${name}'`).join(', ')} (default ','); a file separated otherwise is read so and sent comma-separated`;
+const DELIMITER_HELP = `field separator of the file: ${DELIMITERS.map((name) => `'${name}'`).join(', ')} (default ','); a file separated otherwise is read so and sent comma-separated (with ';', a price's decimal comma becomes a point)`;
 
 /**
  * `pricebook prices import|export|diff`: trade prices as CSV files, over the API of a running

@@ -89,6 +89,24 @@ describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engi
       { sku: 'DLM-A', price: 2 },
       { sku: 'DLM-"B";1', price: 3.25 },
     ]);
+    // With ';', a decimal comma is a decimal point, in a matrix's customer columns and the long format's price.
+    const commas = file('dlm-commas.csv', `sku;${first}\nDLM-A;1,5\n`);
+    const matrixRun = await prices(['import', '--replace', '--dry-run', commas, '--delimiter', ';']);
+    expect(matrixRun.code, matrixRun.stderr).toBe(0);
+    expect(matrixRun.stdout).toMatch(/succeeded: 1 row; 0 would be created, 0 would be deleted, 1 unchanged; nothing changed\n$/);
+    const longCommas = file('dlm-long.csv', `customer_id;sku;price\n${second};DLM-A;"2,0 "\n${second};"DLM-""B"";1";3,25\n`);
+    const longRun = await prices(['import', '--replace', '--dry-run', longCommas, '--delimiter', ';']);
+    expect(longRun.code, longRun.stderr).toBe(0);
+    expect(longRun.stdout).toMatch(/succeeded: 2 rows; 0 would be created, 0 would be deleted, 2 unchanged; nothing changed\n$/);
+    // A point and a comma, or thousands separators, are refused, saying how to write the price.
+    const ambiguous = file('dlm-bad.csv', `customer_id;sku;price\n${first};DLM-A;1.234,5\n${first};DLM-A;1,234,5\n${first};DLM-A;7\n`);
+    const refused = await prices(['import', ambiguous, '--delimiter', ';']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "row 2, price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got '1.234,5' (write the decimals after a point, without thousands separators)",
+    );
+    expect(refused.stderr).toContain("row 3, price: must be a price: digits with at most 4 decimals after a point, below 1000000000, got '1,234,5' (write");
+    expect(refused.stdout).toMatch(/failed: 2 problems in 2 rows; nothing changed/);
     const tabs = file('dlm.tsv', `customer_id\tsku\tprice\n${first}\tDLM-A\t1.5\n`);
     const again = await prices(['import', '--replace', '--dry-run', tabs, '--delimiter', 'tab']);
     expect(again.code, again.stderr).toBe(0);

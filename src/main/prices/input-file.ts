@@ -33,7 +33,8 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * The file a command (`prices import`, `prices diff`) was given, read whole and checked before
  * anything is sent: a spreadsheet workbook, UTF-16, or another 8-bit encoding is named with what
  * to do instead; a header separated by `;` or tabs (and no comma) asks for `--delimiter`. With a
- * `--delimiter` other than the comma, the file is read with it and written comma-separated.
+ * `--delimiter` other than the comma, the file is read with it and written comma-separated (with
+ * `;`, prices with a decimal comma get a decimal point).
  */
 export function readInputFile(file: string, delimiter: DelimiterName = ','): InputFile {
   let bytes: Buffer;
@@ -84,8 +85,29 @@ function commaSeparated(bytes: Buffer, separator: string, file: string): Buffer 
   } catch (error) {
     throw new InputFileProblem(`${file} cannot be read as ${separator === '\t' ? 'tab' : `'${separator}'`}-separated: ${(error as Error).message}`);
   }
+  if (separator === ';') withDecimalPoints(records);
   const quoted = (cell: string) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
   return Buffer.from(records.map((record) => `${record.map(quoted).join(',')}\n`).join(''), 'utf8');
+}
+
+/** A price written with a decimal comma (`9,5`, digits either side of one comma). */
+const DECIMAL_COMMA = /^(\s*\d+),(\d+\s*)$/;
+
+/**
+ * A `;`-separated file's prices written with a decimal comma, as a spreadsheet of a locale that
+ * writes them so saves them, turned into decimal points (`9,5` → `9.5`): in the price column of
+ * the long format, in every column but `sku` of a matrix. Nothing else changes: a price with a
+ * point and a comma, or thousands separators (`1.234,5`, `1,234,5`), is sent as it is and refused
+ * by the import like any other price that is not one.
+ */
+function withDecimalPoints(records: string[][]): void {
+  const names = (records[0] ?? []).map((name) => name.trim().toLowerCase());
+  const matrix = names[0] === 'sku';
+  const price = names.indexOf('price');
+  for (const record of records.slice(1)) {
+    for (let index = matrix ? 1 : price; index >= 0 && index < record.length; index = matrix ? index + 1 : -1)
+      record[index] = record[index]!.replace(DECIMAL_COMMA, '$1.$2');
+  }
 }
 
 /** `--delimiter`'s value, checked: `,`, `;`, `|` or `tab` (a tab character too). */

@@ -153,7 +153,9 @@ export function skuOf(text: string, row: number, field: string, errors: ImportEr
 /** A price as the contract's `Price` takes it, written as text. */
 export function decimalOf(text: string, row: number, field: string, errors: ImportError[]): number | undefined {
   if (!PRICE_TEXT.pattern.test(text)) {
-    errors.push({ row, field, message: `must be a price: ${PRICE_TEXT.rule}, got '${clip(text)}'` });
+    // A comma is a decimal comma or a thousands separator: say which way to write it.
+    const hint = text.includes(',') ? ' (write the decimals after a point, without thousands separators)' : '';
+    errors.push({ row, field, message: `must be a price: ${PRICE_TEXT.rule}, got '${clip(text)}'${hint}` });
     return undefined;
   }
   return Number(text);
