@@ -2,7 +2,15 @@ import { parse, type Parser } from 'csv-parse';
 import { clip } from '../text/clip.js';
 import { CSV_READ_OPTIONS } from './csv-read-options.js';
 import { CsvProblem } from './csv-problem.js';
+import { MALFORMED_MARK, type MalformedRecord, RecordCutter } from './record-cut.js';
 import { RowGuard } from './row-guard.js';
+
+const malformedRecords = new WeakMap<readonly string[], MalformedRecord>();
+
+/** What is wrong with a record the reader gave, when its quoting is broken (its one field is then its raw text). */
+export function malformedOf(record: readonly string[]): MalformedRecord | undefined {
+  return malformedRecords.get(record);
+}
 
 /** Bytes handed to the CSV parser at a time: a few milliseconds of parsing. */
 export const SLICE_BYTES = 16 * 1024;
@@ -12,7 +20,9 @@ export const SLICE_BYTES = 16 * 1024;
  * the records of the last one are taken, so at most one chunk (a stored slice of an import,
  * 256 KiB) and the records of one parser slice are held whatever the file's size. Before the
  * parser sees a slice, a guard counts each row's fields and bytes outside quotes, so no row
- * wider than `MAX_IMPORT_COLUMNS` or longer than `MAX_IMPORT_ROW_BYTES` is ever built.
+ * wider than `MAX_IMPORT_COLUMNS` or longer than `MAX_IMPORT_ROW_BYTES` is ever built, and a
+ * cutter takes out each record whose quoting is broken (`RecordCutter`): it comes as a record
+ * of one field, its raw text, that `malformedOf` names, and the reading goes on after it.
  *
  * The server feeds it an import's stored chunks; the CLI a file read whole (`readCsvFile`):
  * both get the same records and the same problems for the same bytes.
@@ -20,10 +30,13 @@ export const SLICE_BYTES = 16 * 1024;
 export class CsvRecordReader {
   private readonly parser: Parser = parse(CSV_READ_OPTIONS);
   private readonly guard = new RowGuard();
+  private readonly cutter = new RecordCutter();
   private chunk: Buffer | undefined;
   private offset = 0;
   private seq = 0;
   private ended = false;
+  /** A row too wide or too long: thrown once the records before it are taken. */
+  private stopped: CsvProblem | undefined;
 
   constructor(private readonly readChunk: (seq: number) => Promise<Buffer | undefined>) {
     // Its errors are read from `errored` after each slice; the event would go unheard.
@@ -35,6 +48,7 @@ export class CsvRecordReader {
    * slices); undefined once the file is read. Throws `CsvProblem`.
    */
   async next(): Promise<string[][] | undefined> {
+    if (this.stopped !== undefined) throw this.stopped;
     if (this.ended) return undefined;
     if (this.chunk === undefined || this.offset >= this.chunk.length) {
       this.chunk = await this.readChunk(this.seq);
@@ -44,14 +58,24 @@ export class CsvRecordReader {
     }
     const slice = this.chunk.subarray(this.offset, this.offset + SLICE_BYTES);
     this.offset += slice.length;
-    this.guard.check(slice);
+    try {
+      this.guard.check(slice);
+    } catch (error) {
+      // The parser holds a slice's last record until it sees more: the records before the row are taken first.
+      if (!(error instanceof CsvProblem)) throw error;
+      this.stopped = error;
+      return this.finish(false);
+    }
     // Written while the parser's buffer is empty, the slice is parsed at once, its records read here.
-    this.parser.write(slice);
+    const records = this.cutter.feed(slice);
+    if (records.length > 0) this.parser.write(records);
     return this.take();
   }
 
-  private async finish(): Promise<string[][] | undefined> {
+  private async finish(whole = true): Promise<string[][] | undefined> {
     this.ended = true;
+    const rest = whole ? this.cutter.end() : Buffer.alloc(0);
+    if (rest.length > 0) this.parser.write(rest);
     this.parser.end();
     // The parser flushes its last record on a later turn of the loop; a few turns at most.
     const records: string[][] = [];
@@ -66,7 +90,16 @@ export class CsvRecordReader {
 
   private take(): string[][] {
     const records: string[][] = [];
-    for (let record = this.parser.read() as string[] | null; record !== null; record = this.parser.read() as string[] | null) records.push(record);
+    for (let record = this.parser.read() as string[] | null; record !== null; record = this.parser.read() as string[] | null) {
+      const cut = record.length === 1 && record[0] === MALFORMED_MARK ? this.cutter.taken() : undefined;
+      if (cut === undefined) {
+        records.push(record);
+      } else {
+        const raw = [cut.raw];
+        malformedRecords.set(raw, cut);
+        records.push(raw);
+      }
+    }
     const failure = this.parser.errored as (Error & { code?: string; lines?: number }) | null;
     if (failure !== null) {
       const line = typeof failure.lines === 'number' && failure.lines > 0 ? failure.lines : this.guard.line;

@@ -93,19 +93,25 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(await cli.client.tradePrices.count({ customerId: customer })).toBe(0);
   });
 
-  it('reads a file that stops being CSV as the server does: diff and import name the same problems, the rows before it kept', async () => {
+  it('reads a file with broken quotes as the server does: diff and import name every problem, the rows after them read too', async () => {
     const {
       customerIds: [customer],
     } = await catalog('mal', ['MAL-A'], 1);
-    const csv = file('malformed.csv', `customer_id,sku,price\n${customer},MAL-A,abc\n${customer},"MAL-A,1\n`);
+    const c = String(customer);
+    const csv = file('malformed.csv', `customer_id,sku,price\n${c},MAL-A,abc\n${c},"MAL-A"x,1\n${c},MAL"A,2\n${c},MAL-A,3\n${c},"MAL-A,1\n`);
     const imported = await prices(['import', csv]);
     expect(imported.code).toBe(1);
-    expect(imported.stdout).toMatch(/^import \d+ \(add\) failed: 2 problems in 2 rows; nothing changed\n$/);
-    expect(imported.stderr).toMatch(/^row 3, is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3$/m);
+    expect(imported.stdout).toMatch(/^import \d+ \(add\) failed: 4 problems in 4 rows; nothing changed\n$/);
+    expect(imported.stderr).toMatch(/^row 3, is not valid CSV: text after a closing quote$/m);
+    expect(imported.stderr).toMatch(/^row 4, is not valid CSV: a quote inside a field that does not start with one$/m);
+    expect(imported.stderr).toMatch(/^row 6, is not valid CSV: a quote opened in it is never closed$/m);
+    // The header kept, a broken record's raw text in the first column.
     expect(parse(fs.readFileSync(path.join(cli.directory, 'malformed.rejected.csv'), 'utf8'))).toEqual([
       ['customer_id', 'sku', 'price', 'error'],
-      [String(customer), 'MAL-A', 'abc', expect.stringMatching(/^price: must be a price/)],
-      ['', '', '', 'row 3: is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
+      [c, 'MAL-A', 'abc', expect.stringMatching(/^price: must be a price/)],
+      [`${c},"MAL-A"x,1`, '', '', 'is not valid CSV: text after a closing quote'],
+      [`${c},MAL"A,2`, '', '', 'is not valid CSV: a quote inside a field that does not start with one'],
+      [`${c},"MAL-A,1`, '', '', 'is not valid CSV: a quote opened in it is never closed'],
     ]);
 
     const diff = await prices(['diff', csv]);
@@ -113,10 +119,12 @@ describe.each(await enginesUnderTest())('pricebook prices on %s', (engine) => {
     expect(diff.stdout.split('\n')).toEqual([
       'row  column  problem',
       expect.stringMatching(/^2 {4}price {3}must be a price: digits with at most 4 decimals after a point, below 1000000000, got 'abc'$/),
-      '3            is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3',
+      '3            is not valid CSV: text after a closing quote',
+      '4            is not valid CSV: a quote inside a field that does not start with one',
+      '6            is not valid CSV: a quote opened in it is never closed',
       '',
     ]);
-    expect(diff.stderr).toMatch(/malformed\.csv has 2 problems/);
+    expect(diff.stderr).toMatch(/malformed\.csv has 4 problems/);
   });
 
   it('diff prints, per customer, what import --replace would create and delete, and changes nothing', async () => {

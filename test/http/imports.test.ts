@@ -165,6 +165,15 @@ describe.each(await enginesUnderTest())('CSV imports on %s', (engine) => {
     ['an unknown customer column', `sku,${catalog.tradeCustomer},nobody@example.com\n${catalog.skus.mug},1,2`, [[2, 'nobody@example.com']]],
     ['a short row', `customer_id,sku,price\n${catalog.tradeCustomer},${catalog.skus.mug}`, [[2, null]]],
     ['an unclosed quote', `customer_id,sku,price\n${catalog.tradeCustomer},"${catalog.skus.mug},1\n`, [[2, null]]],
+    [
+      'two broken quotes and a bad price, all found',
+      `customer_id,sku,price\n${catalog.tradeCustomer},"${catalog.skus.mug}"x,1\n${catalog.tradeCustomer},${catalog.skus.mug},x\n${catalog.tradeCustomer},MU"G,2\n${catalog.tradeCustomer},${catalog.skus.mug},3`,
+      [
+        [2, null],
+        [3, 'price'],
+        [4, null],
+      ],
+    ],
   ];
 
   it('fails a file with any problem, naming row and column, and changes nothing', async () => {

@@ -1,4 +1,5 @@
 import { type ImportError, type PricedSkuInput, type Pricebook, PricebookError, type ReplaceTradePricesResult } from '@pricebook/client';
+import { malformedOf } from '../../csv/csv-record-reader.js';
 import { readCsvFile } from '../../csv/read-csv-file.js';
 import { priceText } from '../../csv/price-text.js';
 import { type CsvPrice, readHeader, readRow } from '../../modules/imports/csv-format.js';
@@ -83,11 +84,18 @@ async function readPrices(bytes: Buffer): Promise<{ prices: CsvPrice[]; problems
   const stopped: ImportError[] = malformed === undefined ? [] : [{ row: malformed.row, field: null, message: malformed.message }];
   if (records.length === 0)
     return { prices: [], problems: malformed === undefined ? [{ row: 1, field: null, message: 'The file has no header' }] : stopped, header: undefined };
+  const cutHeader = malformedOf(records[0]!);
+  if (cutHeader !== undefined) return { prices: [], problems: [{ row: 1, field: null, message: cutHeader.message }], header: undefined };
   const header = readHeader(records[0]!);
   if ('errors' in header) return { prices: [], problems: header.errors, header: records[0] };
   const prices: CsvPrice[] = [];
   const problems: ImportError[] = [];
   records.slice(1).forEach((record, index) => {
+    const cut = malformedOf(record);
+    if (cut !== undefined) {
+      problems.push({ row: index + 2, field: null, message: cut.message });
+      return;
+    }
     const read = readRow(header.layout, record, index + 2);
     prices.push(...read.prices);
     problems.push(...read.errors);

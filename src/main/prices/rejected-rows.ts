@@ -1,4 +1,5 @@
 import type { ImportError } from '@pricebook/client';
+import { malformedOf } from '../../csv/csv-record-reader.js';
 import { csvRecord } from '../../csv/csv-text.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 import type { FileStyle } from './input-file.js';
@@ -53,15 +54,19 @@ export class FieldNames {
  * Written as the file was: with its byte-order mark if it had one, its line ends (CRLF or LF).
  */
 export function rejectedRowsCsv(records: readonly string[][], problems: readonly ImportError[], style: FileStyle = { bom: false, lineEnd: '\n' }): string {
-  const names = new FieldNames(records[0]);
+  const headerCut = records[0] !== undefined && malformedOf(records[0]) !== undefined;
+  const names = new FieldNames(headerCut ? undefined : records[0]);
   const byRow = new Map<number, string[]>();
   for (const problem of problems) byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), names.problemText(problem)]);
-  const header = records[0] ?? [];
+  const header = headerCut ? [] : (records[0] ?? []);
   const lines: string[][] = [[...header, 'error']];
   for (const row of [...byRow.keys()].sort((a, b) => a - b)) {
     const record = records[row - 1];
     const messages = byRow.get(row)!.join('; ');
-    lines.push(record === undefined ? [...header.map(() => ''), `row ${row}: ${messages}`] : [...record, messages]);
+    if (record === undefined) lines.push([...header.map(() => ''), `row ${row}: ${messages}`]);
+    // A record whose quoting is broken: its raw text in the first column, the others empty.
+    else if (malformedOf(record) !== undefined) lines.push([...header.map((_, index) => (index === 0 ? record[0]! : '')), messages]);
+    else lines.push([...record, messages]);
   }
   return (style.bom ? '\uFEFF' : '') + lines.map((line) => `${csvRecord(line)}${style.lineEnd}`).join('');
 }

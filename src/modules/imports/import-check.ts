@@ -1,6 +1,6 @@
 import { type ImportError, MAX_IMPORT_ERROR_FIELD, MAX_IMPORT_ERROR_MESSAGE, MAX_IMPORT_ERRORS } from '../../contract/imports.js';
 import { CsvProblem } from '../../csv/csv-problem.js';
-import { CsvRecordReader } from '../../csv/csv-record-reader.js';
+import { CsvRecordReader, malformedOf } from '../../csv/csv-record-reader.js';
 import { clip } from '../../text/clip.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { type CsvLayout, type CsvPrice, readHeader, readRow } from './csv-format.js';
@@ -43,7 +43,7 @@ export class ImportCheck {
     let matrixCustomers: CustomerMaps | undefined;
     let row = 0;
     let position = 0;
-    let batch: Array<{ row: number; fields: string[] }> = [];
+    let batch: Array<{ row: number; fields: string[]; malformed?: string }> = [];
     let cells = 0;
     let counted = 0;
     const countOnly = claim.dryRun && claim.mode === 'add';
@@ -56,7 +56,11 @@ export class ImportCheck {
       const found: ImportError[] = [];
       const prices: CsvPrice[] = [];
       let sincePace = 0;
-      for (const { row: at, fields } of rows) {
+      for (const { row: at, fields, malformed } of rows) {
+        if (malformed !== undefined) {
+          found.push({ row: at, field: null, message: malformed });
+          continue;
+        }
         const read = readRow(layout!, fields, at);
         for (const problem of read.errors) found.push(problem);
         for (const price of read.prices) prices.push(price);
@@ -95,7 +99,7 @@ export class ImportCheck {
         records = await reader.next();
       } catch (error) {
         if (!(error instanceof CsvProblem)) throw error;
-        // A malformed file (an unclosed quote, a row too wide): what came before it is checked too.
+        // A row too wide or too long: what came before it is checked too. (A record whose quoting is broken is one problem; the rest is read.)
         if (layout !== undefined) await flush();
         problems.add([{ row: error.line, field: null, message: error.message }]);
         return { errors: problems.kept, errorCount: problems.count, staged: 0 };
@@ -103,8 +107,9 @@ export class ImportCheck {
       if (records === undefined) break;
       for (const record of records) {
         row += 1;
+        const cut = malformedOf(record);
         if (layout === undefined) {
-          const header = readHeader(record);
+          const header = cut === undefined ? readHeader(record) : { errors: [{ row, field: null, message: cut.message }] };
           if ('errors' in header) {
             problems.add(header.errors);
             return { errors: problems.kept, errorCount: problems.count, staged: 0 };
@@ -120,7 +125,7 @@ export class ImportCheck {
           await leases.progress(repos, claim, { processed: 0, format: layout.format });
           continue;
         }
-        batch.push({ row, fields: record });
+        batch.push(cut === undefined ? { row, fields: record } : { row, fields: [], malformed: cut.message });
         cells += record.length;
         if (batch.length >= CHECK_ROWS || cells >= CHECK_CELLS) await flush();
       }
