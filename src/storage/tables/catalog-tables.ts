@@ -56,3 +56,12 @@ export interface SkusTable {
   product_id: number;
   variation_id: number | null;
 }
+
+/** The catalog: this area's tables, by name (composed into `Tables`). */
+export interface CatalogTables {
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_variations: ProductVariationsTable;
+  product_categories: ProductCategoriesTable;
+  skus: SkusTable;
+}

@@ -44,3 +44,9 @@ export interface ChangeSetOperationsTable {
   /** The operation as added, JSON. */
   body: string;
 }
+
+/** Change sets: this area's tables, by name (composed into `Tables`). */
+export interface ChangeSetTables {
+  change_sets: ChangeSetsTable;
+  change_set_operations: ChangeSetOperationsTable;
+}

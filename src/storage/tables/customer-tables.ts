@@ -42,3 +42,11 @@ export interface CustomerGroupPriceListsTable {
   position: number;
   price_list_id: number;
 }
+
+/** Customers and their groups: this area's tables, by name (composed into `Tables`). */
+export interface CustomerTables {
+  customers: CustomersTable;
+  customer_price_lists: CustomerPriceListsTable;
+  customer_groups: CustomerGroupsTable;
+  customer_group_price_lists: CustomerGroupPriceListsTable;
+}

@@ -64,3 +64,12 @@ export type TradePricesDeletedTable = DeletedRow<TradePricesTable>;
 
 /** A price list entry deleted. */
 export type PriceListPricesDeletedTable = DeletedRow<PriceListPricesTable>;
+
+/** Price history and the deleted rows of live price tables: this area's tables, by name (composed into `Tables`). */
+export interface HistoryTables {
+  price_history: PriceHistoryTable;
+  price_history_heads: PriceHistoryHeadsTable;
+  price_history_checkpoints: PriceHistoryCheckpointsTable;
+  trade_prices_deleted: TradePricesDeletedTable;
+  price_list_prices_deleted: PriceListPricesDeletedTable;
+}

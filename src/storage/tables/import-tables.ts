@@ -89,3 +89,11 @@ export interface ImportChangesTable {
   price_after: number | null;
   trade_price_id: number | null;
 }
+
+/** Imports: this area's tables, by name (composed into `Tables`). */
+export interface ImportTables {
+  imports: ImportsTable;
+  import_file_chunks: ImportFileChunksTable;
+  import_rows: ImportRowsTable;
+  import_changes: ImportChangesTable;
+}

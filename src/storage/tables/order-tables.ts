@@ -38,3 +38,9 @@ export interface OrderLinesTable {
   price_list_id: number | null;
   price_list_price_id: number | null;
 }
+
+/** Orders: this area's tables, by name (composed into `Tables`). */
+export interface OrderTables {
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+}

@@ -54,3 +54,10 @@ export interface PriceListPricesTable {
   quantity_increment: number | null;
   created_at: string;
 }
+
+/** Prices and price lists: this area's tables, by name (composed into `Tables`). */
+export interface PriceTables {
+  trade_prices: TradePricesTable;
+  price_lists: PriceListsTable;
+  price_list_prices: PriceListPricesTable;
+}

@@ -90,3 +90,13 @@ export interface IdempotencyRecordsTable {
   path: string | null;
   record_id: number | null;
 }
+
+/** Stores, their API keys, staff and server-wide records: this area's tables, by name (composed into `Tables`). */
+export interface StoreTables {
+  stores: StoresTable;
+  api_keys: ApiKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
+  staff_accounts: StaffAccountsTable;
+  staff_sessions: StaffSessionsTable;
+  server_secrets: ServerSecretsTable;
+}

@@ -55,3 +55,10 @@ export interface WebhookDeliveriesTable {
   created_at: number;
   finished_at: number | null;
 }
+
+/** Webhooks and the events they deliver: this area's tables, by name (composed into `Tables`). */
+export interface WebhookTables {
+  webhooks: WebhooksTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
