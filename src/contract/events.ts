@@ -3,7 +3,7 @@ import { Annotated, FieldsQuery, Id, Timestamp } from './common.js';
 import { EVENT_TOPICS, type EventTopic } from './event-topics.js';
 
 /** Every topic, in a file of its own that imports nothing, which the admin page loads too. */
-export { EVENT_TOPICS, type EventTopic, isEventTopic } from './event-topics.js';
+export { EVENT_TOPICS, type EventTopic, isEventTopic, TOPIC_READ_SCOPES } from './event-topics.js';
 
 export const EventTopicSchema = Type.Unsafe<EventTopic>({ type: 'string', enum: [...EVENT_TOPICS], title: 'EventTopic', description: 'What changed' });
 
