@@ -5,7 +5,7 @@ import type { Product } from '../../contract/products.js';
 import type { TradePrice } from '../../contract/trade-prices.js';
 import type { Variation } from '../../contract/variations.js';
 import { sameRule } from '../quantity-rules/quantity-rule.js';
-import type { ChangeOrigin, HistoryChange, HistoryRecord } from './history-entry.js';
+import type { ChangeOrigin, HistoryChange, HistoryRecord, HistoryResource } from './history-entry.js';
 
 /*
  * The history records of each kind of change (docs/history.md, "What is recorded"): `before`
@@ -22,116 +22,50 @@ function changeOf(before: object | null, after: object | null): HistoryChange {
   return after === null ? 'deleted' : 'updated';
 }
 
-function either<T>(before: T | null, after: T | null): T {
+/** What the history's filters find a record by; a kind fills only those it has. */
+type RecordFilters = Pick<HistoryRecord, 'customerId' | 'productId' | 'priceListId' | 'sku'>;
+
+const NO_FILTERS: RecordFilters = { customerId: null, productId: null, priceListId: null, sku: null };
+
+/** The record of a change to `before` or `after` (the one that is not null, `after` first), filled with the filters it has. */
+function recordOf<T extends { id: number }>(
+  resource: HistoryResource,
+  before: T | null,
+  after: T | null,
+  filtersOf: (record: T) => Partial<RecordFilters>,
+): HistoryRecord {
   const record = after ?? before;
   if (record === null) throw new Error('a history record needs a before or an after');
-  return record;
+  return { resource, resourceId: record.id, change: changeOf(before, after), before, after, ...NO_FILTERS, ...filtersOf(record) };
 }
 
 export function tradePriceRecord(before: TradePrice | null, after: TradePrice | null): HistoryRecord {
-  const price = either(before, after);
-  return {
-    resource: 'trade_price',
-    resourceId: price.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: price.customerId,
-    productId: price.productId,
-    priceListId: null,
-    sku: price.sku,
-  };
+  return recordOf('trade_price', before, after, (price) => ({ customerId: price.customerId, productId: price.productId, sku: price.sku }));
 }
 
 export function listEntryRecord(before: PriceListPrice | null, after: PriceListPrice | null): HistoryRecord {
-  const entry = either(before, after);
-  return {
-    resource: 'price_list_entry',
-    resourceId: entry.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: null,
-    productId: entry.productId,
-    priceListId: entry.priceListId,
-    sku: entry.sku,
-  };
+  return recordOf('price_list_entry', before, after, (entry) => ({ productId: entry.productId, priceListId: entry.priceListId, sku: entry.sku }));
 }
 
 export function priceListRecord(before: PriceList | null, after: PriceList | null): HistoryRecord {
-  const list = either(before, after);
-  return {
-    resource: 'price_list',
-    resourceId: list.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: null,
-    productId: null,
-    priceListId: list.id,
-    sku: null,
-  };
+  return recordOf('price_list', before, after, (list) => ({ priceListId: list.id }));
 }
 
 export function customerRecord(before: Customer | null, after: Customer | null): HistoryRecord {
-  const customer = either(before, after);
-  return {
-    resource: 'customer',
-    resourceId: customer.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: customer.id,
-    productId: null,
-    priceListId: null,
-    sku: null,
-  };
+  return recordOf('customer', before, after, (customer) => ({ customerId: customer.id }));
 }
 
 export function customerGroupRecord(before: CustomerGroup | null, after: CustomerGroup | null): HistoryRecord {
-  const group = either(before, after);
-  return {
-    resource: 'customer_group',
-    resourceId: group.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: null,
-    productId: null,
-    priceListId: null,
-    sku: null,
-  };
+  return recordOf('customer_group', before, after, () => ({}));
 }
 
 /** A product's own record: `variations` inside it are recorded on their own (`variationRecord`). */
 export function productRecord(before: Product | null, after: Product | null): HistoryRecord {
-  const product = either(before, after);
-  return {
-    resource: 'product',
-    resourceId: product.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: null,
-    productId: product.id,
-    priceListId: null,
-    sku: product.sku,
-  };
+  return recordOf('product', before, after, (product) => ({ productId: product.id, sku: product.sku }));
 }
 
 export function variationRecord(before: Variation | null, after: Variation | null): HistoryRecord {
-  const variation = either(before, after);
-  return {
-    resource: 'variation',
-    resourceId: variation.id,
-    change: changeOf(before, after),
-    before,
-    after,
-    customerId: null,
-    productId: variation.productId,
-    priceListId: null,
-    sku: variation.sku,
-  };
+  return recordOf('variation', before, after, (variation) => ({ productId: variation.productId, sku: variation.sku }));
 }
 
 /** What a change set's entry shows of it: a step of its workflow (docs/change-sets.md, "States"). */
@@ -146,17 +80,7 @@ export interface ChangeSetStep {
 
 /** A change set created (before null) or moved from one state to another. */
 export function changeSetRecord(before: ChangeSetStep | null, after: ChangeSetStep): HistoryRecord {
-  return {
-    resource: 'change_set',
-    resourceId: after.id,
-    change: before === null ? 'created' : 'updated',
-    before,
-    after,
-    customerId: null,
-    productId: null,
-    priceListId: null,
-    sku: null,
-  };
+  return { resource: 'change_set', resourceId: after.id, change: before === null ? 'created' : 'updated', before, after, ...NO_FILTERS };
 }
 
 /** Whether an update changes what a customer would pay: a customer's lists, trade flag or active flag. */
