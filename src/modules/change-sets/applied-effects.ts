@@ -54,23 +54,13 @@ export class RecordChanges<K> {
  */
 export function inverseOperations(effects: AppliedEffects): ChangeSetOperation[] {
   const operations: ChangeSetOperation[] = [];
-  for (const customer of effects.customers) {
-    const expected = customer.priceListIdsAfter;
-    operations.push({
-      type: 'customer.set_price_lists',
-      customerId: customer.id,
-      priceListIds: customer.priceListIds,
-      ...(expected !== undefined && { expectedPriceListIds: expected }),
-    });
+  for (const { id, priceListIds, priceListIdsAfter } of effects.customers) {
+    const expected = priceListIdsAfter === undefined ? {} : { expectedPriceListIds: priceListIdsAfter };
+    operations.push({ type: 'customer.set_price_lists', customerId: id, priceListIds, ...expected });
   }
-  for (const list of effects.lists) {
-    const expected = list.percentageAfter;
-    operations.push({
-      type: 'price_list.set_percentage',
-      priceListId: list.id,
-      percentage: list.percentage,
-      ...(expected !== undefined && { expectedPercentage: expected }),
-    });
+  for (const { id, percentage, percentageAfter } of effects.lists) {
+    const expected = percentageAfter === undefined ? {} : { expectedPercentage: percentageAfter };
+    operations.push({ type: 'price_list.set_percentage', priceListId: id, percentage, ...expected });
   }
   for (const id of effects.tradePrices.created) operations.push({ type: 'trade_price.delete', id });
   for (const id of effects.tradePrices.deleted) operations.push({ type: 'trade_price.restore', id });

@@ -68,6 +68,22 @@ export async function executeOperations(
   const { effects } = execution;
   const prices = new RecordChanges<number>(String);
   const listEntries = new RecordChanges<[number, number]>(([listId, id]) => `${listId}:${id}`);
+  /** Notes trade prices a run created (`restored`: put back with their ids) or deleted. */
+  const notePrices = (records: readonly TradePrice[] | undefined, change: 'created' | 'deleted', restored = false) => {
+    for (const record of records ?? []) {
+      if (change === 'deleted') execution.deleted.push({ resource: 'trade_price', record });
+      else execution.created.push({ resource: 'trade_price', record, ...(restored && { restored: true as const }) });
+      prices.note(record.id, change);
+    }
+  };
+  /** The same for a list's entries. */
+  const noteEntries = (records: readonly PriceListPrice[] | undefined, change: 'created' | 'deleted', restored = false) => {
+    for (const record of records ?? []) {
+      if (change === 'deleted') execution.deleted.push({ resource: 'price_list_entry', record });
+      else execution.created.push({ resource: 'price_list_entry', record, ...(restored && { restored: true as const }) });
+      listEntries.note([record.priceListId, record.id], change);
+    }
+  };
   for (let start = 0; start < operations.length;) {
     const first = operations[start]!;
     let end = start + 1;
@@ -90,39 +106,17 @@ export async function executeOperations(
           validFrom,
           validUntil,
         }));
-        const records = await attempt(() => services.tradePriceService.bulkCreate(storeId, origin, items));
-        for (const record of records ?? []) {
-          execution.created.push({ resource: 'trade_price', record });
-          prices.note(record.id, 'created');
-        }
+        notePrices(await attempt(() => services.tradePriceService.bulkCreate(storeId, origin, items)), 'created');
         break;
       }
       case 'trade_price.delete': {
-        const records = await attempt(() =>
-          services.tradePriceService.removeMany(
-            storeId,
-            origin,
-            (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id),
-          ),
-        );
-        for (const record of records ?? []) {
-          execution.deleted.push({ resource: 'trade_price', record });
-          prices.note(record.id, 'deleted');
-        }
+        const ids = (run as Array<OperationOf<'trade_price.delete'>>).map((operation) => operation.id);
+        notePrices(await attempt(() => services.tradePriceService.removeMany(storeId, origin, ids)), 'deleted');
         break;
       }
       case 'trade_price.restore': {
-        const records = await attempt(() =>
-          services.tradePriceService.restore(
-            storeId,
-            origin,
-            (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id),
-          ),
-        );
-        for (const record of records ?? []) {
-          execution.created.push({ resource: 'trade_price', record, restored: true });
-          prices.note(record.id, 'created');
-        }
+        const ids = (run as Array<OperationOf<'trade_price.restore'>>).map((operation) => operation.id);
+        notePrices(await attempt(() => services.tradePriceService.restore(storeId, origin, ids)), 'created', true);
         break;
       }
       case 'trade_prices.replace': {
@@ -130,15 +124,8 @@ export async function executeOperations(
           () => services.tradePriceService.replace(storeId, origin, { customerId: first.customerId, prices: first.prices, scope: first.scope }),
           { items: 'prices', missing: 'customerId' },
         );
-        for (const record of result?.deleted ?? []) {
-          execution.deleted.push({ resource: 'trade_price', record });
-          prices.note(record.id, 'deleted');
-        }
-        for (const record of result?.created ?? []) {
-          const created = record as TradePrice;
-          execution.created.push({ resource: 'trade_price', record: created });
-          prices.note(created.id, 'created');
-        }
+        notePrices(result?.deleted, 'deleted');
+        notePrices(result?.created as TradePrice[] | undefined, 'created');
         break;
       }
       case 'price_list_entry.create': {
@@ -153,20 +140,19 @@ export async function executeOperations(
             quantityRule,
           }),
         );
-        const entries = await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items), { missing: 'priceListId' });
-        for (const record of entries ?? []) {
-          execution.created.push({ resource: 'price_list_entry', record });
-          listEntries.note([record.priceListId, record.id], 'created');
-        }
+        noteEntries(
+          await attempt(() => services.priceListService.bulkCreatePrices(storeId, origin, first.priceListId, items), { missing: 'priceListId' }),
+          'created',
+        );
         break;
       }
       case 'price_list_entry.restore': {
         const ids = (run as Array<OperationOf<'price_list_entry.restore'>>).map((operation) => operation.id);
-        const entries = await attempt(() => services.priceListService.restorePrices(storeId, origin, first.priceListId, ids), { missing: 'priceListId' });
-        for (const record of entries ?? []) {
-          execution.created.push({ resource: 'price_list_entry', record, restored: true });
-          listEntries.note([record.priceListId, record.id], 'created');
-        }
+        noteEntries(
+          await attempt(() => services.priceListService.restorePrices(storeId, origin, first.priceListId, ids), { missing: 'priceListId' }),
+          'created',
+          true,
+        );
         break;
       }
       case 'price_list_entry.delete': {
@@ -178,10 +164,7 @@ export async function executeOperations(
           },
           { missing: 'id' },
         );
-        if (entry !== undefined) {
-          execution.deleted.push({ resource: 'price_list_entry', record: entry });
-          listEntries.note([entry.priceListId, entry.id], 'deleted');
-        }
+        noteEntries(entry === undefined ? [] : [entry], 'deleted');
         break;
       }
       case 'customer.set_price_lists': {

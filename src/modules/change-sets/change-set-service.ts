@@ -1,5 +1,4 @@
-import type { ChangeSet, ChangeSetInput, ChangeSetOperation, ChangeSetState, ListedOperation } from '../../contract/change-sets.js';
-import type { FieldProblem } from '../../contract/errors.js';
+import type { ChangeSet, ChangeSetInput, ChangeSetState, ListedOperation } from '../../contract/change-sets.js';
 import type { Clock } from '../shared/clock.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Page } from '../shared/page.js';
@@ -71,14 +70,8 @@ export class ChangeSetService {
   }
 
   /** See `ChangeSetDrafting.addOperations`. */
-  addOperations(
-    storeId: number,
-    origin: ChangeOrigin,
-    id: number,
-    operations: ReadonlyArray<ChangeSetOperation | undefined>,
-    shapeProblems: readonly FieldProblem[] = [],
-  ): Promise<ChangeSet> {
-    return this.drafting.addOperations(storeId, origin, id, operations, shapeProblems);
+  addOperations(...args: Parameters<ChangeSetDrafting['addOperations']>): Promise<ChangeSet> {
+    return this.drafting.addOperations(...args);
   }
 
   /** See `ChangeSetDrafting.submit`. */
