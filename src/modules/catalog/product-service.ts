@@ -1,13 +1,12 @@
 import { MAX_BULK_VARIATIONS, type Product, type ProductInput, type ProductUpdate } from '../../contract/products.js';
 import type { ProductVariation, Variation, VariationInput } from '../../contract/variations.js';
-import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { isoTimestamp } from '../shared/clock.js';
 import { AppError, asBulkItem, found, notFound, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../shared/page.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { productPricingChanged, productRecord, variationPricingChanged, variationRecord } from '../history/change-records.js';
 import type { ChangeOrigin, HistoryRecord } from '../history/history-entry.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import type { ProductFields, ProductFilter } from './product-repository.js';
 import { bulkProductProblems } from './bulk-product-checks.js';
 import { deletePricesOf, refuseWhilePriced } from './sku-prices.js';
@@ -17,6 +16,7 @@ import type { VariationFields } from './variation-repository.js';
 import { longWork, onNextTurn } from '../shared/long-work.js';
 import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
 import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-rule.js';
+import { StoreRecordsService } from '../shared/store-records-service.js';
 
 /**
  * Rows a bulk create of products writes between two turns of the event loop (a product, its
@@ -26,18 +26,9 @@ import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-
 /** History records a bulk create appends at once, about (a product's records are never split). */
 const HISTORY_PER_APPEND = 250;
 
-export class ProductService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  list(storeId: number, filter: ProductFilter, page: Page): Promise<Product[]> {
-    return this.uow.repos.products.list(storeId, filter, page);
-  }
-
-  count(storeId: number, filter: ProductFilter): Promise<number> {
-    return this.uow.repos.products.count(storeId, filter);
+export class ProductService extends StoreRecordsService<Product, ProductFilter> {
+  protected records(repos: Repositories) {
+    return repos.products;
   }
 
   async get(storeId: number, id: number): Promise<Product> {

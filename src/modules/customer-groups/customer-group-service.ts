@@ -1,15 +1,15 @@
 import { type CustomerGroup, type CustomerGroupInput, type CustomerGroupUpdate, MAX_CUSTOMER_GROUPS } from '../../contract/customer-groups.js';
 import type { Customer } from '../../contract/customers.js';
 import { deleteInBatches } from '../shared/batched-delete.js';
-import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { isoTimestamp } from '../shared/clock.js';
 import { found, invalidField, notFound } from '../shared/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { customerGroupChanged, customerGroupRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
-import type { Page } from '../shared/page.js';
 import { assertPriceListsExist } from '../price-lists/assert-price-lists.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import type { CustomerGroupFilter } from './customer-group-repository.js';
+import { StoreRecordsService } from '../shared/store-records-service.js';
 
 /**
  * Customer groups (docs/pricing.md, "Customer groups"): a name and ordered price lists that
@@ -17,18 +17,9 @@ import type { CustomerGroupFilter } from './customer-group-repository.js';
  * most one (`customerGroupId`). The history records a group's lists, so an as-of price reads
  * the group's lists then.
  */
-export class CustomerGroupService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  list(storeId: number, filter: CustomerGroupFilter, page: Page): Promise<CustomerGroup[]> {
-    return this.uow.repos.customerGroups.list(storeId, filter, page);
-  }
-
-  count(storeId: number, filter: CustomerGroupFilter): Promise<number> {
-    return this.uow.repos.customerGroups.count(storeId, filter);
+export class CustomerGroupService extends StoreRecordsService<CustomerGroup, CustomerGroupFilter> {
+  protected records(repos: Repositories) {
+    return repos.customerGroups;
   }
 
   async get(storeId: number, id: number): Promise<CustomerGroup> {

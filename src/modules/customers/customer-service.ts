@@ -1,34 +1,23 @@
 import type { Customer, CustomerInput, CustomerUpdate } from '../../contract/customers.js';
-import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { isoTimestamp } from '../shared/clock.js';
 import { asBulkItem, found, invalidField, notFound, UniqueViolation, validationFailed } from '../shared/errors.js';
 import { assertPriceListsExist } from '../price-lists/assert-price-lists.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../shared/page.js';
 import { eventOf, updateEventOf } from '../events/events.js';
 import { customerPricingChanged, customerRecord } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import { TradePriceWrites } from '../trade-prices/trade-price-writes.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import type { CustomerFilter, NewCustomer } from './customer-repository.js';
 import { longWork, onNextTurn } from '../shared/long-work.js';
-
-/** Customers a bulk create writes between two turns of the event loop (on SQLite, 1000 held it about 40 ms in one piece). */
+import { StoreRecordsService } from '../shared/store-records-service.js';
 
 /** Customers' history entries hashed and written in one append of a bulk create. */
 const HISTORY_PER_APPEND = 250;
 
-export class CustomerService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  list(storeId: number, filter: CustomerFilter, page: Page): Promise<Customer[]> {
-    return this.uow.repos.customers.list(storeId, filter, page);
-  }
-
-  count(storeId: number, filter: CustomerFilter): Promise<number> {
-    return this.uow.repos.customers.count(storeId, filter);
+export class CustomerService extends StoreRecordsService<Customer, CustomerFilter> {
+  protected records(repos: Repositories) {
+    return repos.customers;
   }
 
   async get(storeId: number, id: number): Promise<Customer> {

@@ -4,27 +4,25 @@ import { type Clock, isoTimestamp } from '../shared/clock.js';
 import { quantityBreaks } from '../quantity-rules/quantity-rule.js';
 import { found, refusedBy, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
-import type { Page } from '../shared/page.js';
 import type { PricingService } from '../pricing/pricing-service.js';
 import { customerProblem } from '../pricing/trade-customer.js';
 import { eventOf } from '../events/events.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { formatUnits, isOrderAmount } from '../shared/order-amounts.js';
 import type { NewOrderLine, OrderFilter } from './order-repository.js';
+import { StoreRecordsService } from '../shared/store-records-service.js';
 
-export class OrderService {
+export class OrderService extends StoreRecordsService<Order, OrderFilter> {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
+    uow: UnitOfWork,
+    clock: Clock,
     private readonly pricing: PricingService,
-  ) {}
-
-  list(storeId: number, filter: OrderFilter, page: Page): Promise<Order[]> {
-    return this.uow.repos.orders.list(storeId, filter, page);
+  ) {
+    super(uow, clock);
   }
 
-  count(storeId: number, filter: OrderFilter): Promise<number> {
-    return this.uow.repos.orders.count(storeId, filter);
+  protected records(repos: Repositories) {
+    return repos.orders;
   }
 
   async get(storeId: number, id: number): Promise<Order> {

@@ -13,7 +13,7 @@ import {
 } from '../../contract/price-lists.js';
 import { deleteInBatches } from '../shared/batched-delete.js';
 import type { Rounding } from '../currency/rounding.js';
-import { type Clock, isoTimestamp } from '../shared/clock.js';
+import { isoTimestamp } from '../shared/clock.js';
 import { AppError, found, invalidField, notFound, refusedBy, validationFailed } from '../shared/errors.js';
 import type { FieldProblem } from '../../contract/errors.js';
 import { eventOf, updateEventOf } from '../events/events.js';
@@ -28,8 +28,9 @@ import { checkEntryItems } from './entry-check.js';
 import { columnOfField, readEntryFile } from './entry-file.js';
 import { pageOfOverlaps, plannedOverlaps } from './list-overlaps.js';
 import { PriceListEntryWrites } from './price-list-entry-writes.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories } from '../shared/unit-of-work.js';
 import type { NewPriceList, PriceListFilter, PriceListPriceFilter } from './price-list-repository.js';
+import { StoreRecordsService } from '../shared/store-records-service.js';
 
 /** Stored entries a replace reads at a time (each read a turn of its own). */
 const REPLACE_READ = 2500;
@@ -39,18 +40,9 @@ const REPLACE_READ = 2500;
  * a percentage list takes a share off every catalog price. Customers name their lists in
  * order (`priceListIds`); the resolution rule reads them after the customer's own trade prices.
  */
-export class PriceListService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  list(storeId: number, filter: PriceListFilter, page: Page): Promise<PriceList[]> {
-    return this.uow.repos.priceLists.list(storeId, filter, page);
-  }
-
-  count(storeId: number, filter: PriceListFilter): Promise<number> {
-    return this.uow.repos.priceLists.count(storeId, filter);
+export class PriceListService extends StoreRecordsService<PriceList, PriceListFilter> {
+  protected records(repos: Repositories) {
+    return repos.priceLists;
   }
 
   async get(storeId: number, id: number): Promise<PriceList> {
