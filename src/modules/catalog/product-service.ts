@@ -18,11 +18,6 @@ import type { QuantityRuleInput } from '../../contract/quantity-rules.js';
 import { ruleOfInput, ruleProblems, sameRule } from '../quantity-rules/quantity-rule.js';
 import { StoreRecordsService } from '../shared/store-records-service.js';
 
-/**
- * Rows a bulk create of products writes between two turns of the event loop (a product, its
- * variations and SKUs count one row each): on SQLite, whose calls are synchronous, 1000 products
- * with 10 000 variations held the loop 300 ms in one piece; 250 rows keep a stretch at a few ms.
- */
 /** History records a bulk create appends at once, about (a product's records are never split). */
 const HISTORY_PER_APPEND = 250;
 
