@@ -30,7 +30,7 @@ import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerRequestMetrics } from '../http/plugins/request-metrics.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { rerouteUnreadableUrl } from '../http/plugins/unreadable-url.js';
-import { registerCustomerRoutes } from '../http/routes/customers/index.js';
+import { registerCustomerRoutes } from '../http/routes/customers.js';
 import { registerCategoryRoutes } from '../http/routes/categories.js';
 import { registerPriceListRoutes } from '../http/routes/price-lists/index.js';
 import { registerCustomerGroupRoutes } from '../http/routes/customer-groups/index.js';

@@ -1,98 +1,51 @@
-import { Type } from '@sinclair/typebox';
 import { Category, CategoryGetQuery, CategoryInput, CategoryListQuery, CategoryUpdate } from '../../contract/categories.js';
-import { CountResponse, IdParams } from '../../contract/common.js';
 import type { CategoryService } from '../../modules/catalog/category-service.js';
 import { type App, embeds, pageOf, storeIdOf } from '../plugins/app-types.js';
 import { CATEGORY_EMBED_SCOPES } from '../plugins/embed-scopes.js';
-import { createErrors, NoContent, readErrors, writeErrors } from './docs.js';
+import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
+
+const CATEGORIES: Resource = { path: '/v1/categories', tag: 'categories', one: 'a category', many: 'categories' };
 
 /** `/v1/categories`: every operation of the resource, in one file. */
 export function registerCategoryRoutes(app: App, categories: CategoryService): void {
-  app.get(
-    '/v1/categories',
-    {
-      schema: {
-        operationId: 'categories.list',
-        tags: ['categories'],
-        summary: 'List categories',
-        querystring: CategoryListQuery,
-        response: { 200: Type.Array(Category), ...readErrors },
-      },
-      config: { scope: 'catalog:read', embeds: CATEGORY_EMBED_SCOPES },
-    },
-    async (request) => categories.list(storeIdOf(request), pageOf(request.query), { parents: embeds(request, 'parents') }),
+  const read = { scope: 'catalog:read', record: Category } as const;
+  const write = { scope: 'catalog:write', priceChange: 'never' } as const;
+
+  app.get(CATEGORIES.path, listOptions(CATEGORIES, { ...read, querystring: CategoryListQuery, embeds: CATEGORY_EMBED_SCOPES }), async (request) =>
+    categories.list(storeIdOf(request), pageOf(request.query), { parents: embeds(request, 'parents') }),
   );
 
-  app.get(
-    '/v1/categories/count',
-    {
-      schema: { operationId: 'categories.count', tags: ['categories'], summary: 'Count categories', response: { 200: CountResponse, ...readErrors } },
-      config: { scope: 'catalog:read' },
-    },
-    async (request) => ({ count: await categories.count(storeIdOf(request)) }),
+  app.get(`${CATEGORIES.path}/count`, countOptions(CATEGORIES, { scope: 'catalog:read' }), async (request) => ({
+    count: await categories.count(storeIdOf(request)),
+  }));
+
+  app.get(itemPath(CATEGORIES), getOptions(CATEGORIES, { ...read, querystring: CategoryGetQuery, embeds: CATEGORY_EMBED_SCOPES }), async (request) =>
+    categories.get(storeIdOf(request), request.params.id, { parents: embeds(request, 'parents') }),
   );
 
-  app.get(
-    '/v1/categories/:id',
-    {
-      schema: {
-        operationId: 'categories.get',
-        tags: ['categories'],
-        summary: 'Get a category',
-        params: IdParams,
-        querystring: CategoryGetQuery,
-        response: { 200: Category, ...readErrors },
-      },
-      config: { scope: 'catalog:read', embeds: CATEGORY_EMBED_SCOPES },
-    },
-    async (request) => categories.get(storeIdOf(request), request.params.id, { parents: embeds(request, 'parents') }),
-  );
-
-  app.post(
-    '/v1/categories',
-    {
-      schema: {
-        operationId: 'categories.create',
-        tags: ['categories'],
-        summary: 'Create a category',
-        body: CategoryInput,
-        response: { 201: Category, ...createErrors },
-      },
-      config: { scope: 'catalog:write', priceChange: 'never' },
-    },
-    async (request, reply) => reply.sendCreated(() => categories.create(storeIdOf(request), request.body)),
+  app.post(CATEGORIES.path, createOptions(CATEGORIES, { ...write, body: CategoryInput, record: Category }), async (request, reply) =>
+    reply.sendCreated(() => categories.create(storeIdOf(request), request.body)),
   );
 
   app.put(
-    '/v1/categories/:id',
-    {
-      schema: {
-        operationId: 'categories.update',
-        tags: ['categories'],
-        summary: 'Update some fields of a category',
-        description: 'A new parent must exist and must be neither the category itself nor one of its subcategories.',
-        params: IdParams,
-        body: CategoryUpdate,
-        response: { 200: Category, ...writeErrors },
-      },
-      config: { scope: ['catalog:write', 'catalog:read'], priceChange: 'never' },
-    },
+    itemPath(CATEGORIES),
+    updateOptions(CATEGORIES, {
+      ...write,
+      scope: ['catalog:write', 'catalog:read'],
+      description: 'A new parent must exist and must be neither the category itself nor one of its subcategories.',
+      body: CategoryUpdate,
+      record: Category,
+    }),
     async (request) => categories.update(storeIdOf(request), request.params.id, request.body),
   );
 
   app.delete(
-    '/v1/categories/:id',
-    {
-      schema: {
-        operationId: 'categories.delete',
-        tags: ['categories'],
-        summary: 'Delete a category without subcategories',
-        description: 'A category with subcategories is refused (422); products lose their link to it.',
-        params: IdParams,
-        response: { 204: NoContent, ...writeErrors },
-      },
-      config: { scope: 'catalog:write', priceChange: 'never' },
-    },
+    itemPath(CATEGORIES),
+    deleteOptions(CATEGORIES, {
+      ...write,
+      summary: 'Delete a category without subcategories',
+      description: 'A category with subcategories is refused (422); products lose their link to it.',
+    }),
     async (request, reply) => {
       await categories.remove(storeIdOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -1,0 +1,132 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { CountResponse, IdParams } from '../../contract/common.js';
+import type { Scope } from '../../modules/stores/scopes.js';
+import type { PriceChange } from '../plugins/price-change.js';
+import { createErrors, NoContent, readErrors, writeErrors } from './docs.js';
+
+/**
+ * The route options of a plain resource's operations (list, count, get, create, update,
+ * delete), so that its route file writes only what differs: its schemas, scopes and handlers.
+ * Each builder answers the `{ schema, config }` of `app.get(path, options, handler)`, so the
+ * handler's request is typed from the schemas as when written out.
+ */
+export interface Resource {
+  /** The collection's path: `/v1/categories`; one record is `${path}/:id`. */
+  readonly path: string;
+  /** The OpenAPI tag, also the first part of each `operationId` (`categories.list`). */
+  readonly tag: string;
+  /** The nouns of the summaries: `a category`, `categories`. */
+  readonly one: string;
+  readonly many: string;
+}
+
+type Scopes = Scope | readonly Scope[];
+type Embeds = Readonly<Record<string, Scope>>;
+type Errors = Readonly<Record<number, TSchema>>;
+
+interface Common {
+  readonly scope: Scopes;
+  readonly description?: string;
+}
+
+export function itemPath(resource: Resource): string {
+  return `${resource.path}/:id`;
+}
+
+function schemaHead(resource: Resource, operation: string, summary: string, description: string | undefined) {
+  return { operationId: `${resource.tag}.${operation}`, tags: [resource.tag], summary, ...(description !== undefined && { description }) };
+}
+
+function readConfig(scope: Scopes, embeds: Embeds | undefined) {
+  return { scope, ...(embeds !== undefined && { embeds }) };
+}
+
+export function listOptions<Q extends TSchema, R extends TSchema>(
+  resource: Resource,
+  options: Common & { readonly querystring: Q; readonly record: R; readonly embeds?: Embeds },
+) {
+  return {
+    schema: {
+      ...schemaHead(resource, 'list', `List ${resource.many}`, options.description),
+      querystring: options.querystring,
+      response: { 200: Type.Array(options.record), ...readErrors },
+    },
+    config: readConfig(options.scope, options.embeds),
+  };
+}
+
+/** Without `querystring` when the count takes no filter: the schema then has none. */
+export function countOptions(resource: Resource, options: Common): ReturnType<typeof countHead>;
+export function countOptions<Q extends TSchema>(
+  resource: Resource,
+  options: Common & { readonly querystring: Q },
+): ReturnType<typeof countHead> & { schema: { querystring: Q } };
+export function countOptions<Q extends TSchema>(resource: Resource, options: Common & { readonly querystring?: Q }) {
+  const head = countHead(resource, options);
+  if (options.querystring === undefined) return head;
+  const { response, ...schema } = head.schema;
+  return { schema: { ...schema, querystring: options.querystring, response }, config: head.config };
+}
+
+function countHead(resource: Resource, options: Common) {
+  return {
+    schema: { ...schemaHead(resource, 'count', `Count ${resource.many}`, options.description), response: { 200: CountResponse, ...readErrors } },
+    config: { scope: options.scope },
+  };
+}
+
+export function getOptions<Q extends TSchema, R extends TSchema>(
+  resource: Resource,
+  options: Common & { readonly querystring: Q; readonly record: R; readonly embeds?: Embeds },
+) {
+  return {
+    schema: {
+      ...schemaHead(resource, 'get', `Get ${resource.one}`, options.description),
+      params: IdParams,
+      querystring: options.querystring,
+      response: { 200: options.record, ...readErrors },
+    },
+    config: readConfig(options.scope, options.embeds),
+  };
+}
+
+export function createOptions<B extends TSchema, R extends TSchema>(
+  resource: Resource,
+  options: Common & { readonly body: B; readonly record: R; readonly priceChange: PriceChange },
+) {
+  return {
+    schema: {
+      ...schemaHead(resource, 'create', `Create ${resource.one}`, options.description),
+      body: options.body,
+      response: { 201: options.record, ...createErrors },
+    },
+    config: { scope: options.scope, priceChange: options.priceChange },
+  };
+}
+
+export function updateOptions<B extends TSchema, R extends TSchema>(
+  resource: Resource,
+  options: Common & { readonly body: B; readonly record: R; readonly priceChange: PriceChange },
+) {
+  return {
+    schema: {
+      ...schemaHead(resource, 'update', `Update some fields of ${resource.one}`, options.description),
+      params: IdParams,
+      body: options.body,
+      response: { 200: options.record, ...writeErrors },
+    },
+    config: { scope: options.scope, priceChange: options.priceChange },
+  };
+}
+
+/** A delete's summary says what else goes with the record; `errors` are `writeErrors` unless given. */
+export function deleteOptions(resource: Resource, options: Common & { readonly summary: string; readonly priceChange: PriceChange; readonly errors?: Errors }) {
+  return {
+    schema: {
+      ...schemaHead(resource, 'delete', options.summary, options.description),
+      params: IdParams,
+      response: { 204: NoContent, ...(options.errors ?? writeErrors) },
+    },
+    config: { scope: options.scope, priceChange: options.priceChange },
+  };
+}
