@@ -137,6 +137,11 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
   const port = (app.server.address() as AddressInfo).port;
   const baseUrl = `https://127.0.0.1:${port}`;
   const agent = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, connections: 64, ...AGENT_KEEP_ALIVE });
+  // A raw body (an upload) goes on a connection of its own, closed after its answer: the server
+  // may close an upload's connection once it has refused it, and that connection, back in the
+  // pool and reused by the next request on a loaded machine before its close arrived, failed
+  // that request with `read ECONNRESET` (seen in the import limits' suites).
+  const uploadAgent = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, connections: 64, pipelining: 0 });
 
   let plain: http.Server | undefined;
   if (options.plainHttp === true) {
@@ -181,7 +186,8 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
     }
     return { status: response.statusCode, headers: response.headers, body, text };
   };
-  const request = (method: string, urlPath: string, requestOptions?: RequestOptions) => send(baseUrl, agent, method, urlPath, requestOptions);
+  const request = (method: string, urlPath: string, requestOptions?: RequestOptions) =>
+    send(baseUrl, requestOptions?.rawBody === undefined ? agent : uploadAgent, method, urlPath, requestOptions);
   const plainRequest = (method: string, urlPath: string, requestOptions?: RequestOptions) => {
     if (plainBaseUrl === undefined) throw new Error('start the test server with { plainHttp: true }');
     return send(plainBaseUrl, plainAgent, method, urlPath, requestOptions);
@@ -208,6 +214,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
     },
     async close() {
       await agent.close();
+      await uploadAgent.close();
       await plainAgent.close();
       await metricsListener?.close();
       metrics?.stop();
