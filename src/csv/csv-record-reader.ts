@@ -2,7 +2,7 @@ import { parse, type Parser } from 'csv-parse';
 import { clip } from '../text/clip.js';
 import { CSV_READ_OPTIONS } from './csv-read-options.js';
 import { CsvProblem } from './csv-problem.js';
-import { MALFORMED_MARK, type MalformedRecord, RecordCutter } from './record-cut.js';
+import { type MalformedRecord, RecordCutter } from './record-cut.js';
 import { RowGuard } from './row-guard.js';
 
 const malformedRecords = new WeakMap<readonly string[], MalformedRecord>();
@@ -91,7 +91,7 @@ export class CsvRecordReader {
   private take(): string[][] {
     const records: string[][] = [];
     for (let record = this.parser.read() as string[] | null; record !== null; record = this.parser.read() as string[] | null) {
-      const cut = record.length === 1 && record[0] === MALFORMED_MARK ? this.cutter.taken() : undefined;
+      const cut = record.length === 1 && record[0] === this.cutter.mark ? this.cutter.taken() : undefined;
       if (cut === undefined) {
         records.push(record);
       } else {

@@ -23,6 +23,17 @@ describe('records whose quoting is broken', () => {
     });
   });
 
+  it('cannot be forged: a record that spells out a mark of an earlier version is a record like any other', async () => {
+    expect(await read('a\n"\u0000malformed record\u0000"\n1,"a"b\n')).toEqual({
+      records: [
+        [['a'], null],
+        [['\u0000malformed record\u0000'], null],
+        [['1,"a"b'], 'is not valid CSV: text after a closing quote'],
+      ],
+      malformed: undefined,
+    });
+  });
+
   it('keep a byte-order mark, CRLF and quoted fields as the parser reads them', async () => {
     expect(await read('\uFEFF"a",b\r\n"x""y",2\r\n1,"bad"x\r\n3,4\r\n')).toEqual({
       records: [

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { clip } from '../text/clip.js';
 
 /** A record the CSV parser would refuse, cut out of the file: its text and what is wrong with it. */
@@ -6,10 +7,6 @@ export interface MalformedRecord {
   raw: string;
   message: string;
 }
-
-/** What the parser is given in place of a malformed record: one field no import reads as data. */
-export const MALFORMED_MARK = '\u0000malformed record\u0000';
-const MARK_LINE = Buffer.from(`"${MALFORMED_MARK}"`);
 
 const FIELD_START = 0;
 const UNQUOTED = 1;
@@ -23,7 +20,7 @@ const BROKEN = 4;
  * Reads the file's quoting ahead of the parser, record by record, as the parser reads it (a
  * field that starts with a quote is quoted; a quote doubles inside one; a quote elsewhere in a
  * field, or text after a closing quote, breaks the record). A broken record, up to the end of
- * its line, is cut out and a one-field record (`MALFORMED_MARK`) put in its place, so the parser
+ * its line, is cut out and a one-field record (`mark`) put in its place, so the parser
  * goes on with the next line and every such record is a problem of its own (`taken` in order).
  * A record still open at the end of the file (a quote never closed) is cut out too.
  *
@@ -31,6 +28,12 @@ const BROKEN = 4;
  * ends (a record is at most `MAX_IMPORT_ROW_BYTES`, which `RowGuard` checks first).
  */
 export class RecordCutter {
+  /**
+   * What the parser is given in place of a malformed record: one field, random for each file,
+   * so that no record a file really holds can pass for one (a file's own NUL is its problem).
+   */
+  readonly mark = `\u0000malformed record ${randomUUID()}\u0000`;
+  private readonly markLine = Buffer.from(`"${this.mark}"`);
   private held: Buffer = Buffer.alloc(0);
   private scanned = 0;
   private state = FIELD_START;
@@ -73,7 +76,7 @@ export class RecordCutter {
           break;
         default:
           if (lineEnd) {
-            out.push(data.subarray(emitted, recordStart), MARK_LINE);
+            out.push(data.subarray(emitted, recordStart), this.markLine);
             this.found.push({ raw: data.subarray(recordStart, index).toString('utf8'), message: this.problem });
             emitted = index;
             this.state = FIELD_START;
@@ -94,7 +97,7 @@ export class RecordCutter {
     if (this.state === QUOTED || this.state === BROKEN) {
       const message = this.state === QUOTED ? 'is not valid CSV: a quote opened in it is never closed' : this.problem;
       this.found.push({ raw: rest.toString('utf8').replace(/\r?\n$/, ''), message });
-      return MARK_LINE;
+      return this.markLine;
     }
     return rest;
   }
