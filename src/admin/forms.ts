@@ -253,11 +253,14 @@ export function numberOrText(text: string): number | string | undefined {
  */
 export function priceOrText(text: string): number | string | undefined {
   const trimmed = text.trim();
-  return numberOrText(/^-?\d+,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed);
+  // `1,234` reads as a thousand and more in the page's locale (en-GB): a comma followed by
+  // exactly three digits is not taken for a decimal comma, and is refused as typed.
+  const decimalComma = /^-?\d+,\d+$/.test(trimmed) && !/^-?\d{1,3},\d{3}$/.test(trimmed);
+  return numberOrText(decimalComma ? trimmed.replace(',', '.') : trimmed);
 }
 
 /** What a price looks like, said where a price field's text is not one. */
-export const PRICE_FORMAT = 'a price: digits with at most 4 decimals after a point or a comma, e.g. 19.50 or 19,50';
+export const PRICE_FORMAT = 'a price: digits with at most 4 decimals after a point or a comma, no thousands separator, e.g. 19.50 or 19,50';
 
 /** The API's "must be number" at a price field (`price`, `prices.3.price`, `rounding.increment`) in the page's words: the format. */
 export function priceMessage(field: string | null | undefined, message: string): string {

@@ -100,7 +100,14 @@ describe.skipIf(!chromiumAvailable())('customers by name, and prices with a deci
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(() => page.locator('.inline-price .field-error').textContent())
-      .toBe('a price: digits with at most 4 decimals after a point or a comma, e.g. 19.50 or 19,50');
+      .toBe('a price: digits with at most 4 decimals after a point or a comma, no thousands separator, e.g. 19.50 or 19,50');
+    expect(await pricesOf(customer)).toEqual([{ sku: catalog.skus.mug, price: 18.25 }]);
+    // Nor is a comma before three digits, a thousands separator to an en-GB reader: not 1.234.
+    await page.getByLabel(/^New price of /).fill('1,234');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.inline-price .field-error').textContent())
+      .toBe('a price: digits with at most 4 decimals after a point or a comma, no thousands separator, e.g. 19.50 or 19,50');
     expect(await pricesOf(customer)).toEqual([{ sku: catalog.skus.mug, price: 18.25 }]);
     await page.close();
   });
