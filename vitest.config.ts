@@ -30,6 +30,7 @@ const browser = [
   'test/admin/admin-money-cells.test.ts',
   'test/admin/admin-outcomes.test.ts',
   'test/admin/admin-names-and-commas.test.ts',
+  'test/admin/admin-history-views.test.ts',
 ];
 /** Suites that run the built CLI as processes (`npm run test:quick` leaves them out). */
 const processes = [

@@ -1,6 +1,8 @@
 import type { PriceHistoryCountQuery, PriceHistoryEntry } from '@pricebook/client/browser';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
+import { Form } from '../forms.js';
 import { alertBox, pager, section, type ViewContext } from '../view.js';
+import { customerNames, nameIn } from './customer-names.js';
 
 /** Entries per page of the table. */
 const PAGE = 20;
@@ -11,26 +13,57 @@ export interface HistorySection {
   reload(): Promise<void>;
 }
 
+/** Whose history a section shows: a customer's, a price list's or a product's (its SKUs'). */
+export type HistoryFilter = Pick<PriceHistoryCountQuery, 'customerId' | 'priceListId' | 'productId'>;
+
 /**
- * The price history of a customer (`customerId`) or of a price list (`priceListId`): every change
- * recorded, newest first, paged — when, who (the staff member or the API key), what, old → new,
- * and how it came (API, admin page, import). Every value is set as text.
+ * The price history of a customer, a price list or a product: every change recorded, newest
+ * first, paged, narrowed to one SKU when one is asked for — when, who (the staff member or the
+ * API key), what, old → new, and how it came (API, admin page, import). A price changed by a
+ * replace (the API deletes the old record and creates the new one) is one row, old → new. Every
+ * value is set as text.
  */
-export function historySection(context: ViewContext, filter: Pick<PriceHistoryCountQuery, 'customerId' | 'priceListId'>, caption: string): HistorySection {
+export function historySection(context: ViewContext, filter: HistoryFilter, caption: string): HistorySection {
   let offset = 0;
   const alert = alertBox();
   const body = h('div', {}, h('p', {}, 'Loading the history…'));
+  const skuForm = new Form({
+    label: `${caption}: one SKU`,
+    submitLabel: 'Show its changes',
+    fields: [{ name: 'sku', label: 'SKU', hint: 'Only the changes of this SKU, exactly; empty: every change.' }],
+    actions: [h('button', { type: 'reset' }, 'Show all')],
+    grid: true,
+    onSubmit: async () => {
+      offset = 0;
+      await load();
+    },
+  });
+  skuForm.element.addEventListener('reset', () => {
+    offset = 0;
+    setTimeout(() => void reload());
+  });
   const load = async (): Promise<void> => {
-    const [page, total] = await Promise.all([context.api.priceHistory.list({ ...filter, count: PAGE, offset }), context.api.priceHistory.count(filter)]);
+    const sku = skuForm.value('sku');
+    const query = { ...filter, ...(sku === '' ? {} : { sku }) };
+    const [page, total] = await Promise.all([context.api.priceHistory.list({ ...query, count: PAGE, offset }), context.api.priceHistory.count(query)]);
+    const rows = historyRows(page);
+    // Whose price each row is, where the section is not already one customer's.
+    const names =
+      filter.customerId === undefined
+        ? await customerNames(
+            context.api,
+            rows.map((row) => customerOf(row.entry)),
+          )
+        : new Map<number, string>();
     alert.clear();
     replaceChildren(
       body,
       page.length === 0
-        ? h('p', {}, total === 0 ? 'No changes recorded yet.' : 'No changes on this page.')
+        ? h('p', {}, total === 0 ? (sku === '' ? 'No changes recorded yet.' : `No changes of ${sku} recorded.`) : 'No changes on this page.')
         : table(
             caption,
             ['When', 'Who', 'What', 'Old → new', 'Source'],
-            page.map((entry) => [formatMoment(entry.at), actorText(entry), whatText(entry), changeText(entry), sourceText(entry)]),
+            rows.map((row) => [formatMoment(row.entry.at), actorText(row.entry), rowWhat(row, names), rowChange(row), sourceText(row.entry)]),
           ),
       pager({
         offset,
@@ -57,11 +90,79 @@ export function historySection(context: ViewContext, filter: Pick<PriceHistoryCo
     element: section(
       'History',
       h('p', {}, 'Every change, newest first: who made it, when, what it was before and after, and how it came (the API, this page, an import).'),
+      skuForm.element,
       alert,
       body,
     ),
     reload,
   };
+}
+
+/** A row of the table: one entry, or a price's deletion and the creation that replaced it. */
+export interface HistoryRow {
+  /** The entry the row is dated and attributed by (the creation, for a replaced price). */
+  entry: PriceHistoryEntry;
+  /** The deletion a replaced price's creation stands beside. */
+  replaced?: PriceHistoryEntry;
+}
+
+/** The kinds of record a replace deletes and creates anew (`PUT …/trade-prices`, a list's entries). */
+const REPLACED: ReadonlySet<PriceHistoryEntry['resource']> = new Set(['trade_price', 'price_list_entry']);
+
+/**
+ * The entries of a page as rows, in their order: a price's deletion and a creation of the same
+ * change (one request, or one import or change set at one moment) for the same customer or list,
+ * SKU and starting quantity become one row, where the creation is; every other entry is a row
+ * of its own. Pairs split by the page's edge stay two rows.
+ */
+export function historyRows(entries: readonly PriceHistoryEntry[]): HistoryRow[] {
+  const taken = new Set<PriceHistoryEntry>();
+  const rows: HistoryRow[] = [];
+  for (const entry of entries) {
+    if (taken.has(entry)) continue;
+    const partner =
+      REPLACED.has(entry.resource) && entry.change !== 'updated'
+        ? entries.find((other) => !taken.has(other) && other !== entry && replaces(entry, other))
+        : undefined;
+    if (partner === undefined) {
+      rows.push({ entry });
+      continue;
+    }
+    taken.add(partner);
+    const [created, deleted] = entry.change === 'created' ? [entry, partner] : [partner, entry];
+    rows.push({ entry: created, replaced: deleted });
+  }
+  return rows;
+}
+
+/** Whether one of `a` and `b` deletes a price and the other creates its successor in the same change. */
+function replaces(a: PriceHistoryEntry, b: PriceHistoryEntry): boolean {
+  if (a.resource !== b.resource || a.change === b.change || b.change === 'updated') return false;
+  const sameChange =
+    a.requestId !== null ? a.requestId === b.requestId : b.requestId === null && a.at === b.at && a.source === b.source && a.sourceId === b.sourceId;
+  if (!sameChange) return false;
+  const gone = (a.before ?? b.before)!;
+  const made = (a.after ?? b.after)!;
+  return ['customerId', 'priceListId', 'sku', 'minQuantity'].every((field) => valueText(gone[field]) === valueText(made[field]));
+}
+
+function customerOf(entry: PriceHistoryEntry): number | undefined {
+  if (entry.resource === 'customer') return entry.resourceId;
+  const value = (entry.after ?? entry.before)?.customerId;
+  return typeof value === 'number' ? value : undefined;
+}
+
+function rowWhat(row: HistoryRow, names: ReadonlyMap<number, string>): string {
+  const customer = row.entry.resource === 'trade_price' ? customerOf(row.entry) : undefined;
+  const whose = customer !== undefined && names.size > 0 ? ` of ${nameIn(names, customer)}` : '';
+  if (row.replaced === undefined) return whatText(row.entry, whose);
+  const sku = (row.entry.after?.sku as string | undefined) ?? '';
+  return `${RESOURCE_TEXT[row.entry.resource]} #${row.replaced.resourceId} → #${row.entry.resourceId} (${sku})${whose} changed`;
+}
+
+function rowChange(row: HistoryRow): string {
+  if (row.replaced === undefined) return changeText(row.entry);
+  return changeText({ ...row.entry, change: 'updated', before: row.replaced.before });
 }
 
 const RESOURCE_TEXT: Readonly<Record<PriceHistoryEntry['resource'], string>> = {
@@ -108,11 +209,11 @@ export function actorText(entry: PriceHistoryEntry): string {
   return `${entry.actor.name} (${entry.actor.type === 'staff' ? 'staff' : 'API key'})`;
 }
 
-/** `Trade price #12 (MUG-1) created`. */
-export function whatText(entry: PriceHistoryEntry): string {
+/** `Trade price #12 (MUG-1) created`; `whose` goes before the change (` of Ada Lovelace`). */
+export function whatText(entry: PriceHistoryEntry, whose = ''): string {
   const record = entry.after ?? entry.before;
   const sku = typeof record?.sku === 'string' && entry.resource !== 'product' && entry.resource !== 'variation' ? ` (${record.sku})` : '';
-  return `${RESOURCE_TEXT[entry.resource]} #${entry.resourceId}${sku} ${entry.change}`;
+  return `${RESOURCE_TEXT[entry.resource]} #${entry.resourceId}${sku}${whose} ${entry.change}`;
 }
 
 /** `API`, `admin`, `import #12`, `change set #3`. */

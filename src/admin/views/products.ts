@@ -4,6 +4,7 @@ import { Form } from '../forms.js';
 import { money } from '../money.js';
 import { quantityRuleLabel } from '../price-input.js';
 import { alertBox, pager, section, type View } from '../view.js';
+import { historySection } from './history.js';
 
 /** Products per page. */
 const PAGE = 20;
@@ -73,7 +74,7 @@ export const productsView: View = async (context) => {
   await load();
 };
 
-/** One product: its fields, and its variations with the price each charges. */
+/** One product: its fields, its variations with the price each charges, and the history of its prices (all its SKUs, or one). */
 export const productView: View = async (context, idText = '') => {
   const heading = context.heading(`Product ${idText}`);
   const product: Product = await context.api.products.get(Number(idText));
@@ -108,4 +109,7 @@ export const productView: View = async (context, idText = '') => {
           ),
     ),
   );
+  const history = historySection(context, { productId: product.id }, 'Price history of this product');
+  context.main.append(history.element);
+  await history.reload();
 };
