@@ -3,7 +3,7 @@ import { DEFAULT_SCOPES } from '../../src/modules/stores/scopes.js';
 import { createCatalog, type CatalogFixture } from '../support/catalog-fixture.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../support/chromium.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
-import { form, heading, openSignedIn, seriousViolations, type StaffLogin, staffMember, type WatchedPage } from './admin-browser.js';
+import { fieldError, form, heading, openSignedIn, seriousViolations, type StaffLogin, staffMember, type WatchedPage } from './admin-browser.js';
 
 /**
  * Change sets on the admin page, in a real Chromium against the real server on SQLite, in a
@@ -51,7 +51,10 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     expect(await effective()).toBe(4.2);
     const live = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
       token: tenant.token,
-      body: [{ customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 }],
+      body: [
+        { customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 9 },
+        { customerId: catalog.otherTradeCustomer, productId: catalog.tee, sku: catalog.skus.tee, price: 8, minQuantity: 10 },
+      ],
     });
     expect(live.status, live.text).toBe(201);
     const liveId = (live.body as Array<{ id: number }>)[0]!.id;
@@ -72,10 +75,17 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     await add.getByLabel('SKU', { exact: true }).fill(catalog.skus.mug);
     await add.getByLabel('Price', { exact: true }).fill('3.5');
     await add.getByRole('button', { name: 'Add price to the set' }).click();
-    // And changes a live price: its deletion and a record like it at the new price.
+    // And changes a live price, picked by customer and SKU: its deletion and a record like it at the new price.
     const change = form(page, 'Change a price in the change set');
-    await change.getByLabel('Trade price to change').fill(String(liveId));
+    await change.getByLabel('Customer').fill(otherTrade);
+    await change.getByLabel('SKU', { exact: true }).fill(catalog.skus.tee);
     await change.getByLabel('New price').fill('8.5');
+    await change.getByRole('button', { name: 'Add the change to the set' }).click();
+    // The customer has two breaks of that SKU: the form asks which, and nothing is added.
+    await expect
+      .poll(() => fieldError(change.getByLabel('From quantity')))
+      .toBe(`From quantity: ${otherTrade} has prices of ${catalog.skus.tee} from 1 and 10: which one?`);
+    await change.getByLabel('From quantity').fill('1');
     await change.getByRole('button', { name: 'Add the change to the set' }).click();
     const preview = page.getByRole('region', { name: 'Preview, before → after' });
     await expect
@@ -85,7 +95,12 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
           .filter({ hasText: /^Price/ })
           .allTextContents(),
       )
-      .toEqual([`Price${trade}${catalog.skus.mug}1£4.20 → £3.50`, `Price${otherTrade}${catalog.skus.tee}1£9.00 → £8.50`]);
+      .toEqual([
+        `Price${trade}${catalog.skus.mug}1£4.20 → £3.50`,
+        `Price${otherTrade}${catalog.skus.tee}1£9.00 → £8.50`,
+        // The SKU's other break is shown too, as it stays.
+        `Price${otherTrade}${catalog.skus.tee}10£8.00 → £8.00`,
+      ]);
     expect(await page.getByRole('region', { name: 'Operations, in the order they apply' }).getByRole('row').allTextContents()).toEqual([
       '#Operation',
       `1Add a price for ${trade}: ${catalog.skus.mug} at £3.50`,
@@ -120,7 +135,11 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
           .filter({ hasText: /^Price/ })
           .allTextContents(),
       )
-      .toEqual([`Price${trade}${catalog.skus.mug}1£3.50 → £4.20`, `Price${otherTrade}${catalog.skus.tee}1£8.50 → £9.00`]);
+      .toEqual([
+        `Price${trade}${catalog.skus.mug}1£3.50 → £4.20`,
+        `Price${otherTrade}${catalog.skus.tee}1£8.50 → £9.00`,
+        `Price${otherTrade}${catalog.skus.tee}10£8.00 → £8.00`,
+      ]);
     await page.getByRole('button', { name: 'Submit for approval' }).click();
     await expect.poll(() => page.locator('.change-set-state').textContent()).toBe('Submitted for approval');
     // Amos wrote the revert: the server refuses his own approval, and the page says why.

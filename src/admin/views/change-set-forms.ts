@@ -1,10 +1,13 @@
 import type { ChangeSetOperation, ImportMode } from '@pricebook/client/browser';
 import { readCsvUpload } from '../csv-upload.js';
 import { findCustomer } from '../customer-lookup.js';
-import { h, replaceChildren, table } from '../dom.js';
+import type { TradePrice } from '../../contract/trade-prices.js';
+import { collect } from '../collect.js';
+import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form, priceOrText } from '../forms.js';
 import { PRICE_ALIASES, PRICE_FIELDS, priceFromForm, productOfSku, suggestSkus } from '../price-input.js';
 import { section, type ViewContext } from '../view.js';
+import { customerName } from './customers.js';
 
 /** How often an import into the set is asked how far it is, and how many times at most (10 minutes). */
 const POLL_MS = 300;
@@ -49,27 +52,32 @@ function addPriceForm(context: ViewContext, setId: number, added: () => Promise<
   return section('Add a price', form.element);
 }
 
-/** A new price for a live trade price: its deletion and a record like it at the new price, two operations. */
+/**
+ * A new price for a live trade price, picked by customer and SKU (and its break, or its #, when
+ * the customer has several of that SKU): its deletion and a record like it at the new price, two
+ * operations.
+ */
 function changePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
   const form = new Form({
     label: 'Change a price in the change set',
     submitLabel: 'Add the change to the set',
     fields: [
+      { name: 'customerId', label: 'Customer', hint: 'Id or email.' },
+      { name: 'sku', label: 'SKU', hint: 'The SKU of the customer’s price; its break and window stay.' },
+      { name: 'minQuantity', label: 'From quantity', inputmode: 'numeric', hint: 'Only when the customer has several breaks of this SKU: the one to change.' },
+      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals: 6.5 or 6,5' },
       {
         name: 'id',
-        label: 'Trade price to change',
+        label: 'Or the price’s #',
         inputmode: 'numeric',
-        hint: 'The # of the price, as the customer’s prices show it; its SKU, break and window stay.',
+        hint: 'Instead of customer and SKU, or when that break has prices for several windows of time: the # the customer’s prices show.',
       },
-      { name: 'price', label: 'New price', inputmode: 'decimal', hint: 'At most 4 decimals: 6.5 or 6,5' },
     ],
     grid: true,
     onSubmit: async (form) => {
-      const id = Number(form.value('id'));
-      if (!Number.isSafeInteger(id) || id < 1) return form.showFieldError('id', 'a trade price’s id: a whole number from 1');
-      const record = await context.api.tradePrices.get(id).catch(() => undefined);
-      if (record === undefined) return form.showFieldError('id', `the store has no trade price #${id}`);
-      const { customerId, productId, sku, minQuantity, validFrom, validUntil } = record;
+      const record = await pickTradePrice(context, form);
+      if (record === undefined) return;
+      const { id, customerId, productId, sku, minQuantity, validFrom, validUntil } = record;
       try {
         await context.api.changeSets.addOperations(setId, [
           { type: 'trade_price.delete', id },
@@ -88,12 +96,63 @@ function changePriceForm(context: ViewContext, setId: number, added: () => Promi
       } catch (error) {
         return form.showError(error, 1);
       }
-      form.setValue('id', '');
-      form.setValue('price', '');
+      for (const name of ['id', 'minQuantity', 'price']) form.setValue(name, '');
       await added();
     },
   });
+  suggestSkus(context.api, form, context.signal);
   return section('Change a price', form.element);
+}
+
+/**
+ * The live trade price the change form names: by its # when one is typed, else the customer's
+ * one price of the SKU (of the break typed). Shows at its field why none or several match, and
+ * answers undefined then.
+ */
+async function pickTradePrice(context: ViewContext, form: Form): Promise<TradePrice | undefined> {
+  const refuse = (name: string, message: string): undefined => {
+    form.showFieldError(name, message);
+    return undefined;
+  };
+  const idText = form.value('id');
+  if (idText !== '') {
+    const id = Number(idText);
+    if (!Number.isSafeInteger(id) || id < 1) return refuse('id', 'a trade price’s #: a whole number from 1');
+    const record = await context.api.tradePrices.get(id).catch(() => undefined);
+    return record ?? refuse('id', `the store has no trade price #${id}`);
+  }
+  const customer = await findCustomer(context.api, form.value('customerId'));
+  if (customer === undefined) return refuse('customerId', 'no customer of this store has this id or email');
+  const sku = form.value('sku');
+  if (sku === '') return refuse('sku', 'the SKU of the price to change');
+  const breakText = form.value('minQuantity');
+  const minQuantity = breakText === '' ? undefined : Number(breakText);
+  if (minQuantity !== undefined && (!Number.isSafeInteger(minQuantity) || minQuantity < 1)) return refuse('minQuantity', 'a whole number from 1, or empty');
+  const all = await collect(context.api.tradePrices.iterate({ customerId: customer.id, sku }));
+  const matching = all.filter((record) => minQuantity === undefined || record.minQuantity === minQuantity);
+  const who = customerName(customer);
+  if (matching.length === 1) return matching[0];
+  if (all.length === 0) return refuse('sku', `${who} has no trade price of ${sku}`);
+  if (matching.length === 0) return refuse('minQuantity', `${who}’s prices of ${sku} start at ${breaksOf(all)}`);
+  if (minQuantity === undefined && new Set(all.map((record) => record.minQuantity)).size > 1)
+    return refuse('minQuantity', `${who} has prices of ${sku} from ${breaksOf(all)}: which one?`);
+  return refuse(
+    'id',
+    `${who} has ${matching.length} prices of ${sku} from ${matching[0]!.minQuantity}, for different windows: ${matching.map(windowText).join('; ')}`,
+  );
+}
+
+/** `1, 10 and 50`. */
+function breaksOf(records: readonly TradePrice[]): string {
+  const breaks = [...new Set(records.map((record) => record.minQuantity))].sort((a, b) => a - b).map(String);
+  return breaks.length === 1 ? breaks[0]! : `${breaks.slice(0, -1).join(', ')} and ${breaks.at(-1)!}`;
+}
+
+/** `#12 from 2027-01-01 00:00 until always`. */
+function windowText(record: TradePrice): string {
+  const from = record.validFrom === null ? 'now' : formatMoment(record.validFrom);
+  const until = record.validUntil === null ? 'always' : formatMoment(record.validUntil);
+  return `#${record.id} from ${from} until ${until}`;
 }
 
 function deletePriceForm(context: ViewContext, setId: number, added: () => Promise<void>): HTMLElement {
