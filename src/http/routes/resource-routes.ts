@@ -13,8 +13,10 @@ import { createErrors, NoContent, readErrors, writeErrors } from './docs.js';
 export interface Resource {
   /** The collection's path: `/v1/categories`; one record is `${path}/:id`. */
   readonly path: string;
-  /** The OpenAPI tag, also the first part of each `operationId` (`categories.list`). */
+  /** The OpenAPI tag, also the first part of each `operationId` (`categories.list`) unless `operations` is given. */
   readonly tag: string;
+  /** The first part of each `operationId` when it is not the tag: `customerGroups` (tag `customer groups`). */
+  readonly operations?: string;
   /** The nouns of the summaries: `a category`, `categories`. */
   readonly one: string;
   readonly many: string;
@@ -26,6 +28,8 @@ type Errors = Readonly<Record<number, TSchema>>;
 
 interface Common {
   readonly scope: Scopes;
+  /** Instead of the operation's usual summary (`Update some fields of a category`). */
+  readonly summary?: string;
   readonly description?: string;
 }
 
@@ -33,8 +37,14 @@ export function itemPath(resource: Resource): string {
   return `${resource.path}/:id`;
 }
 
-function schemaHead(resource: Resource, operation: string, summary: string, description: string | undefined) {
-  return { operationId: `${resource.tag}.${operation}`, tags: [resource.tag], summary, ...(description !== undefined && { description }) };
+function schemaHead(resource: Resource, operation: string, usual: string, options: Common) {
+  const { summary = usual, description } = options;
+  return {
+    operationId: `${resource.operations ?? resource.tag}.${operation}`,
+    tags: [resource.tag],
+    summary,
+    ...(description !== undefined && { description }),
+  };
 }
 
 function readConfig(scope: Scopes, embeds: Embeds | undefined) {
@@ -47,7 +57,7 @@ export function listOptions<Q extends TSchema, R extends TSchema>(
 ) {
   return {
     schema: {
-      ...schemaHead(resource, 'list', `List ${resource.many}`, options.description),
+      ...schemaHead(resource, 'list', `List ${resource.many}`, options),
       querystring: options.querystring,
       response: { 200: Type.Array(options.record), ...readErrors },
     },
@@ -70,7 +80,7 @@ export function countOptions<Q extends TSchema>(resource: Resource, options: Com
 
 function countHead(resource: Resource, options: Common) {
   return {
-    schema: { ...schemaHead(resource, 'count', `Count ${resource.many}`, options.description), response: { 200: CountResponse, ...readErrors } },
+    schema: { ...schemaHead(resource, 'count', `Count ${resource.many}`, options), response: { 200: CountResponse, ...readErrors } },
     config: { scope: options.scope },
   };
 }
@@ -81,7 +91,7 @@ export function getOptions<Q extends TSchema, R extends TSchema>(
 ) {
   return {
     schema: {
-      ...schemaHead(resource, 'get', `Get ${resource.one}`, options.description),
+      ...schemaHead(resource, 'get', `Get ${resource.one}`, options),
       params: IdParams,
       querystring: options.querystring,
       response: { 200: options.record, ...readErrors },
@@ -96,7 +106,7 @@ export function createOptions<B extends TSchema, R extends TSchema>(
 ) {
   return {
     schema: {
-      ...schemaHead(resource, 'create', `Create ${resource.one}`, options.description),
+      ...schemaHead(resource, 'create', `Create ${resource.one}`, options),
       body: options.body,
       response: { 201: options.record, ...createErrors },
     },
@@ -104,16 +114,17 @@ export function createOptions<B extends TSchema, R extends TSchema>(
   };
 }
 
+/** `errors` are `writeErrors` unless given. */
 export function updateOptions<B extends TSchema, R extends TSchema>(
   resource: Resource,
-  options: Common & { readonly body: B; readonly record: R; readonly priceChange: PriceChange },
+  options: Common & { readonly body: B; readonly record: R; readonly priceChange: PriceChange; readonly errors?: Errors },
 ) {
   return {
     schema: {
-      ...schemaHead(resource, 'update', `Update some fields of ${resource.one}`, options.description),
+      ...schemaHead(resource, 'update', `Update some fields of ${resource.one}`, options),
       params: IdParams,
       body: options.body,
-      response: { 200: options.record, ...writeErrors },
+      response: { 200: options.record, ...(options.errors ?? writeErrors) },
     },
     config: { scope: options.scope, priceChange: options.priceChange },
   };
@@ -123,7 +134,7 @@ export function updateOptions<B extends TSchema, R extends TSchema>(
 export function deleteOptions(resource: Resource, options: Common & { readonly summary: string; readonly priceChange: PriceChange; readonly errors?: Errors }) {
   return {
     schema: {
-      ...schemaHead(resource, 'delete', options.summary, options.description),
+      ...schemaHead(resource, 'delete', options.summary, options),
       params: IdParams,
       response: { 204: NoContent, ...(options.errors ?? writeErrors) },
     },

@@ -4,22 +4,13 @@ import { FieldsOnlyQuery, IdParams } from '../../../contract/common.js';
 import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
 import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
 import { readErrors } from '../docs.js';
+import { getOptions, itemPath, type Resource } from '../resource-routes.js';
+
+export const CHANGE_SETS: Resource = { path: '/v1/change-sets', tag: 'change sets', operations: 'changeSets', one: 'a change set', many: 'change sets' };
 
 export function getChangeSet(app: App, changeSets: ChangeSetService): void {
-  app.get(
-    '/v1/change-sets/:id',
-    {
-      schema: {
-        operationId: 'changeSets.get',
-        tags: ['change sets'],
-        summary: 'Get a change set',
-        params: IdParams,
-        querystring: FieldsOnlyQuery,
-        response: { 200: ChangeSet, ...readErrors },
-      },
-      config: { scope: 'trade_prices:read' },
-    },
-    async (request) => changeSets.get(storeIdOf(request), request.params.id),
+  app.get(itemPath(CHANGE_SETS), getOptions(CHANGE_SETS, { scope: 'trade_prices:read', querystring: FieldsOnlyQuery, record: ChangeSet }), async (request) =>
+    changeSets.get(storeIdOf(request), request.params.id),
   );
   app.get(
     '/v1/change-sets/:id/operations',
