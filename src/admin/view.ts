@@ -102,6 +102,19 @@ export function actionButton(
   return button;
 }
 
+const loadsInto = new WeakMap<Element, number>();
+
+/**
+ * Marks the start of a load into `target` (a table's box, a summary). The answer tells, once the
+ * load's data is in, whether it is still the last load started into that element: an earlier one
+ * answered later (two quick saves, two page clicks) is dropped instead of shown over newer data.
+ */
+export function loadInto(target: Element): () => boolean {
+  const mine = (loadsInto.get(target) ?? 0) + 1;
+  loadsInto.set(target, mine);
+  return () => loadsInto.get(target) === mine;
+}
+
 /** Previous / next buttons and "11–20 of 35" for a paged table; "no trade prices yet" for an empty one (its `label` in lower case). */
 export function pager(options: { offset: number; count: number; total: number; shown: number; label: string; onPage: (offset: number) => void }): HTMLElement {
   const { offset, count, total, shown } = options;

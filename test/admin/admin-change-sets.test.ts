@@ -161,6 +161,58 @@ describe.skipIf(!chromiumAvailable())('change sets on the admin page, in Chromiu
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows the newest preview when an earlier one answers later (an addition and a deletion in quick succession)', async () => {
+    const created = await server.request('POST', '/v1/trade-customer-product-prices/bulk', {
+      token: tenant.token,
+      body: [{ customerId: catalog.tradeCustomer, productId: catalog.tee, sku: catalog.skus.teeRedL, price: 9.9 }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const live = (created.body as Array<{ id: number }>)[0]!;
+    const page = await open(editor, '#/change-sets', 'Change sets');
+    const start = form(page, 'Start a change set');
+    await start.getByLabel('Name').fill('Quick additions');
+    await start.getByRole('button', { name: 'Start change set' }).click();
+    await heading(page, 'Change set: Quick additions').waitFor();
+    const add = form(page, 'Add a price to the change set');
+    const addPrice = async (sku: string, price: string) => {
+      await add.getByLabel('Customer').fill(String(catalog.tradeCustomer));
+      await add.getByLabel('SKU', { exact: true }).fill(sku);
+      await add.getByLabel('Price', { exact: true }).fill(price);
+      await add.getByRole('button', { name: 'Add price to the set' }).click();
+    };
+    const rows = () =>
+      page
+        .getByRole('region', { name: 'Preview, before → after' })
+        .getByRole('row')
+        .filter({ hasText: /^Price/ })
+        .count();
+    await addPrice(catalog.skus.mug, '3.25');
+    await expect.poll(rows).toBe(1);
+    // The next preview asked for (two prices) is read at once but answered 1.5 s late: after the one that follows it (three).
+    let read: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (read = resolve));
+    let late: Promise<void> | undefined;
+    await page.route('**/v1/change-sets/*/preview*', async (route) => {
+      const response = await route.fetch();
+      if (late !== undefined) return route.fulfill({ response });
+      late = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => route.fulfill({ response }));
+      read();
+      return late;
+    });
+    await addPrice(catalog.skus.tee, '9.25');
+    await asked;
+    // Another form, so nothing waits for the first: a live price's deletion.
+    const deletion = form(page, 'Delete a price in the change set');
+    await deletion.getByLabel('Trade price id').fill(String(live.id));
+    await deletion.getByRole('button', { name: 'Add the deletion to the set' }).click();
+    await expect.poll(rows).toBe(3);
+    await late;
+    // The late answer (two prices) is not drawn over the newer one.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await rows()).toBe(3);
+    await page.unroute('**/v1/change-sets/*/preview*');
+  });
+
   it.each([
     { name: 'desktop', width: 1280, height: 800 },
     { name: 'phone', width: 375, height: 812 },

@@ -2,7 +2,7 @@ import type { ChangeSet, ChangeSetOperation, ChangeSetPreviewRow } from '@priceb
 import { formatMoment, h, momentFromInput, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
 import { money } from '../money.js';
-import { actionButton, alertBox, pager, section, type View } from '../view.js';
+import { actionButton, alertBox, loadInto, pager, section, type View } from '../view.js';
 import { changeSetForms } from './change-set-forms.js';
 import { OPEN_STATES, offeredSteps } from './change-set-steps.js';
 import { customerNames, nameIn } from './customer-names.js';
@@ -95,7 +95,10 @@ export const changeSetView: View = async (context, id) => {
   let previewOffset = 0;
 
   const reload = async (message?: string) => {
-    set = await context.api.changeSets.get(setId);
+    const current = loadInto(summary);
+    const fresh = await context.api.changeSets.get(setId);
+    if (!current()) return;
+    set = fresh;
     heading.textContent = `Change set: ${set.name}`;
     showSummary();
     await Promise.all([loadOperations(), loadPreview()]);
@@ -204,11 +207,13 @@ export const changeSetView: View = async (context, id) => {
   });
 
   const loadOperations = async () => {
+    const current = loadInto(operations);
     const listed = await context.api.changeSets.operations(setId, { offset: operationsOffset, count: PAGE });
     const names = await customerNames(
       context.api,
       listed.map((item) => (item.operation as { customerId?: number }).customerId),
     );
+    if (!current()) return;
     replaceChildren(
       operations,
       listed.length === 0
@@ -232,6 +237,7 @@ export const changeSetView: View = async (context, id) => {
   };
 
   const loadPreview = async () => {
+    const current = loadInto(preview);
     if (!OPEN_STATES.has(set.state)) {
       replaceChildren(preview, h('p', {}, 'This change set is no longer open: what it changed is in each customer’s price history.'));
       return;
@@ -242,6 +248,7 @@ export const changeSetView: View = async (context, id) => {
       context.api,
       shown.rows.map((row) => row.customerId),
     );
+    if (!current()) return;
     replaceChildren(
       preview,
       h(

@@ -1,7 +1,7 @@
 import type { PriceHistoryCountQuery, PriceHistoryEntry } from '@pricebook/client/browser';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
-import { alertBox, pager, section, type ViewContext } from '../view.js';
+import { alertBox, loadInto, pager, section, type ViewContext } from '../view.js';
 import { customerNames, nameIn } from './customer-names.js';
 
 /** Entries per page of the table. */
@@ -43,6 +43,7 @@ export function historySection(context: ViewContext, filter: HistoryFilter, capt
     setTimeout(() => void reload());
   });
   const load = async (): Promise<void> => {
+    const current = loadInto(body);
     const sku = skuForm.value('sku');
     const query = { ...filter, ...(sku === '' ? {} : { sku }) };
     const [page, total] = await Promise.all([context.api.priceHistory.list({ ...query, count: PAGE, offset }), context.api.priceHistory.count(query)]);
@@ -55,6 +56,7 @@ export function historySection(context: ViewContext, filter: HistoryFilter, capt
             rows.map((row) => customerOf(row.entry)),
           )
         : new Map<number, string>();
+    if (!current()) return;
     alert.clear();
     replaceChildren(
       body,

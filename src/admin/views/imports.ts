@@ -11,7 +11,7 @@ import { downloadText } from '../download-text.js';
 import { formatMoment, h, replaceChildren, table, validityText } from '../dom.js';
 import { Form } from '../forms.js';
 import { money } from '../money.js';
-import { alertBox, approvalNotice, pager, section, type AlertBox, type View, type ViewContext } from '../view.js';
+import { alertBox, approvalNotice, loadInto, pager, section, type AlertBox, type View, type ViewContext } from '../view.js';
 
 /** How often a running import is asked how far it is, and for how long at most (10 minutes). */
 const POLL_MS = 300;
@@ -180,6 +180,7 @@ function importSection(context: ViewContext, alert: AlertBox, imported: () => Pr
 
 /** A dry run's changes, a page at a time: each price created, changed (before → after) or deleted. */
 async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLElement, importId: number, offset: number): Promise<void> {
+  const current = loadInto(target);
   const shown = await context.api.imports.changes(importId, { offset, count: CHANGES_PAGE });
   const price = (value: number | null) => (value === null ? 'none' : money(value));
   const { counts } = shown;
@@ -187,6 +188,7 @@ async function showChanges(context: ViewContext, alert: AlertBox, target: HTMLEl
     context.api,
     shown.rows.map((row) => row.customerId),
   );
+  if (!current()) return;
   replaceChildren(
     target,
     h('h3', {}, 'What it would change'),

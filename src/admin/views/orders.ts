@@ -3,7 +3,7 @@ import { findCustomer } from '../customer-lookup.js';
 import { formatMoment, h, replaceChildren, table } from '../dom.js';
 import { Form } from '../forms.js';
 import { moneyIn } from '../money.js';
-import { alertBox, pager, section, type View } from '../view.js';
+import { alertBox, loadInto, pager, section, type View } from '../view.js';
 import { customerNames, nameIn } from './customer-names.js';
 
 /** Orders per page. */
@@ -61,6 +61,7 @@ export const ordersView: View = async (context) => {
     setTimeout(() => void load().catch((error: unknown) => alert.show(error)));
   });
   const load = async () => {
+    const current = loadInto(body);
     const total = await context.api.orders.count({ customerId });
     const end = Math.max(0, total - page * PAGE);
     const start = Math.max(0, end - PAGE);
@@ -69,6 +70,7 @@ export const ordersView: View = async (context) => {
       context.api,
       orders.map((order) => order.customerId),
     );
+    if (!current()) return;
     replaceChildren(
       body,
       orders.length === 0
