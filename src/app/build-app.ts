@@ -40,7 +40,7 @@ import { registerQuoteRoutes } from '../http/routes/quotes/index.js';
 import { registerImportRoutes } from '../http/routes/imports/index.js';
 import { registerProductRoutes } from '../http/routes/products.js';
 import { registerSkuRoutes } from '../http/routes/skus/index.js';
-import { registerVariationRoutes } from '../http/routes/variations/index.js';
+import { registerVariationRoutes } from '../http/routes/variations.js';
 import { TradePriceEmbedder } from '../http/routes/trade-prices/embed-trade-prices.js';
 import { registerTradePriceRoutes } from '../http/routes/trade-prices/index.js';
 import { registerOrderRoutes } from '../http/routes/orders.js';
