@@ -1,36 +1,22 @@
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
 import type { App } from '../../plugins/app-types.js';
 import { bulkCreatePriceListPrices } from './bulk-create-price-list-prices.js';
-import { countPriceListPrices } from './count-price-list-prices.js';
-import { countPriceLists } from './count-price-lists.js';
-import { createPriceList } from './create-price-list.js';
-import { deletePriceListPrice } from './delete-price-list-price.js';
-import { deletePriceList } from './delete-price-list.js';
-import { getPriceListPrice } from './get-price-list-price.js';
-import { getPriceList } from './get-price-list.js';
+import { getAndDeleteEntry, listAndCountEntries } from './entries.js';
 import { importPriceListPrices } from './import-price-list-prices.js';
 import { listPriceListOverlaps } from './list-price-list-overlaps.js';
-import { listPriceListPrices } from './list-price-list-prices.js';
-import { listPriceLists } from './list-price-lists.js';
+import { registerListRoutes } from './price-lists.js';
 import { replacePriceListPrices } from './replace-price-list-prices.js';
-import { updatePriceList } from './update-price-list.js';
 
+/** The lists, then their entries. */
 export function registerPriceListRoutes(app: App, priceLists: PriceListService): void {
   for (const register of [
-    listPriceLists,
-    countPriceLists,
-    getPriceList,
-    createPriceList,
-    updatePriceList,
-    deletePriceList,
+    registerListRoutes,
     bulkCreatePriceListPrices,
     replacePriceListPrices,
     importPriceListPrices,
-    listPriceListPrices,
-    countPriceListPrices,
+    listAndCountEntries,
     listPriceListOverlaps,
-    getPriceListPrice,
-    deletePriceListPrice,
+    getAndDeleteEntry,
   ]) {
     register(app, priceLists);
   }
