@@ -33,6 +33,8 @@ export class CsvRecordReader {
   private readonly cutter = new RecordCutter();
   private chunk: Buffer | undefined;
   private offset = 0;
+  /** The cutter's records not yet given to the parser: a long record comes whole, and goes on a slice at a time. */
+  private pending: Buffer = Buffer.alloc(0);
   private seq = 0;
   private ended = false;
   /** A row too wide or too long: thrown once the records before it are taken. */
@@ -50,6 +52,7 @@ export class CsvRecordReader {
   async next(): Promise<string[][] | undefined> {
     if (this.stopped !== undefined) throw this.stopped;
     if (this.ended) return undefined;
+    if (this.pending.length > 0) return this.parseSlice();
     if (this.chunk === undefined || this.offset >= this.chunk.length) {
       this.chunk = await this.readChunk(this.seq);
       this.seq += 1;
@@ -66,9 +69,20 @@ export class CsvRecordReader {
       this.stopped = error;
       return this.finish(false);
     }
-    // Written while the parser's buffer is empty, the slice is parsed at once, its records read here.
-    const records = this.cutter.feed(slice);
-    if (records.length > 0) this.parser.write(records);
+    this.pending = this.cutter.feed(slice);
+    return this.parseSlice();
+  }
+
+  /**
+   * The parser is given at most a slice of the cutter's records at a time: the cutter holds a
+   * record until its end (a matrix's row of 16 383 prices is some 150 KiB), and parsed at once
+   * it held the loop for 100 ms. Written while the parser's buffer is empty, the bytes are
+   * parsed at once, their records read here.
+   */
+  private parseSlice(): string[][] {
+    const piece = this.pending.subarray(0, SLICE_BYTES);
+    this.pending = this.pending.subarray(piece.length);
+    if (piece.length > 0) this.parser.write(piece);
     return this.take();
   }
 
