@@ -58,9 +58,11 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
       return rows.map(toTradePrice);
     }
     // Another order, or a search: a query of its own, read like a count (every record the
-    // filters select), the page the first `offset + count` of them in that order.
+    // filters select), the page the first `offset + count` of them in that order. The sort
+    // carries ids only (a customer's 40 000 prices sorted whole rows held SQLite's synchronous
+    // call 70 ms), then the page's records are read by id.
     const direction = order.descending ? 'desc' : 'asc';
-    let query = this.filtered(storeId, filter).selectAll();
+    let query = this.filtered(storeId, filter).select('id');
     if (order.field === 'validFrom' || order.field === 'validUntil') {
       // No start is the earliest start; no end the latest end.
       const column = order.field === 'validFrom' ? 'valid_from' : 'valid_until';
@@ -73,8 +75,14 @@ export class KyselyTradePriceRepository implements TradePriceRepository {
     } else if (order.field !== 'id') {
       query = query.orderBy(order.field === 'price' ? 'price' : order.field === 'productId' ? 'product_id' : 'min_quantity', direction);
     }
-    const rows = await query.orderBy('id', direction).limit(page.count).offset(page.offset).execute();
-    return rows.map(toTradePrice);
+    const ids = (await query.orderBy('id', direction).limit(page.count).offset(page.offset).execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('trade_prices').selectAll().where('store_id', '=', storeId).where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(Number(id));
+      return row === undefined ? [] : [toTradePrice(row)];
+    });
   }
 
   async count(storeId: number, filter: TradePriceFilter): Promise<number> {
