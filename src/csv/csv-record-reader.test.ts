@@ -19,6 +19,31 @@ async function all(reader: CsvRecordReader): Promise<string[][]> {
 }
 
 describe('reading a stored file slice by slice', () => {
+  it('gives the parser a record longer than a slice a slice at a time, in the file and as its last line without an end', async () => {
+    const wide = Array.from({ length: 12_000 }, (_, index) => `${index % 100}.25`);
+    expect(wide.join(',').length).toBeGreaterThan(3 * SLICE_BYTES);
+    for (const ending of ['\n', '']) {
+      const file = storedFile(
+        `${['sku', ...wide.map((_, index) => `c${index}`)].join(',')}\n${['A', ...wide].join(',')}\n${['B', ...wide].join(',')}${ending}`,
+        256 * 1024,
+      );
+      const reader = new CsvRecordReader(file.read);
+      // The parser is the reader's own; its writes are watched (each is parsed at once, on the loop).
+      const parser = (reader as unknown as { parser: { write: (bytes: Buffer) => boolean } }).parser;
+      const written: number[] = [];
+      const write = parser.write.bind(parser);
+      parser.write = (bytes: Buffer) => (written.push(bytes.length), write(bytes));
+      const records = await all(reader);
+      expect(records.map((record) => [record[0], record.length])).toEqual([
+        ['sku', 12_001],
+        ['A', 12_001],
+        ['B', 12_001],
+      ]);
+      expect(records[2]!.at(-1)).toBe(wide.at(-1));
+      expect(Math.max(...written)).toBeLessThanOrEqual(SLICE_BYTES);
+    }
+  });
+
   it('reads one stored slice at a time, and hands the records over a parser slice at a time', async () => {
     const rows = Array.from({ length: 200_000 }, (_, index) => `${index},SKU-${index % 997},${index % 100}.5`);
     const file = storedFile(['customer_id,sku,price', ...rows].join('\n'));

@@ -89,10 +89,15 @@ export class CsvRecordReader {
   private async finish(whole = true): Promise<string[][] | undefined> {
     this.ended = true;
     const rest = whole ? this.cutter.end() : Buffer.alloc(0);
-    if (rest.length > 0) this.parser.write(rest);
+    const records: string[][] = [];
+    // The last record, held whole by the cutter when the file does not end its line, goes a slice at a time too.
+    for (let at = 0; at < rest.length; at += SLICE_BYTES) {
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      this.parser.write(rest.subarray(at, at + SLICE_BYTES));
+      records.push(...this.take());
+    }
     this.parser.end();
     // The parser flushes its last record on a later turn of the loop; a few turns at most.
-    const records: string[][] = [];
     for (let turn = 0; turn < 100 && !this.parser.readableEnded && this.parser.errored === null; turn++) {
       records.push(...this.take());
       await new Promise((resolve) => setImmediate(resolve));
