@@ -108,7 +108,7 @@ export interface HistoryRow {
   replaced?: PriceHistoryEntry;
 }
 
-/** The kinds of record a replace deletes and creates anew (`PUT …/trade-prices`, a list's entries). */
+/** The kinds of record a replace deletes and creates anew (`POST /v1/trade-customer-product-prices/replace`, `POST /v1/price-lists/{id}/prices/replace`, an import in replace mode). */
 const REPLACED: ReadonlySet<PriceHistoryEntry['resource']> = new Set(['trade_price', 'price_list_entry']);
 
 /**
