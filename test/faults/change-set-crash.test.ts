@@ -46,27 +46,30 @@ describe.each(await enginesUnderTest())('a scheduled change set killed mid-apply
   async function stored(storeId: number, setId: number): Promise<{ prices: number; events: number; state: string; appliedSteps: number }> {
     const database = await openDatabase({ databaseUrl: storage.DATABASE_URL, dataDir: storage.PRICEBOOK_DATA_DIR!, poolSize: 1 });
     try {
-      const count = (rows: Array<{ n: unknown }>) => Number(rows[0]?.n ?? 0);
-      const prices = await database.db
-        .selectFrom('trade_prices')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('store_id', '=', storeId)
-        .execute();
-      const events = await database.db
-        .selectFrom('events')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('store_id', '=', storeId)
-        .where('topic', '=', 'trade_customer_product_price.created')
-        .execute();
-      const set = await database.db.selectFrom('change_sets').select('state').where('id', '=', setId).executeTakeFirstOrThrow();
-      const steps = await database.db
-        .selectFrom('price_history')
-        .select('after')
-        .where('store_id', '=', storeId)
-        .where('resource', '=', 'change_set')
-        .execute();
-      const appliedSteps = steps.filter((step) => (JSON.parse(step.after ?? 'null') as { state?: string } | null)?.state === 'applied').length;
-      return { prices: count(prices), events: count(events), state: set.state, appliedSteps };
+      // One moment for all four reads: an apply committing between them would pair the
+      // prices before it with the state after it (0 prices, "applied").
+      return await database.db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute(async (db) => {
+          const count = (rows: Array<{ n: unknown }>) => Number(rows[0]?.n ?? 0);
+          const prices = await db
+            .selectFrom('trade_prices')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('store_id', '=', storeId)
+            .execute();
+          const events = await db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('store_id', '=', storeId)
+            .where('topic', '=', 'trade_customer_product_price.created')
+            .execute();
+          const set = await db.selectFrom('change_sets').select('state').where('id', '=', setId).executeTakeFirstOrThrow();
+          const steps = await db.selectFrom('price_history').select('after').where('store_id', '=', storeId).where('resource', '=', 'change_set').execute();
+          const appliedSteps = steps.filter((step) => (JSON.parse(step.after ?? 'null') as { state?: string } | null)?.state === 'applied').length;
+          return { prices: count(prices), events: count(events), state: set.state, appliedSteps };
+        });
     } finally {
       await database.close();
     }
