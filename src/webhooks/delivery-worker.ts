@@ -4,7 +4,7 @@ import { verdictAfter } from './retry-policy.js';
 import { SendSlots } from './send-slots.js';
 import { RECEIVER_TIMEOUT_MS, type AttemptOutcome } from './webhook-sender.js';
 import { BackgroundLoop } from '../modules/shared/background-loop.js';
-import { batchStart, yieldToOtherWork } from '../modules/shared/yield-to-other-work.js';
+import { longWork } from '../modules/shared/long-work.js';
 
 /** What the worker needs of the sender (tests may count or slow its calls). */
 export interface EventSender {
@@ -123,14 +123,14 @@ export class DeliveryWorker {
 
   /** A round, then the rest it asks for (until a request finishes or the worker stops). */
   private async roundAndRest(): Promise<void> {
-    const started = batchStart();
+    const work = longWork();
     const idleMs = await this.round();
     // With more to do at once (a backlog of events to fan out), the next round still waits
     // for the event loop to serve what arrived meanwhile: on SQLite a round's queries never
     // wait, so rounds back to back would hold the loop until the backlog was gone (seconds
     // after a large cascade or import), every other store's requests with it.
     if (idleMs > 0) await this.loop.pause(idleMs);
-    else await yieldToOtherWork(started);
+    else await work.rest();
   }
 
   /** One round; answers how long to wait before the next (0: there may be more to do at once). */

@@ -4,7 +4,7 @@ import { type AppError, found, invalidField } from '../shared/errors.js';
 import type { Page } from '../shared/page.js';
 import { eventOf, eventsOf } from '../events/events.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { batchStart, yieldToOtherWork } from '../shared/yield-to-other-work.js';
+import { longWork } from '../shared/long-work.js';
 
 /** Linked products read (and announced) per page when a category is deleted. */
 const LINKED_PAGE = 500;
@@ -81,13 +81,13 @@ export class CategoryService {
       const deletedAt = isoTimestamp(this.clock);
       await repos.events.append([eventOf(storeId, 'category.deleted', category)], deletedAt);
       // The links stay until every page is read, so the offsets do not shift.
+      const work = longWork();
       for (let offset = 0; ; offset += LINKED_PAGE) {
-        const started = batchStart();
         const linked = await repos.products.list(storeId, { categoryId: id }, { count: LINKED_PAGE, offset });
         const unlinked = linked.map((product) => ({ ...product, categoryIds: product.categoryIds.filter((categoryId) => categoryId !== id) }));
         await repos.events.append(eventsOf(storeId, 'product.updated', unlinked), deletedAt);
         if (linked.length < LINKED_PAGE) break;
-        await yieldToOtherWork(started);
+        await work.rest();
       }
       await repos.categories.delete(storeId, id);
     });

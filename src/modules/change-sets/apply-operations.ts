@@ -10,7 +10,7 @@ import { toPriceUnits } from '../shared/money.js';
 import type { PriceListService } from '../price-lists/price-list-service.js';
 import type { TradePriceService } from '../trade-prices/trade-price-service.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
-import { nextTurn } from '../shared/long-work.js';
+import { longWork } from '../shared/long-work.js';
 import { type AppliedEffects, noEffects, RecordChanges } from './applied-effects.js';
 
 /** The services a change set's operations are carried out by: each its own writer, joined into the apply's one transaction. */
@@ -53,9 +53,10 @@ const RUN_KINDS = new Set<ChangeSetOperation['type']>([
  * longer the product's) is a problem with its `index` (`firstIndex` + its place), and the rest
  * are still tried, so that every problem is reported; the caller rolls back when there are any.
  * Runs of creations, deletions and restores of one kind go together, `RUN` at a time. After each
- * run (or operation) the event loop gets a turn (`nextTurn`, not a pause: inside the apply's
- * transaction, on SQLite, every other write waits for it), so a set of any size is slices of
- * work of a bounded length, as the writers' own batches are.
+ * run (or operation) the apply steps as long work (a turn of the event loop once its budget
+ * has passed, not a pause: inside the apply's transaction, on SQLite, every other write waits
+ * for it), so a set of any size is slices of work of a bounded length, as the writers' own
+ * batches are.
  */
 export async function executeOperations(
   services: OperationServices,
@@ -84,6 +85,7 @@ export async function executeOperations(
       listEntries.note([record.priceListId, record.id], change);
     }
   };
+  const work = longWork();
   for (let start = 0; start < operations.length;) {
     const first = operations[start]!;
     let end = start + 1;
@@ -218,7 +220,7 @@ export async function executeOperations(
       }
     }
     start = end;
-    await nextTurn();
+    await work.step();
   }
   effects.tradePrices = { created: prices.created(), deleted: prices.deleted() };
   effects.listEntries = { created: listEntries.created(), deleted: listEntries.deleted() };

@@ -6,7 +6,7 @@ import { eventOf } from '../events/events.js';
 import { changeSetRecord, type ChangeSetStep } from '../history/change-records.js';
 import type { ChangeOrigin } from '../history/history-entry.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/long-work.js';
+import { longWork } from '../shared/long-work.js';
 import type { ChangeSetPatch, StoredChangeSet } from './change-set-repository.js';
 import { actorKey, wrongState } from './change-set-rules.js';
 
@@ -83,12 +83,13 @@ export class ChangeSetRecorder {
     return repos.events.append([eventOf(set.storeId, topic, shown(set))], set.updatedAt);
   }
 
-  /** Every operation of the set, a page at a time, with a turn of the event loop after each. */
+  /** Every operation of the set, a page at a time, as long work. */
   async allOperations(set: StoredChangeSet): Promise<ChangeSetOperation[]> {
     const operations: ChangeSetOperation[] = [];
+    const work = longWork();
     for (let offset = 0; offset < set.operationCount; offset += OPERATIONS_PAGE) {
       operations.push(...(await this.uow.repos.changeSets.operations(set.id, { offset, count: OPERATIONS_PAGE })));
-      await nextTurn();
+      await work.step();
     }
     return operations;
   }

@@ -1,6 +1,6 @@
 import type { ChangeSetOperation } from '../../contract/change-sets.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { nextTurn } from '../shared/long-work.js';
+import { longWork } from '../shared/long-work.js';
 
 /** Records looked up per query while finding whose prices the operations name. */
 const LOOKUP_BATCH = 1000;
@@ -93,12 +93,13 @@ export async function heldOperationsConcerning(
 /** Each of these trade prices' customer, and its customer and SKU (`priceKey`), live or deleted; an id the store never had is left out. */
 async function ownersOf(repos: Repositories, storeId: number, ids: readonly number[]): Promise<Map<number, { customerId: number; key: string }>> {
   const owners = new Map<number, { customerId: number; key: string }>();
+  const work = longWork();
   for (let start = 0; start < ids.length; start += LOOKUP_BATCH) {
     const batch = ids.slice(start, start + LOOKUP_BATCH);
     for (const record of [...(await repos.tradePrices.lastDeleted(storeId, batch)), ...(await repos.tradePrices.findMany(storeId, batch))]) {
       owners.set(record.id, { customerId: record.customerId, key: priceKey(record.customerId, record.sku) });
     }
-    await nextTurn();
+    await work.step();
   }
   return owners;
 }

@@ -70,12 +70,13 @@ export async function affectedPairs(repos: Repositories, storeId: number, execut
     const ids = new Set<number>();
     for (const [customerId, lists] of listsBefore) if (lists.includes(priceListId)) ids.add(customerId);
     const take = async (batchOf: (after: number) => Promise<number[]>) => {
+      const work = longWork();
       for (let after = 0; ids.size <= MAX_PREVIEW_PAIRS;) {
         const batch = await batchOf(after);
         for (const id of batch) ids.add(id);
         if (batch.length < HOLDERS_BATCH) break;
         after = batch.at(-1)!;
-        await nextTurn();
+        await work.step();
       }
     };
     await take((after) => repos.customers.withPriceListBatch(storeId, priceListId, after, HOLDERS_BATCH));
@@ -143,17 +144,18 @@ export async function affectedPairs(repos: Repositories, storeId: number, execut
 
 /**
  * Each pair's price from each quantity break on, as the book is read (in a rehearsal: as the set
- * leaves it), PRICED_PER_CALL SKUs at a time with a turn of the event loop after each: inside the
- * rehearsal, on SQLite, other writes wait for it, so a turn, not a pause.
+ * leaves it), PRICED_PER_CALL SKUs at a time, as long work: inside the rehearsal, on SQLite,
+ * other writes wait for it, so its steps are turns, not pauses.
  */
 export async function pairPrices(pricing: PricingService, storeId: number, pairs: AffectedPairs, at: string): Promise<Map<string, Breaks>> {
   const prices = new Map<string, Breaks>();
+  const work = longWork();
   for (const [customerId, skus] of pairs.skusOf) {
     const all = [...skus];
     for (let start = 0; start < all.length; start += PRICED_PER_CALL) {
       for (const [sku, breaks] of await pricing.breakPrices(storeId, customerId, all.slice(start, start + PRICED_PER_CALL), at))
         prices.set(`${customerId}\u0000${sku}`, breaks);
-      await nextTurn();
+      await work.step();
     }
   }
   return prices;

@@ -1,6 +1,5 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { batchStart } from '../shared/yield-to-other-work.js';
-import { LONG_WORK_BUDGET_MS, nextTurn } from '../shared/long-work.js';
+import { busySince, LONG_WORK_BUDGET_MS, nextTurn, restAfter } from '../shared/long-work.js';
 
 /**
  * Milliseconds of import work between two rests: the budget of all long work. Each piece of
@@ -10,7 +9,6 @@ import { LONG_WORK_BUDGET_MS, nextTurn } from '../shared/long-work.js';
 const PACE_BUDGET_MS = LONG_WORK_BUDGET_MS;
 /** A rest of the import work lasts this share of the time the process was busy before it (at most `MAX_REST_MS`). */
 const REST_SHARE = 0.5;
-const MAX_REST_MS = 100;
 
 /** How an import shares the process: with requests, and with the other import work done here. */
 export interface ImportPacer {
@@ -42,7 +40,7 @@ export class ImportTurns {
   private held = false;
   private readonly waiting: Array<() => void> = [];
   /** The event loop's use since the import work last rested. */
-  private restedUse = batchStart();
+  private restedUse = busySince();
 
   /** Runs `work` (a small piece of work: a piece of an upload) in its turn. */
   async turn<T>(work: () => Promise<T>): Promise<T> {
@@ -61,7 +59,7 @@ export class ImportTurns {
     let asideOf = 0;
     let turnStartedAt = 0;
     // Outside turns (`aside`), the import rests on its own reckoning.
-    let since = batchStart();
+    let since = busySince();
     let startedAt = performance.now();
     const take = async () => {
       await this.acquire();
@@ -94,13 +92,13 @@ export class ImportTurns {
         // (another store's too, on SQLite): a turn of the event loop lets requests in instead.
         if (asideOf > 0) await nextTurn();
         else await rest(since);
-        since = batchStart();
+        since = busySince();
         startedAt = performance.now();
       },
       aside: async (work) => {
         const mine = holding;
         await give();
-        since = batchStart();
+        since = busySince();
         startedAt = performance.now();
         asideOf += 1;
         try {
@@ -130,7 +128,7 @@ export class ImportTurns {
   private async handOver(): Promise<void> {
     if (performance.eventLoopUtilization(this.restedUse).active >= PACE_BUDGET_MS) {
       await rest(this.restedUse);
-      this.restedUse = batchStart();
+      this.restedUse = busySince();
     }
     const next = this.waiting.shift();
     if (next === undefined) this.held = false;
@@ -138,10 +136,9 @@ export class ImportTurns {
   }
 }
 
-/** Rests half as long as the event loop was busy since `since` (at least 1 ms, at most `MAX_REST_MS`): requests run meanwhile. */
+/** Rests half as long as the event loop was busy since `since` (`restAfter`): requests run meanwhile. */
 function rest(since: EventLoopUtilization): Promise<void> {
-  const busyMs = performance.eventLoopUtilization(since).active;
-  return new Promise((resolve) => setTimeout(resolve, Math.min(MAX_REST_MS, Math.max(1, Math.ceil(busyMs * REST_SHARE)))));
+  return restAfter(since, REST_SHARE);
 }
 
 /** Pacing for an import worked alone (no runner: tools, tests): rests on its own reckoning. */

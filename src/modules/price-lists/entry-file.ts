@@ -11,11 +11,10 @@ import { PRICE_LIST_COLUMNS } from '../../csv/price-list-csv.js';
 import { clip } from '../../text/clip.js';
 import { stripNeutralisation } from '../../text/csv-cells.js';
 import { decimalOf, minQuantityOf, momentOf, skuOf } from '../imports/csv-format.js';
-import { nextTurn } from '../shared/long-work.js';
+import { longWork, nextTurn } from '../shared/long-work.js';
 
-/** Bytes parsed, and rows checked, between turns of the event loop: a few milliseconds each. */
+/** Bytes parsed between turns of the event loop: a few milliseconds. (Its rows are checked as long work.) */
 const PIECE_BYTES = 32 * 1024;
-const ROWS_PER_TURN = 250;
 
 type Column = (typeof PRICE_LIST_COLUMNS)[number];
 const REQUIRED: readonly Column[] = ['sku', 'price'];
@@ -74,8 +73,7 @@ export async function readEntryFile(csv: Buffer): Promise<{ rows: EntryRow[]; pr
   if (problems.length > 0) return { rows: [], problems };
 
   const rows: EntryRow[] = [];
-  for (const [position, fields] of data.entries()) {
-    if (position > 0 && position % ROWS_PER_TURN === 0) await nextTurn();
+  for await (const [position, fields] of longWork().each(data.entries())) {
     const errors: ImportError[] = [];
     const text = (name: Column) => {
       const index = column[name];

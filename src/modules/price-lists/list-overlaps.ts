@@ -3,7 +3,7 @@ import type { PricedSku } from '../../contract/trade-prices.js';
 import { invalidField } from '../shared/errors.js';
 import type { Page } from '../shared/page.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { batchStart, yieldToOtherWork } from '../shared/yield-to-other-work.js';
+import { longWork } from '../shared/long-work.js';
 import { overlapGroups, overlapsOf } from './entry-overlaps.js';
 import type { PriceListPriceFilter } from './price-list-repository.js';
 
@@ -36,8 +36,8 @@ export async function pageOfOverlaps(
     key = [];
   };
   let after: PriceListPrice | undefined;
+  const work = longWork();
   for (;;) {
-    const started = batchStart();
     const chunk = await repos.priceLists.pricesInKeyOrder(storeId, priceListId, filter, after, OVERLAP_READ_CHUNK);
     for (const entry of chunk) {
       const first = key[0];
@@ -53,7 +53,7 @@ export async function pageOfOverlaps(
     }
     after = chunk.at(-1);
     if (chunk.length < OVERLAP_READ_CHUNK) break;
-    await yieldToOtherWork(started);
+    await work.rest();
   }
   closeKey();
   return shown;

@@ -23,7 +23,7 @@ import { toPriceUnits } from '../shared/money.js';
 import type { Page } from '../shared/page.js';
 import { diffPrices } from '../trade-prices/price-diff.js';
 import { WRITE_BATCH } from '../trade-prices/trade-price-writes.js';
-import { nextTurn, onNextTurn } from '../shared/long-work.js';
+import { longWork, nextTurn, onNextTurn } from '../shared/long-work.js';
 import { checkEntryItems } from './entry-check.js';
 import { columnOfField, readEntryFile } from './entry-file.js';
 import { pageOfOverlaps, plannedOverlaps } from './list-overlaps.js';
@@ -246,11 +246,13 @@ export class PriceListService extends StoreRecordsService<PriceList, PriceListFi
         const { checked, problems } = await checkEntryItems(repos, storeId, items, shapeProblems);
         if (problems.length > 0) throw validationFailed(problems);
         const skus = request.scope === 'skus' ? [...new Set(checked.map((item) => item.sku))] : undefined;
-        // The stored entries, a few thousand a read along the list's pricing index, each read a
-        // turn of its own; one read past the bound tells it is passed.
+        // The stored entries, a few thousand a read along the list's pricing index, as long work
+        // (after a turn: the checks came before); one read past the bound tells it is passed.
         const existing: PriceListPrice[] = [];
+        const work = longWork();
+        await work.turn();
         for (;;) {
-          await nextTurn();
+          await work.step();
           const read = await repos.priceLists.pricesInKeyOrder(storeId, priceListId, skus === undefined ? {} : { skus }, existing.at(-1), REPLACE_READ);
           existing.push(...read);
           if (read.length < REPLACE_READ || existing.length > MAX_LIST_REPLACE_STORED) break;

@@ -5,10 +5,7 @@ import { refusedBy } from '../shared/errors.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { ruleFieldsOf } from './price-rule-input.js';
 import { customerProblem } from './trade-customer.js';
-import { nextTurn } from '../shared/long-work.js';
-
-/** Items checked between turns of the event loop. */
-const ITEMS_PER_TURN = 1000;
+import { longWork } from '../shared/long-work.js';
 
 /** An item of a trade prices' bulk create (with its customer), of a replace or of a list's bulk create (without). */
 export type PricedItemInput = PricedSkuInput & { customerId?: number };
@@ -51,9 +48,8 @@ export async function checkPricedItems(
 
   const problems: FieldProblem[] = [...shapeProblems];
   const checked: PricedSku[] = [];
-  for (const [index, item] of items.entries()) {
-    // A replace checks up to 10 000 items: a turn of the event loop every ITEMS_PER_TURN.
-    if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
+  // A replace checks up to 10 000 items: long work.
+  for await (const [index, item] of longWork().each(items.entries())) {
     if (refused(index, null)) continue;
     if (item.customerId !== undefined && passed(index, 'customerId')) {
       const message = customerProblem(`Customer ${item.customerId}`, references.customers.get(item.customerId), customers);

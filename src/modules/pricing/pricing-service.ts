@@ -9,7 +9,7 @@ import type { FieldProblem } from '../../contract/errors.js';
 import { fromPriceUnits } from '../shared/money.js';
 import { amountOf, formatUnits, isOrderAmount, lineTotalUnits } from '../shared/order-amounts.js';
 import { canonicalTimestamp, TIMESTAMP_RULE } from '../shared/timestamps.js';
-import { batchStart, yieldToOtherWork } from '../shared/yield-to-other-work.js';
+import { longWork } from '../shared/long-work.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { type CandidatePage, explainPrice } from './explain-price.js';
 import { customerProblem } from './trade-customer.js';
@@ -65,13 +65,13 @@ export class PricingService {
     const moment = at ?? isoTimestamp(this.clock);
     const book = pricingBook(this.uow.repos, storeId, moment, this.isPast(at));
     const customer = found(await book.customer(customerId), `Customer ${customerId}`);
-    const started = batchStart();
+    const work = longWork();
     const facts = (await loadFacts(book, customer, [sku], true)).get(sku);
     if (facts === undefined) throw notFound(`SKU '${sku}'`);
     // Reading thousands of records and weighing them are each a stretch of work that holds the
     // process (on SQLite the read is synchronous): other requests get a turn between the two.
     const records = facts.facts.tradeRules.length + facts.facts.lists.reduce((sum, list) => sum + list.rules.length, 0);
-    if (records >= YIELD_ABOVE_RECORDS) await yieldToOtherWork(started);
+    if (records >= YIELD_ABOVE_RECORDS) await work.rest();
     const explained = explainPrice(facts.facts, quantity, moment, page);
     return {
       customerId: customer.id,

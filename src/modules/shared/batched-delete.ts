@@ -1,4 +1,4 @@
-import { batchStart, yieldToOtherWork } from './yield-to-other-work.js';
+import { longWork } from './long-work.js';
 
 /** Records removed, and their events written, per batch of a cascade. */
 export const CASCADE_BATCH = 500;
@@ -13,13 +13,13 @@ export async function deleteInBatches<T extends { id: number }>(
   deleteBatch: (afterId: number, limit: number) => Promise<T[]>,
   afterEach: (batch: T[]) => Promise<void>,
 ): Promise<void> {
+  const work = longWork();
   for (let afterId = 0; ;) {
-    const started = batchStart();
     const batch = await deleteBatch(afterId, CASCADE_BATCH);
     if (batch.length > 0) await afterEach(batch);
     // A short batch was the last; each full one removed rows, so the loop ends.
     if (batch.length < CASCADE_BATCH) return;
     afterId = batch[batch.length - 1]!.id;
-    await yieldToOtherWork(started);
+    await work.rest();
   }
 }
