@@ -1,23 +1,67 @@
 import type { Readable } from 'node:stream';
-import { Import, ImportQuery, MAX_IMPORT_BYTES } from '../../../contract/imports.js';
-import { AppError } from '../../../modules/shared/errors.js';
-import type { ImportService } from '../../../modules/imports/import-service.js';
-import type { ChangeSetService } from '../../../modules/change-sets/change-set-service.js';
-import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../../modules/imports/import-header.js';
-import { bodyTooLarge, DEFAULT_IMPORT_CAPS } from '../../../modules/imports/import-limits.js';
-import type { ImportUpload } from '../../../modules/imports/import-upload.js';
-import { type App, requireScope, storeIdOf, uploaderOf } from '../../plugins/app-types.js';
-import { startFingerprint } from '../../plugins/idempotent-create.js';
-import { readPieces } from '../../plugins/streamed-body.js';
-import { createErrors } from '../docs.js';
+import { FieldsOnlyQuery, IdParams, PageOnlyQuery } from '../../contract/common.js';
+import { Import, ImportChanges, ImportChangesQuery, ImportQuery, MAX_IMPORT_BYTES } from '../../contract/imports.js';
+import type { ChangeSetService } from '../../modules/change-sets/change-set-service.js';
+import { MAX_HEADER_SCAN_CHARS, namesCustomersByEmail } from '../../modules/imports/import-header.js';
+import { bodyTooLarge, DEFAULT_IMPORT_CAPS } from '../../modules/imports/import-limits.js';
+import type { ImportService } from '../../modules/imports/import-service.js';
+import type { ImportUpload } from '../../modules/imports/import-upload.js';
+import { AppError } from '../../modules/shared/errors.js';
+import { type App, pageOf, requireScope, storeIdOf, uploaderOf } from '../plugins/app-types.js';
+import { startFingerprint } from '../plugins/idempotent-create.js';
+import { readPieces } from '../plugins/streamed-body.js';
+import { createErrors, stateReadErrors } from './docs.js';
+import { countOptions, getOptions, itemPath, listOptions, type Resource } from './resource-routes.js';
 
-export function createImport(app: App, imports: ImportService, changeSets: ChangeSetService): void {
+const IMPORTS: Resource = { path: '/v1/imports', tag: 'imports', one: 'an import', many: 'imports' };
+
+/** `/v1/imports`: every operation of the resource, in one file; the upload reads its body as a stream. */
+export function registerImportRoutes(app: App, imports: ImportService, changeSets: ChangeSetService): void {
+  const read = { scope: 'trade_prices:read', record: Import } as const;
+
+  app.get(IMPORTS.path, listOptions(IMPORTS, { ...read, summary: 'List imports, oldest first', querystring: PageOnlyQuery }), async (request) =>
+    imports.list(storeIdOf(request), pageOf(request.query)),
+  );
+
+  app.get(`${IMPORTS.path}/count`, countOptions(IMPORTS, { scope: 'trade_prices:read' }), async (request) => ({
+    count: await imports.count(storeIdOf(request)),
+  }));
+
+  app.get(
+    itemPath(IMPORTS),
+    getOptions(IMPORTS, { ...read, summary: 'An import: its status, progress, problems and result', querystring: FieldsOnlyQuery }),
+    async (request) => imports.get(storeIdOf(request), request.params.id),
+  );
+
+  app.get(
+    `${itemPath(IMPORTS)}/changes`,
+    {
+      schema: {
+        operationId: 'imports.changes',
+        tags: [IMPORTS.tag],
+        summary: 'What a dry run would change: each price created, deleted or changed (old → new), paged',
+        description:
+          'Only for a dry run that succeeded, among the store’s 20 newest (409, code 17, for a real run, one queued, running or failed, or an older dry run, whose changes were dropped). ' +
+          'The first 10 000 changes a dry run finds are kept, listed by customer id, SKU (by code point), break and the order found; `complete` is false when the dry run would change more ' +
+          '(its `result` counts them all). Kept as long as the import.',
+        params: IdParams,
+        querystring: ImportChangesQuery,
+        response: { 200: ImportChanges, ...stateReadErrors },
+      },
+      config: { scope: 'trade_prices:read' },
+    },
+    async (request) => {
+      const { offset = 0, count = 50 } = request.query;
+      return imports.changes(storeIdOf(request), request.params.id, { offset, count });
+    },
+  );
+
   app.post(
-    '/v1/imports',
+    IMPORTS.path,
     {
       schema: {
         operationId: 'imports.create',
-        tags: ['imports'],
+        tags: [IMPORTS.tag],
         summary: `Import trade prices from a CSV file (up to ${MAX_IMPORT_BYTES / 2 ** 20} MiB); answered at once, worked in the background`,
         description:
           'The body is the file itself (`Content-Type: text/csv`), in the long format (`customer_id,sku,price[,min_quantity,valid_from,valid_until]`) or the matrix (`sku,<customer id or e-mail>,…`): docs/imports.md. ' +
