@@ -103,13 +103,26 @@ export function longWork(options: LongWorkOptions = {}): LongWork {
       since = now();
       busy = busySince();
     },
-    async *each<T>(items: Iterable<T>): AsyncIterable<T> {
-      let first = true;
-      for (const item of items) {
-        if (!first) await step();
-        first = false;
-        yield item;
-      }
+    // By hand, not an async generator, which costs twice as much per item (10 000 items: about
+    // 4 ms of looping against 2; bulk creates check their items this way). An item waits for a
+    // turn only when one is due.
+    each<T>(items: Iterable<T>): AsyncIterable<T> {
+      return {
+        [Symbol.asyncIterator](): AsyncIterator<T> {
+          const iterator = items[Symbol.iterator]();
+          let first = true;
+          return {
+            next(): Promise<IteratorResult<T>> {
+              const result = iterator.next();
+              if (result.done === true || first || now() - since < budgetMs) {
+                first = false;
+                return Promise.resolve(result);
+              }
+              return turn().then(() => result);
+            },
+          };
+        },
+      };
     },
   };
 }
