@@ -5,7 +5,9 @@
 //   client's method name), with its HTTP method and path template;
 // - packages/client/src/api-types.ts: every named schema of the document as plain TypeScript: a
 //   component (its `title`, else its key), a schema with a `title`, and an operation's query
-//   parameters named by its `x-query-title`. The package ships them as they are, so a project
+//   parameters named by its `x-query-title`; and `OperationTypes`, each /v1/ operation's query,
+//   body and answer by its `operationId`, which the client's methods take their types from (a
+//   resource of the six common operations needs no method written: `RecordsResource`). The package ships them as they are, so a project
 //   that installs @pricebook/client compiles against them with nothing of the server installed.
 // The files are checked in; `--check` exits 1 when one differs from a fresh generation (a test
 // runs it, so a changed route or schema cannot leave the client behind). `--dir DIR` checks or
@@ -98,7 +100,41 @@ function typesSource(document) {
   const blocks = [...named.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, { text, doc }]) => `${doc === undefined ? '' : `/** ${docText(doc)} */\n`}export type ${name} = ${text};\n`);
-  return `${header('its named schemas')}\n${blocks.join('\n')}`;
+  return `${header('its named schemas')}\n${blocks.join('\n')}\n${operationTypesSource(document, refName)}`;
+}
+
+/**
+ * Each /v1/ operation's types by its `operationId`: `query` (its query parameters, by their
+ * `x-query-title`; none: an empty object), `body` (the JSON request body; `undefined` when it
+ * takes none or takes CSV text) and `answer` (its success's JSON; `undefined` for a 204).
+ */
+function operationTypesSource(document, refName) {
+  const typeAt = (schema, indent) => typeOf(schema, indent, refName, typeof schema.title !== 'string');
+  const lines = [];
+  for (const { template, operation } of operationsOf(document)) {
+    if (!template.startsWith('/v1/')) continue;
+    const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+    const queryType =
+      typeof operation['x-query-title'] === 'string'
+        ? operation['x-query-title']
+        : query.length === 0
+          ? 'Record<string, never>'
+          : typeAt(queryObject(query), '    ');
+    const json = operation.requestBody?.content?.['application/json']?.schema;
+    const success = Object.entries(operation.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+    const answer = success?.content?.['application/json']?.schema;
+    lines.push(
+      `  ${JSON.stringify(operation.operationId).replaceAll('"', "'")}: {\n` +
+        `    query: ${queryType};\n` +
+        `    body: ${json === undefined ? 'undefined' : typeAt(json, '    ')};\n` +
+        `    answer: ${answer === undefined ? 'undefined' : typeAt(answer, '    ')};\n` +
+        '  };\n',
+    );
+  }
+  return `/** Each /v1/ operation's query, JSON body and JSON answer, by its \`operationId\` (the client's method name). */
+export interface OperationTypes {
+${lines.join('')}}
+`;
 }
 
 /**

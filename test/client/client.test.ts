@@ -380,7 +380,7 @@ describe('the client as a package', () => {
       fs.writeFileSync(
         path.join(project, 'main.ts'),
         [
-          "import { Pricebook, PricebookError, type Customer } from '@pricebook/client';",
+          "import { Pricebook, PricebookError, type Category, type Customer, type CustomerGroup } from '@pricebook/client';",
           "const client = new Pricebook({ baseUrl: 'https://127.0.0.1:8443', token: 'pk_x.sk_y', pacing: false });",
           'export async function firstEmail(): Promise<string | undefined> {',
           '  const customers: Customer[] = await client.customers.list({ trade: true });',
@@ -388,6 +388,13 @@ describe('the client as a package', () => {
           '}',
           '// @ts-expect-error: an email is a string',
           'export const wrong = () => client.customers.create({ email: 1 });',
+          // The six common operations take their types from the OpenAPI document by the resource's name.
+          'export const parents = async (): Promise<Category> => client.categories.get(1, { embed: "parents" });',
+          'export const groups = async (): Promise<CustomerGroup[]> => client.customerGroups.list({ priceListId: 3 });',
+          '// @ts-expect-error: embed is a comma-separated text',
+          'export const wrongEmbed = () => client.categories.get(1, { embed: ["parents"] });',
+          '// @ts-expect-error: a group is named by `name`',
+          'export const wrongGroup = () => client.customerGroups.create({ title: "Wholesale" });',
           'console.log(typeof Pricebook, typeof PricebookError, Object.keys(client.counters).join(","));',
           'client.close();',
         ].join('\n'),

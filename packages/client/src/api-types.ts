@@ -1551,3 +1551,497 @@ export type WebhookUpdate = {
   /** true re-activates a disabled webhook and clears its failures */
   active?: boolean;
 };
+
+/** Each /v1/ operation's query, JSON body and JSON answer, by its `operationId` (the client's method name). */
+export interface OperationTypes {
+  'customers.list': {
+    query: CustomerListQuery;
+    body: undefined;
+    answer: Customer[];
+  };
+  'customers.create': {
+    query: Record<string, never>;
+    body: CustomerInput;
+    answer: Customer;
+  };
+  'customers.count': {
+    query: CustomerCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'customers.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: Customer;
+  };
+  'customers.update': {
+    query: Record<string, never>;
+    body: CustomerUpdate;
+    answer: Customer;
+  };
+  'customers.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'customers.createMany': {
+    query: Record<string, never>;
+    body: CustomerInput[];
+    answer: Customer[];
+  };
+  'products.list': {
+    query: ProductListQuery;
+    body: undefined;
+    answer: Product[];
+  };
+  'products.create': {
+    query: Record<string, never>;
+    body: ProductInput;
+    answer: Product;
+  };
+  'products.count': {
+    query: ProductCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'products.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: Product;
+  };
+  'products.update': {
+    query: Record<string, never>;
+    body: ProductUpdate;
+    answer: Product;
+  };
+  'products.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'products.createMany': {
+    query: Record<string, never>;
+    body: ProductInput[];
+    answer: Product[];
+  };
+  'skus.lookup': {
+    query: Record<string, never>;
+    body: SkuLookupRequest;
+    answer: SkuLookupResult;
+  };
+  'skus.search': {
+    query: SkuSearchQuery;
+    body: undefined;
+    answer: SkuSearchItem[];
+  };
+  'variations.list': {
+    query: VariationListQuery;
+    body: undefined;
+    answer: Variation[];
+  };
+  'variations.create': {
+    query: Record<string, never>;
+    body: VariationInput;
+    answer: Variation;
+  };
+  'variations.count': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: CountResult;
+  };
+  'variations.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: Variation;
+  };
+  'variations.update': {
+    query: Record<string, never>;
+    body: VariationUpdate;
+    answer: Variation;
+  };
+  'variations.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'categories.list': {
+    query: CategoryListQuery;
+    body: undefined;
+    answer: Category[];
+  };
+  'categories.create': {
+    query: Record<string, never>;
+    body: CategoryInput;
+    answer: Category;
+  };
+  'categories.count': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: CountResult;
+  };
+  'categories.get': {
+    query: CategoryGetQuery;
+    body: undefined;
+    answer: Category;
+  };
+  'categories.update': {
+    query: Record<string, never>;
+    body: CategoryUpdate;
+    answer: Category;
+  };
+  'categories.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'tradePrices.createMany': {
+    query: Record<string, never>;
+    body: TradePriceInput[];
+    answer: TradePrice[];
+  };
+  'tradePrices.replace': {
+    query: Record<string, never>;
+    body: ReplaceTradePricesRequest;
+    answer: ReplaceTradePricesResult;
+  };
+  'tradePrices.list': {
+    query: TradePriceListQuery;
+    body: undefined;
+    answer: TradePriceWithEmbeds[];
+  };
+  'tradePrices.count': {
+    query: TradePriceCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'tradePrices.effective': {
+    query: EffectivePriceQuery;
+    body: undefined;
+    answer: EffectivePrice;
+  };
+  'tradePrices.get': {
+    query: TradePriceGetQuery;
+    body: undefined;
+    answer: TradePriceWithEmbeds;
+  };
+  'tradePrices.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'priceLists.list': {
+    query: PriceListListQuery;
+    body: undefined;
+    answer: PriceList[];
+  };
+  'priceLists.create': {
+    query: Record<string, never>;
+    body: PriceListInput;
+    answer: PriceList;
+  };
+  'priceLists.count': {
+    query: PriceListCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'priceLists.get': {
+    query: PriceListGetQuery;
+    body: undefined;
+    answer: PriceList;
+  };
+  'priceLists.update': {
+    query: Record<string, never>;
+    body: PriceListUpdate;
+    answer: PriceList;
+  };
+  'priceLists.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'priceLists.prices.bulkCreate': {
+    query: Record<string, never>;
+    body: PriceListPriceInput[];
+    answer: PriceListPrice[];
+  };
+  'priceLists.prices.replace': {
+    query: Record<string, never>;
+    body: ReplacePriceListPricesRequest;
+    answer: ReplacePriceListPricesResult;
+  };
+  'priceLists.prices.import': {
+    query: {
+      /** `skus` (the default): the entries of the SKUs in the file are replaced, others stay, and sending the file again changes nothing more. `list`: the list’s entries become exactly the file */
+      scope?: 'list' | 'skus';
+      /** Answer what would change, and change nothing */
+      dryRun?: boolean;
+    };
+    body: undefined;
+    answer: ReplacePriceListPricesResult;
+  };
+  'priceLists.prices.list': {
+    query: PriceListPriceListQuery;
+    body: undefined;
+    answer: PriceListPrice[];
+  };
+  'priceLists.prices.count': {
+    query: PriceListPriceCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'priceLists.overlaps': {
+    query: PriceListOverlapQuery;
+    body: undefined;
+    answer: PriceListEntryOverlap[];
+  };
+  'priceLists.prices.get': {
+    query: PriceListGetQuery;
+    body: undefined;
+    answer: PriceListPrice;
+  };
+  'priceLists.prices.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'customerGroups.list': {
+    query: CustomerGroupListQuery;
+    body: undefined;
+    answer: CustomerGroup[];
+  };
+  'customerGroups.create': {
+    query: Record<string, never>;
+    body: CustomerGroupInput;
+    answer: CustomerGroup;
+  };
+  'customerGroups.count': {
+    query: CustomerGroupCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'customerGroups.get': {
+    query: CustomerGroupGetQuery;
+    body: undefined;
+    answer: CustomerGroup;
+  };
+  'customerGroups.update': {
+    query: Record<string, never>;
+    body: CustomerGroupUpdate;
+    answer: CustomerGroup;
+  };
+  'customerGroups.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'changeSets.list': {
+    query: ChangeSetListQuery;
+    body: undefined;
+    answer: ChangeSet[];
+  };
+  'changeSets.create': {
+    query: Record<string, never>;
+    body: ChangeSetInput;
+    answer: ChangeSet;
+  };
+  'changeSets.count': {
+    query: {
+      /** Only sets in this state */
+      state?: ChangeSetState;
+    };
+    body: undefined;
+    answer: CountResult;
+  };
+  'changeSets.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: ChangeSet;
+  };
+  'changeSets.operations': {
+    query: PageOptions;
+    body: undefined;
+    answer: ListedOperation[];
+  };
+  'changeSets.addOperations': {
+    query: Record<string, never>;
+    body: {
+      /** One of: trade_price.create, trade_price.delete, trade_price.restore, trade_prices.replace, price_list_entry.create, price_list_entry.delete, price_list_entry.restore, customer.set_price_lists, price_list.set_percentage */
+      type: string;
+    }[];
+    answer: ChangeSet;
+  };
+  'changeSets.submit': {
+    query: Record<string, never>;
+    body: Record<string, never>;
+    answer: ChangeSet;
+  };
+  'changeSets.approve': {
+    query: Record<string, never>;
+    body: Record<string, never>;
+    answer: ChangeSet;
+  };
+  'changeSets.discard': {
+    query: Record<string, never>;
+    body: Record<string, never>;
+    answer: ChangeSet;
+  };
+  'changeSets.apply': {
+    query: Record<string, never>;
+    body: ChangeSetApply;
+    answer: ChangeSet;
+  };
+  'changeSets.revert': {
+    query: Record<string, never>;
+    body: Record<string, never>;
+    answer: ChangeSet;
+  };
+  'changeSets.preview': {
+    query: ChangeSetPreviewQuery;
+    body: undefined;
+    answer: ChangeSetPreview;
+  };
+  'quotes.create': {
+    query: Record<string, never>;
+    body: QuoteInput;
+    answer: Quote;
+  };
+  'imports.list': {
+    query: PageOptions;
+    body: undefined;
+    answer: Import[];
+  };
+  'imports.create': {
+    query: ImportQuery;
+    body: undefined;
+    answer: Import;
+  };
+  'imports.count': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: CountResult;
+  };
+  'imports.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: Import;
+  };
+  'imports.changes': {
+    query: ImportChangesQuery;
+    body: undefined;
+    answer: ImportChanges;
+  };
+  'orders.list': {
+    query: OrderListQuery;
+    body: undefined;
+    answer: Order[];
+  };
+  'orders.create': {
+    query: Record<string, never>;
+    body: OrderInput;
+    answer: Order;
+  };
+  'orders.count': {
+    query: OrderCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'orders.get': {
+    query: OrderGetQuery;
+    body: undefined;
+    answer: Order;
+  };
+  'webhooks.list': {
+    query: WebhookListQuery;
+    body: undefined;
+    answer: Webhook[];
+  };
+  'webhooks.create': {
+    query: Record<string, never>;
+    body: WebhookInput;
+    answer: CreatedWebhook;
+  };
+  'webhooks.count': {
+    query: {
+      /** What changed */
+      topic?: EventTopic;
+    };
+    body: undefined;
+    answer: CountResult;
+  };
+  'webhooks.get': {
+    query: FieldsOptions;
+    body: undefined;
+    answer: Webhook;
+  };
+  'webhooks.update': {
+    query: Record<string, never>;
+    body: WebhookUpdate;
+    answer: Webhook;
+  };
+  'webhooks.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'webhooks.deliveries': {
+    query: WebhookDeliveryListQuery;
+    body: undefined;
+    answer: WebhookDelivery[];
+  };
+  'webhooks.verify': {
+    query: Record<string, never>;
+    body: Record<string, never>;
+    answer: Webhook;
+  };
+  'events.list': {
+    query: EventFeedQuery;
+    body: undefined;
+    answer: Event[];
+  };
+  'session.get': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: StaffMember;
+  };
+  'session.create': {
+    query: Record<string, never>;
+    body: SignInInput;
+    answer: StaffMember;
+  };
+  'session.delete': {
+    query: Record<string, never>;
+    body: undefined;
+    answer: undefined;
+  };
+  'session.changePassword': {
+    query: Record<string, never>;
+    body: PasswordChangeInput;
+    answer: undefined;
+  };
+  'priceHistory.list': {
+    query: PriceHistoryListQuery;
+    body: undefined;
+    answer: PriceHistoryEntry[];
+  };
+  'priceHistory.count': {
+    query: PriceHistoryCountQuery;
+    body: undefined;
+    answer: CountResult;
+  };
+  'priceHistory.head': {
+    query: {
+      /** Comma-separated top-level fields to return */
+      fields?: string;
+    };
+    body: undefined;
+    answer: PriceHistoryHead;
+  };
+  'store.get': {
+    query: {
+      /** Comma-separated top-level fields to return */
+      fields?: string;
+    };
+    body: undefined;
+    answer: Store;
+  };
+}

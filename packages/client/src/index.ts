@@ -14,6 +14,7 @@ export { OPERATIONS, type HttpMethod, type OperationName } from './operations.js
 export { PAGE_SIZE } from './pages.js';
 export { toPrice } from './to-price.js';
 export type { CreateOptions } from './api-caller.js';
+export type { RecordOf, RecordOperation, RecordsName, RecordsResource } from './records-resource.js';
 export type { BulkCreateOptions, BulkCreateResult } from './trade-prices-resource.js';
 export type { CreateImportOptions, WaitOptions } from './imports-resource.js';
 export { UnknownSkusError, type WithOptionalProductId } from './skus-resource.js';

@@ -1,12 +1,12 @@
 import { ApiCaller, type CreateOptions } from './api-caller.js';
-import { CategoriesResource, CustomersResource, ProductsResource, VariationsResource } from './catalog-resources.js';
+import { CustomersResource, ProductsResource, VariationsResource } from './catalog-resources.js';
 import { ImportsResource } from './imports-resource.js';
 import { OrdersResource, QuotesResource } from './orders-resource.js';
 import { Pacer, type PacingCounters, type PacingOptions } from './pacer.js';
 import { PriceHistoryResource } from './price-history-resource.js';
 import { ChangeSetsResource } from './change-sets-resource.js';
 import { PriceListsResource } from './price-lists-resource.js';
-import { CustomerGroupsResource } from './customer-groups-resource.js';
+import { RecordsResource } from './records-resource.js';
 import { SessionResource, StoreResource } from './session-resource.js';
 import { SkusResource } from './skus-resource.js';
 import { TradePricesResource } from './trade-prices-resource.js';
@@ -51,11 +51,13 @@ const USER_AGENT = 'pricebook-client/0.1';
  */
 export class PricebookBase {
   readonly customers: CustomersResource;
-  readonly customerGroups: CustomerGroupsResource;
+  /** `/v1/customer-groups` (docs/pricing.md, "Customer groups"): price lists shared by every customer of a group, after each one's own; `priceListIds`, when sent, replaces the group's lists; a deleted group's customers belong to no group. */
+  readonly customerGroups: RecordsResource<'customerGroups'>;
   readonly products: ProductsResource;
   readonly variations: VariationsResource;
   readonly skus: SkusResource;
-  readonly categories: CategoriesResource;
+  /** `/v1/categories`; `embed: 'parents'` adds each category's ancestors. */
+  readonly categories: RecordsResource<'categories'>;
   readonly tradePrices: TradePricesResource;
   readonly priceLists: PriceListsResource;
   readonly changeSets: ChangeSetsResource;
@@ -79,11 +81,11 @@ export class PricebookBase {
     this.pacer = new Pacer(pacing !== false, typeof pacing === 'object' ? pacing : {});
     const api = new ApiCaller(this.transport, this.pacer, authorization, USER_AGENT, options.signal);
     this.customers = new CustomersResource(api);
-    this.customerGroups = new CustomerGroupsResource(api);
+    this.customerGroups = new RecordsResource(api, 'customerGroups');
     this.products = new ProductsResource(api);
     this.variations = new VariationsResource(api);
     this.skus = new SkusResource(api);
-    this.categories = new CategoriesResource(api);
+    this.categories = new RecordsResource(api, 'categories');
     this.tradePrices = new TradePricesResource(api);
     this.priceLists = new PriceListsResource(api);
     this.changeSets = new ChangeSetsResource(api);
