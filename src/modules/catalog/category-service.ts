@@ -21,12 +21,12 @@ export class CategoryService {
   ) {}
 
   async list(storeId: number, page: Page, embeds: CategoryEmbeds): Promise<Category[]> {
-    const categories = await this.uow.repos.categories.list(storeId, page);
+    const categories = await this.uow.repos.categories.list(storeId, {}, page);
     return embeds.parents ? withParents(this.uow.repos, storeId, categories) : categories;
   }
 
   count(storeId: number): Promise<number> {
-    return this.uow.repos.categories.count(storeId);
+    return this.uow.repos.categories.count(storeId, {});
   }
 
   async get(storeId: number, id: number, embeds: CategoryEmbeds): Promise<Category> {

@@ -1,37 +1,24 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Category } from '../../contract/categories.js';
-import type { CategoryFields, CategoryRepository } from '../../modules/catalog/category-repository.js';
-import type { Page } from '../../modules/shared/page.js';
+import type { CategoryFields, CategoryFilter, CategoryRepository } from '../../modules/catalog/category-repository.js';
 import type { Tables } from '../tables.js';
 import type { CategoriesTable } from '../tables/catalog-tables.js';
+import { KyselyStoreRecords, type RecordsTable } from './store-records.js';
 
-export class KyselyCategoryRepository implements CategoryRepository {
-  constructor(private readonly db: Kysely<Tables>) {}
+/** A category's row and fields. */
+const CATEGORIES: RecordsTable<'categories', Category, CategoryFields, CategoryFilter> = {
+  table: 'categories',
+  toRecord: toCategory,
+  toColumns: (fields) => ({
+    ...(fields.title !== undefined && { title: fields.title }),
+    ...(fields.parentId !== undefined && { parent_id: fields.parentId }),
+  }),
+  filters: {},
+};
 
-  async list(storeId: number, page: Page): Promise<Category[]> {
-    const rows = await this.db
-      .selectFrom('categories')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .orderBy('id')
-      .limit(page.count)
-      .offset(page.offset)
-      .execute();
-    return rows.map(toCategory);
-  }
-
-  async count(storeId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('categories')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('store_id', '=', storeId)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
-  async find(storeId: number, id: number): Promise<Category | undefined> {
-    const row = await this.db.selectFrom('categories').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
-    return row && toCategory(row);
+export class KyselyCategoryRepository extends KyselyStoreRecords<'categories', Category, CategoryFields, CategoryFilter> implements CategoryRepository {
+  constructor(db: Kysely<Tables>) {
+    super(db, CATEGORIES);
   }
 
   async existing(storeId: number, ids: readonly number[]): Promise<number[]> {
@@ -86,33 +73,9 @@ export class KyselyCategoryRepository implements CategoryRepository {
       .execute();
   }
 
-  async insert(storeId: number, fields: CategoryFields, createdAt: string): Promise<Category> {
-    const row = await this.db
-      .insertInto('categories')
-      .values({ store_id: storeId, title: fields.title, parent_id: fields.parentId, created_at: createdAt })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toCategory(row);
-  }
-
-  async update(storeId: number, id: number, patch: Partial<CategoryFields>): Promise<Category | undefined> {
-    const row = await this.db
-      .updateTable('categories')
-      .set({
-        ...(patch.title !== undefined && { title: patch.title }),
-        ...(patch.parentId !== undefined && { parent_id: patch.parentId }),
-      })
-      .where('store_id', '=', storeId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toCategory(row);
-  }
-
-  async delete(storeId: number, id: number): Promise<boolean> {
+  override async delete(storeId: number, id: number): Promise<boolean> {
     await this.db.deleteFrom('product_categories').where('store_id', '=', storeId).where('category_id', '=', id).execute();
-    const result = await this.db.deleteFrom('categories').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return super.delete(storeId, id);
   }
 }
 
