@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type Engine, POSTGRES, SQLITE } from '../../src/storage/engine.js';
-import { MIGRATIONS, migrateToLatest } from '../../src/storage/migrations/index.js';
+import { loadMigrations, migrateToLatest } from '../../src/storage/migrations/index.js';
 import { createPostgresDatabase, type EngineName } from './engines.js';
 
 /**
@@ -29,7 +29,7 @@ export async function beforeMigration(
     await migrateToLatest(
       db,
       flags,
-      MIGRATIONS.filter(([name]) => name < before),
+      (await loadMigrations()).filter(([name]) => name < before),
     );
     await work(db, () => migrateToLatest(db, flags));
   } finally {
