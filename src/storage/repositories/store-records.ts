@@ -20,7 +20,7 @@ export interface RecordsTable<Table extends StoreRecordTable, Record, Fields, Fi
   /** The columns of the fields given (an update gives some of them). */
   toColumns(fields: Partial<Fields>): Updateable<Tables[Table]>;
   /** Each filter's field and the column it must equal when given. */
-  readonly filters: { readonly [Field in keyof Filter]-?: keyof Tables[Table] & string };
+  readonly filters: { readonly [Field in keyof NoInfer<Filter>]-?: keyof Tables[Table] & string };
 }
 
 /**
