@@ -8,7 +8,7 @@ export const CategoryInput = StrictObject(
     title: NoControlCharacters(Type.String({ minLength: 1, maxLength: 255 })),
     parentId: Type.Optional(Nullable({ ...Id, description: 'null (the default): a root category' })),
   },
-  { title: 'CategoryInput' },
+  { title: 'CategoryInput', examples: [{ title: 'Apparel' }] },
 );
 export type CategoryInput = Static<typeof CategoryInput>;
 

@@ -88,7 +88,11 @@ export function EmbedQuery(names: readonly string[]) {
 export const CountResponse = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { title: 'CountResult', additionalProperties: false });
 
 /** A request body object: unknown fields are errors, never dropped. */
-export function StrictObject<T extends TProperties>(properties: T, options: { $id?: string; title?: string; description?: string } = {}): TObject<T> {
+/** `examples`: bodies the OpenAPI document shows (the first also makes the suites' records of the resource: test/support/create-examples.ts). */
+export function StrictObject<T extends TProperties>(
+  properties: T,
+  options: { $id?: string; title?: string; description?: string; examples?: Static<TObject<T>>[] } = {},
+): TObject<T> {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 

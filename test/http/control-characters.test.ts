@@ -5,13 +5,26 @@ import { snapshotStore } from '../support/store-snapshot.js';
 import { suiteServer } from '../support/suite-server.js';
 import type { CatalogFixture } from '../support/catalog-fixture.js';
 import { clip } from '../../src/text/clip.js';
+import { createExamples, type CreateExamples } from '../support/create-examples.js';
+import { startTestServer } from '../support/test-server.js';
+
+/** The server's OpenAPI document, read once from a server of its own. */
+async function openApiDocument(): Promise<Parameters<typeof createExamples>[0]> {
+  const server = await startTestServer('sqlite');
+  try {
+    return (await server.request('GET', '/openapi.json')).body as Parameters<typeof createExamples>[0];
+  } finally {
+    await server.close();
+  }
+}
 
 /**
  * C0 and C1 control characters in what names things (SKUs, customer and company names,
  * e-mail addresses, titles, price list names): a 422, code 10, naming the field (and the item's
  * index in a bulk array) and saying which character is where; nothing stored. The fields are
  * found in the server's own OpenAPI document (`x-no-control-characters`), so a field marked
- * later fails here until it has a case below, and a case whose field lost its mark fails too.
+ * later fails here until it has a case below (or, for a plain resource, its create's body has an
+ * example, from which its cases are made), and a case whose field lost its mark fails too.
  */
 
 interface JsonSchema {
@@ -34,7 +47,8 @@ interface Context {
   catalog: CatalogFixture;
   priceListId: number;
   customerGroupId: number;
-  categoryId: number;
+  /** A record of store's own in each collection whose cases come from its create's example. */
+  recordOf: (collection: string) => number;
   /** A product of its own for the product updates, and one with a variation for the variation endpoints. */
   productId: number;
   variationProductId: number;
@@ -68,7 +82,7 @@ const customerBody = (field: string) => (value: string, context: Context) => ({ 
 const tradePrice = (sku: string, context: Context) => ({ customerId: context.catalog.tradeCustomer, productId: context.catalog.tee, sku, price: 9 });
 const pricedSku = (sku: string, context: Context) => ({ productId: context.catalog.tee, sku, price: 9 });
 
-const CASES: Record<string, FieldCase> = {
+const HAND_WRITTEN: Record<string, FieldCase> = {
   'POST /v1/products title': { url: () => '/v1/products', body: productBody('title'), valid: title, at: { field: 'title' } },
   'POST /v1/products sku': { url: () => '/v1/products', body: productBody('sku'), valid: freshSku, at: { field: 'sku' } },
   'POST /v1/products variations[].sku': {
@@ -139,13 +153,6 @@ const CASES: Record<string, FieldCase> = {
     body: (value) => ({ companyName: value }),
     valid: () => 'Navy',
     at: { field: 'companyName' },
-  },
-  'POST /v1/categories title': { url: () => '/v1/categories', body: (value) => ({ title: value }), valid: title, at: { field: 'title' } },
-  'PUT /v1/categories/{id} title': {
-    url: (context) => `/v1/categories/${context.categoryId}`,
-    body: (value) => ({ title: value }),
-    valid: title,
-    at: { field: 'title' },
   },
   'POST /v1/change-sets name': { url: () => '/v1/change-sets', body: (value) => ({ name: value }), valid: title, at: { field: 'name' } },
   'POST /v1/price-lists name': { url: () => '/v1/price-lists', body: (value) => ({ name: value, kind: 'fixed' }), valid: title, at: { field: 'name' } },
@@ -268,6 +275,37 @@ const CASES: Record<string, FieldCase> = {
   },
 };
 
+/**
+ * The cases of a resource without hand-written ones, from its create's example body
+ * (test/support/create-examples.ts): each marked top-level field of the create and of the
+ * update (`PUT <collection>/{id}`, on a record made from the example), the example with the
+ * value put in that field.
+ */
+function casesFromExamples(document: Parameters<typeof createExamples>[0], examples: CreateExamples): Record<string, FieldCase> {
+  const cases: Record<string, FieldCase> = {};
+  for (const [collection, example] of examples) {
+    const valid = (field: string) => (context: Context) => `${String(example[field])} ${context.next()}`;
+    const fields = (method: string, template: string) =>
+      markedFields(document.paths[template]?.[method]?.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined);
+    for (const field of fields('post', collection).filter((name) => name in example)) {
+      cases[`POST ${collection} ${field}`] = { url: () => collection, body: (value) => ({ ...example, [field]: value }), valid: valid(field), at: { field } };
+    }
+    for (const field of fields('put', `${collection}/{id}`).filter((name) => name in example)) {
+      cases[`PUT ${collection}/{id} ${field}`] = {
+        url: (context) => `${collection}/${context.recordOf(collection)}`,
+        body: (value) => ({ [field]: value }),
+        valid: valid(field),
+        at: { field },
+      };
+    }
+  }
+  return cases;
+}
+
+const document = await openApiDocument();
+const examples = createExamples(document);
+const CASES: Record<string, FieldCase> = { ...casesFromExamples(document, examples), ...HAND_WRITTEN };
+
 /** The edges of both ranges and the characters terminal attacks use: BEL, tab, LF, CR, ESC, DEL, CSI (8-bit). */
 const CONTROLS = [0x01, 0x07, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9b, 0x9f];
 
@@ -284,28 +322,33 @@ describe.each(await enginesUnderTest())('control characters in names, SKUs and e
     const token = suite.tenant.token;
     const list = await api.request('POST', '/v1/price-lists', { token, body: { name: 'Controls', kind: 'fixed' } });
     const group = await api.request('POST', '/v1/customer-groups', { token, body: { name: 'Controls' } });
-    const category = await api.request('POST', '/v1/categories', { token, body: { title: 'Controls' } });
     const product = await api.request('POST', '/v1/products', { token, body: { title: 'Controls', sku: 'CC-PRODUCT', price: 1 } });
     const withVariation = await api.request('POST', '/v1/products', { token, body: { title: 'Controls', price: 1, variations: [{ sku: 'CC-VARIATION' }] } });
-    expect([list.status, group.status, category.status, product.status, withVariation.status]).toEqual([201, 201, 201, 201, 201]);
+    expect([list.status, group.status, product.status, withVariation.status]).toEqual([201, 201, 201, 201]);
+    const records = new Map<string, number>();
+    for (const [collection, example] of examples) {
+      const created = await api.request('POST', collection, { token, body: example });
+      if (created.status === 201) records.set(collection, (created.body as { id: number }).id);
+    }
     const id = (response: { body: unknown }) => (response.body as { id: number }).id;
     let sequence = 0;
     context = {
       catalog: suite.catalog,
       priceListId: id(list),
       customerGroupId: id(group),
-      categoryId: id(category),
+      recordOf: (collection) => {
+        const record = records.get(collection);
+        if (record === undefined) throw new Error(`${collection}: its create's example made no record`);
+        return record;
+      },
       productId: id(product),
       variationProductId: id(withVariation),
       variationId: (withVariation.body as { variations: Array<{ id: number }> }).variations[0]!.id,
       next: () => ++sequence,
     };
-    const document = (await suite.server.request('GET', '/openapi.json')).body as {
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
-    };
     for (const [template, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const field of markedFields(operation.requestBody?.content['application/json']?.schema))
+        for (const field of markedFields(operation.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined))
           sites.push(`${method.toUpperCase()} ${template} ${field}`);
       }
     }

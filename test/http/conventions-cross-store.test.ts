@@ -4,6 +4,7 @@ import { checkedClient, expectError, type CheckedClient } from '../support/conve
 import { enginesUnderTest } from '../support/engines.js';
 import { type HttpResponse, type RequestOptions, startTestServer, type Tenant, type TestServer } from '../support/test-server.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { createExamples } from '../support/create-examples.js';
 
 /**
  * Contract §3 "Ids and values": a record of another store is indistinguishable from a missing
@@ -47,11 +48,14 @@ interface Fixture {
   update?(context: FixtureContext): unknown;
 }
 
-/** Keyed by collection path as the document writes it; an operation under a collection without one fails until it has one. */
+/**
+ * Keyed by collection path as the document writes it; a collection whose create has an example
+ * body (test/support/create-examples.ts) needs none: an operation under a collection with
+ * neither fails until it has one.
+ */
 const FIXTURES: Record<string, Fixture> = {
   '/v1/customers': { body: ({ unique }) => ({ email: `cross-${unique}@example.com`, trade: true }) },
   '/v1/products': { body: () => ({ title: 'T', price: 1 }) },
-  '/v1/categories': { body: () => ({ title: 'C' }) },
   '/v1/products/{id}/variations': { body: ({ unique }) => ({ sku: `CROSS-V-${unique}`, price: 2 }) },
   '/v1/trade-customer-product-prices': {
     createPath: '/v1/trade-customer-product-prices/bulk',
@@ -154,7 +158,9 @@ interface Operation {
 async function readOperations(): Promise<Operation[]> {
   const server = await startTestServer('sqlite');
   try {
-    const document = (await server.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const document = (await server.request('GET', '/openapi.json')).body as Parameters<typeof createExamples>[0];
+    // A collection without a fixture of its own makes its record from its create's example.
+    for (const [collection, example] of createExamples(document)) FIXTURES[collection] ??= { body: () => structuredClone(example) };
     const operations: Operation[] = [];
     for (const [template, pathItem] of Object.entries(document.paths)) {
       const segments = template.split('/');
@@ -266,7 +272,9 @@ describe.each(await enginesUnderTest())('contract §3 other stores’ records on
     const name = `${operation.method} ${operation.template}`;
     if (missing.length > 0) {
       it(`${name} has a fixture to try it with`, () => {
-        expect.fail(`no fixture for ${missing.join(', ')}: add one to FIXTURES, so that another store's ids are tried on it`);
+        expect.fail(
+          `no fixture for ${missing.join(', ')}: add one to FIXTURES (or an example to its create's body schema), so that another store's ids are tried on it`,
+        );
       });
       continue;
     }
