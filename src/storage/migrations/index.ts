@@ -15,6 +15,8 @@ let loaded: Promise<Migrations> | undefined;
  * Every migration in this folder, in the order of their names: each file `NNN-what` exports one
  * function, which builds the migration for an engine (using the engine flags). A new migration
  * is its file only; a file of the pattern that exports anything else stops the start, naming it.
+ * No import names the files: a build that compiles a program from its entry (the bench's, the
+ * fault suite's server) includes `src/storage/migrations/*.ts` itself.
  */
 export function loadMigrations(): Promise<Migrations> {
   loaded ??= readMigrations().catch((error: unknown) => {
@@ -30,6 +32,9 @@ async function readMigrations(): Promise<Migrations> {
     .map((file) => MIGRATION_FILE.exec(file))
     .filter((match) => match !== null)
     .sort((a, b) => (a[1]! < b[1]! ? -1 : 1));
+  // No import names them, so a program compiled from its entry alone leaves them out: say so
+  // here, rather than let the migrator find the database's migrations "missing".
+  if (names.length === 0) throw new Error(`no migrations in ${import.meta.dirname}: a build of this program must include src/storage/migrations/*.ts`);
   const migrations: [string, (engine: Engine) => Migration][] = [];
   for (const [file, name] of names) {
     const exported = Object.values(await import(pathToFileURL(path.join(import.meta.dirname, file)).href));
