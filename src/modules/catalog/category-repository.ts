@@ -1,5 +1,5 @@
 import type { Category } from '../../contract/categories.js';
-import type { StoreRecords } from '../shared/store-records-service.js';
+import type { StoreRecords } from '../shared/store-records.js';
 
 export interface CategoryFields {
   title: string;

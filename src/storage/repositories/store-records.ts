@@ -1,6 +1,6 @@
 import type { Generated, Kysely, Selectable, Updateable } from 'kysely';
 import type { Page } from '../../modules/shared/page.js';
-import type { StoreRecords } from '../../modules/shared/store-records-service.js';
+import type { StoreRecords } from '../../modules/shared/store-records.js';
 import type { Tables } from '../tables.js';
 
 /** The columns every table of a store's records has. */
