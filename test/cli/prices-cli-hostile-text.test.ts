@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCliAtTerminal, scriptAvailable } from '../support/cli-process.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import { pricesCli } from '../support/prices-cli.js';
 
@@ -12,7 +12,7 @@ import { pricesCli } from '../support/prices-cli.js';
  * a terminal: SKUs that are formulas come out neutralised (`'=…`) and go back in as they were,
  * byte for byte; stored text with ESC, OSC, BEL or C1 characters (from before the API refused
  * them, written here straight to the database) is printed with its control characters written
- * out (`\x1b`), never raw. The built CLI (`dist/main/cli.js`) against a test server over HTTPS.
+ * out (`\x1b`), never raw. The built CLI (`dist/main/pricebook.js`) against a test server over HTTPS.
  */
 
 /** SKUs a spreadsheet would run, and ones that already look neutralised. */
@@ -25,7 +25,7 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** Whether a spreadsheet opening this CSV text would see a formula in any cell. */
 const formulaCells = (csv: string) => (parse(csv, { relax_column_count: true }) as string[][]).flat().filter((cell) => /^[=+\-@\t\r]/.test(cell));
 
-describe.each(await enginesUnderTest())('pricebook prices with hostile text on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('pricebook prices with hostile text on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
   const cli = pricesCli(suite, 'pricebook-hostile-cli-');
   const { prices, file } = cli;

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { Pricebook } from '@pricebook/client';
 import { runCli } from '../support/cli-process.js';
-import { enginesUnderTest } from '../support/engines.js';
+import { PROTOCOL_ENGINES } from '../support/engines.js';
 import { suiteServer } from '../support/suite-server.js';
 import { pricesCli } from '../support/prices-cli.js';
 
@@ -13,7 +13,7 @@ import { pricesCli } from '../support/prices-cli.js';
  * when an export cannot say everything (docs/imports.md, "The CLI's messages"): the built CLI
  * run as a process against a test server, its stdout, stderr and exit code, and what is stored.
  */
-describe.each(await enginesUnderTest())('pricebook prices messages on %s', (engine) => {
+describe.each(PROTOCOL_ENGINES)('pricebook prices messages on %s', (engine) => {
   const suite = suiteServer(engine, { tenants: 1 });
   const cli = pricesCli(suite, 'pricebook-prices-messages-');
   const { prices, file, catalog } = cli;

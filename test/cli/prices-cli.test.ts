@@ -10,7 +10,7 @@ import { suiteServer } from '../support/suite-server.js';
 import { pricesCli } from '../support/prices-cli.js';
 
 /**
- * `pricebook prices …`, the built CLI (`dist/main/cli.js`) run as a user runs it, against a test
+ * `pricebook prices …`, the built CLI (`dist/main/pricebook.js`) run as a user runs it, against a test
  * server over HTTPS (its certificate trusted with --cacert). Every child is killed if it
  * overstays its timeout.
  */

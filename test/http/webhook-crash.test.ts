@@ -6,12 +6,11 @@ import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, enginesUnderTest } from '../support/engines.js';
 import { startReceiver } from '../support/webhook-receiver.js';
+import { CLI } from '../support/cli-process.js';
 import { freePort } from '../support/free-port.js';
 
-const CLI = path.resolve('dist/main/cli.js');
-
 /** A port free right now on 127.0.0.1 (serve refuses port 0). */
-/** `node dist/main/cli.js serve`, resolved once it logs that it listens. */
+/** `node dist/main/pricebook.js serve`, resolved once it logs that it listens. */
 async function startServe(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

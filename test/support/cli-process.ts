@@ -2,8 +2,11 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { SCRIPT, toolAvailable } from './external-tool.js';
 
-/** The built CLI, `dist/main/cli.js` (`npm run build` makes it). */
-export const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
+/**
+ * The built `pricebook` command (package.json's `bin`, which `npm run build` makes): the entry a
+ * user runs, which checks the Node.js version and keeps V8's compiled code for the next start.
+ */
+export const CLI = path.resolve(import.meta.dirname, '../../dist/main/pricebook.js');
 
 export interface CliRun {
   code: number | null;

@@ -50,8 +50,10 @@ export async function enginesUnderTest(): Promise<EngineName[]> {
 /**
  * The engine of the suites that test the HTTP protocol and the process, not storage:
  * connections, slow clients, the request log, the SSRF guard, receivers' time limits, the
- * client's pacing, the admin page's files. What they check happens before or beside the
- * database, the same on both engines, so they run once.
+ * client's pacing, the admin page's files, what `pricebook prices` (an HTTPS client of the API)
+ * says about files and answers. What they check happens before or beside the database, the
+ * same on both engines, so they run once. (`pricebook prices`'s import, diff and export round
+ * trips run on both, as do the HTTP suites of the answers it reads.)
  */
 export const PROTOCOL_ENGINES: readonly EngineName[] = ['sqlite'];
 

@@ -6,11 +6,12 @@ import { Readable } from 'node:stream';
 import { AGENT_KEEP_ALIVE } from './agent-keep-alive.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { generateSelfSigned } from '../../src/app/tls.js';
+import { CLI } from './cli-process.js';
 import { freePort } from './free-port.js';
 import type { HttpResponse, RequestOptions } from './test-server.js';
 
 /** The built CLI (`npm run build`), run as an operator runs it. */
-export const CLI = path.resolve(import.meta.dirname, '../../dist/main/cli.js');
+export { CLI };
 
 /** A TLS pair in PEM files, shared by the instances of one test file, and its folder's remover. */
 export async function tlsFiles(): Promise<{ dir: string; certFile: string; keyFile: string; cert: string; remove: () => void }> {
@@ -49,7 +50,7 @@ export interface InstanceOptions {
   command?: readonly string[];
 }
 
-/** Starts `node dist/main/cli.js serve` and waits (at most 30 s) until its /healthz answers 200. */
+/** Starts `node dist/main/pricebook.js serve` and waits (at most 30 s) until its /healthz answers 200. */
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
   const command = options.command ?? [CLI, 'serve'];
   if (!fs.existsSync(command[0]!)) throw new Error(`${command[0]} is missing: run \`npm run build\` first (npm test does)`);
