@@ -50,6 +50,7 @@ import { registerSessionRoutes } from '../http/routes/session/index.js';
 import { registerPriceHistoryRoutes } from '../http/routes/price-history/index.js';
 import { registerIdempotentCreate } from '../http/plugins/idempotent-create.js';
 import { health } from '../http/routes/system/health.js';
+import { createLogs } from './logs.js';
 import type { Services } from './services.js';
 import type { TlsPair } from './tls.js';
 
@@ -62,7 +63,11 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export interface AppOptions {
   /** The HTTPS certificate; the app's server speaks TLS with it. */
   tls: TlsPair;
-  /** pino options, or false for silence; `stream` replaces stdout (tests capture the log). */
+  /**
+   * The log's level and destination, or false for silence; `stream` replaces stdout (a
+   * terminal's readable form; tests capture the log). Default: the configured level, on stdout
+   * through an asynchronous buffer (app/logs.ts).
+   */
   logger?: boolean | { level: string; stream?: DestinationStream };
   /**
    * Slow-client limits in milliseconds; default `serverTimeouts`, TLS_HANDSHAKE_TIMEOUT_MS and
@@ -100,15 +105,15 @@ export async function buildApp(config: Config, services: Services, options: AppO
     limitConnections(server, connectionLimits(config, proxies, firstRequestTimeout), (details, message) => app.log.warn(details, message));
     return server;
   };
+  const logs =
+    options.logger === false
+      ? undefined
+      : typeof options.logger === 'object'
+        ? createLogs(options.logger.level, options.logger.stream)
+        : createLogs(config.logLevel);
   const app = Fastify({
     serverFactory,
-    logger:
-      options.logger === false
-        ? false
-        : {
-            ...loggerOptions(config, options.logger),
-            redact: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token', '*.password', '*.currentPassword', '*.newPassword'],
-          },
+    logger: logs === undefined ? false : logs.options,
     // Our own single line per request (http/plugins/request-log.ts) replaces Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -130,7 +135,7 @@ export async function buildApp(config: Config, services: Services, options: AppO
 
   registerErrorHandler(app);
   registerBodyParsers(app);
-  registerRequestLog(app);
+  registerRequestLog(app, logs?.requests);
   if (options.metrics !== undefined) registerRequestMetrics(app, options.metrics);
   registerEarlyAnswerTracking(app);
   // Every request passes these in this order: the contract's order of checks.
@@ -179,10 +184,6 @@ function connectionLimits(config: Config, proxies: BlockList, firstRequestMs: nu
     firstRequestMs,
     label: `connection limits (${CONFIG_VARIABLES.maxConnections}, ${CONFIG_VARIABLES.maxConnectionsPerAddress})`,
   };
-}
-
-function loggerOptions(config: Config, logger: AppOptions['logger']): { level: string; stream?: DestinationStream } {
-  return typeof logger === 'object' ? logger : { level: config.logLevel };
 }
 
 /**

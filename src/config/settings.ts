@@ -343,7 +343,7 @@ export const SETTINGS = {
     env: 'PRICEBOOK_LOG_LEVEL',
     default: 'info',
     parse: oneOf(LOG_LEVELS),
-    doc: `${orList(LOG_LEVELS.map((level) => `\`${level}\``))}. The log goes to stdout: readable lines when it is a terminal, JSON (one object a line) otherwise ([Quick start](#quick-start))`,
+    doc: `${orList(LOG_LEVELS.map((level) => `\`${level}\``))}. The log goes to stdout: readable lines when it is a terminal, JSON (one object a line) otherwise ([Quick start](#quick-start)), written through a buffer that the process empties before it exits (at most 32 MiB held while stdout is not read; past it, lines are dropped)`,
     help: orList(LOG_LEVELS),
   }),
   /** Plain-HTTP listener answering `GET /metrics` (Prometheus text format); 0 disables it. */

@@ -472,6 +472,19 @@ describe.each(ENGINES)('pricebook CLI on %s', (engine: EngineName) => {
       stopped = await stopping;
       expect(stopped).toMatchObject({ code: 0, signal: null });
       expect(stopped.ms).toBeLessThan(5000);
+      // The log goes out through a buffer: the process wrote out every line before it exited,
+      // the in-flight request's among them, under the id its answer carried.
+      const requestId = response.headers['x-request-id'];
+      const inFlightLine = async () => {
+        for (let waited = 0; waited < 2000; waited += 50) {
+          const line = jsonLines(served.output()).find((candidate) => candidate.msg === 'request' && candidate.reqId === requestId);
+          if (line !== undefined) return line;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return undefined;
+      };
+      expect(await inFlightLine(), served.output()).toMatchObject({ method: 'POST', path: '/v1/customers', status: 201 });
+      expect(jsonLines(served.output()).filter((line) => line.msg === 'request' && line.path === '/v1/customers').length).toBeGreaterThanOrEqual(2);
     } finally {
       if (stopped === undefined) await served.terminate();
     }
