@@ -34,17 +34,27 @@ export function registerApprovalGuard(app: FastifyInstance, credentials: Credent
     schema.description = schema.description === undefined ? sentence : `${schema.description} ${sentence}`;
   });
 
-  app.addHook('preValidation', async (request) => {
-    if (request.is404) return;
+  // Synchronous for every request that changes no price; a price change asks the store.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.is404) return done();
     const declared = request.routeOptions.config.priceChange;
     const principal = request.principal;
-    if (declared === undefined || principal === undefined || principal.scopes.has('trade_prices:direct')) return;
-    if (!changesPrices(declared, request)) return;
-    if (!(await credentials.requiresApproval(principal.storeId))) return;
-    throw new AppError(
-      'approval_required',
-      'This store requires approval of price changes: make this change in a change set (POST /v1/change-sets), which someone else approves before it applies. ' +
-        "Only a key with the scope 'trade_prices:direct' changes prices directly here",
-    );
+    if (declared === undefined || principal === undefined || principal.scopes.has('trade_prices:direct')) return done();
+    if (!changesPrices(declared, request)) return done();
+    credentials
+      .requiresApproval(principal.storeId)
+      .then(
+        (required) =>
+          done(
+            required
+              ? new AppError(
+                  'approval_required',
+                  'This store requires approval of price changes: make this change in a change set (POST /v1/change-sets), which someone else approves before it applies. ' +
+                    "Only a key with the scope 'trade_prices:direct' changes prices directly here",
+                )
+              : undefined,
+          ),
+        done,
+      );
   });
 }

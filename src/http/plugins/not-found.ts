@@ -24,15 +24,15 @@ export function registerNotFound(app: FastifyInstance): void {
   });
   // A path of a fixed route (`/v1/trade-customer-product-prices/bulk`) reached with another
   // method lands on the `/:id` route of that method; it is a known path, so 405, not a bad id.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) return done();
     const params = Object.values(request.params as Record<string, string>);
-    if (params.length === 0 || params.every((value) => /^[1-9]\d*$/.test(value))) return;
+    if (params.length === 0 || params.every((value) => /^[1-9]\d*$/.test(value))) return done();
     const path = request.url.split('?', 1)[0] ?? '';
     const allowed = allowedMethods(routes, path);
-    if (allowed.includes(request.method as HTTPMethod)) return;
+    if (allowed.includes(request.method as HTTPMethod)) return done();
     reply.header('allow', allowed.join(', '));
-    return sendError(reply, new AppError('method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allowed.join(', ')}`));
+    sendError(reply, new AppError('method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allowed.join(', ')}`));
   });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';

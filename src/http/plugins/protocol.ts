@@ -29,11 +29,11 @@ export const INVALID_PROTOCOL_MESSAGE = 'Invalid protocol: this API is served ov
  * client used https. Anything else gets code 2, whatever its path.
  */
 export function registerProtocolCheck(app: FastifyInstance, proxies: BlockList): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const socket = request.raw.socket as Partial<TLSSocket>;
-    if (socket.encrypted === true) return;
+    if (socket.encrypted === true) return done();
     const forwarded = request.headers['x-forwarded-proto'];
-    if (forwarded === 'https' && isTrusted(proxies, socket.remoteAddress)) return;
-    return sendError(reply, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE));
+    if (forwarded === 'https' && isTrusted(proxies, socket.remoteAddress)) return done();
+    sendError(reply, new AppError('invalid_protocol', INVALID_PROTOCOL_MESSAGE));
   });
 }

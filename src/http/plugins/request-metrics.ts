@@ -8,10 +8,11 @@ import type { HttpMetrics } from '../../metrics/http-metrics.js';
  * was authenticated and the failed-authentication throttle when not.
  */
 export function registerRequestMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     metrics.observeRequest(request.method, request.is404 ? undefined : request.routeOptions.url, status, reply.elapsedTime / 1000);
     if (status === 401) metrics.countAuthFailure();
     else if (status === 429) metrics.countRateLimitRefusal(request.principal === undefined ? 'auth_failures' : 'credential');
+    done();
   });
 }

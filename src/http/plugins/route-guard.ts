@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../modules/shared/errors.js';
 import type { Scope } from '../../modules/stores/scopes.js';
 import { sendError } from './error-handler.js';
@@ -11,30 +11,37 @@ import './route-config.js';
  * and PUT (415). Unknown routes skip both: they answer 404/405.
  */
 export function registerRouteGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return;
-    const { scope, embeds } = request.routeOptions.config;
-    const principal = request.principal;
-    if (principal?.session?.mustChangePassword === true && request.routeOptions.config.staffSession !== true) {
-      return sendError(reply, new AppError('forbidden', 'The password must be changed first: POST /v1/session/password with currentPassword and newPassword'));
-    }
-    if (principal !== undefined) {
-      const missing = (scope === undefined ? [] : typeof scope === 'string' ? [scope] : scope).find((needed) => !principal.scopes.has(needed));
-      if (missing !== undefined) return sendError(reply, new AppError('forbidden', `This credential lacks the scope '${missing}'`));
-      const embedRefusal =
-        embeds === undefined ? undefined : refusedEmbed(embeds, principal.scopes, (request.query as Record<string, unknown> | undefined)?.embed);
-      if (embedRefusal !== undefined) return sendError(reply, embedRefusal);
-    }
-    if (request.method === 'POST' || request.method === 'PUT') {
-      const contentType = request.headers['content-type'];
-      if (request.routeOptions.config.bodyType === 'csv') {
-        if (contentType === undefined || !isContentType(contentType, 'text/csv'))
-          return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be text/csv'));
-      } else if (contentType === undefined || !isJsonContentType(contentType)) {
-        return sendError(reply, new AppError('unsupported_media_type', 'Content-Type must be application/json'));
-      }
-    }
+  app.addHook('onRequest', (request, reply, done) => {
+    const refusal = routeRefusal(request);
+    if (refusal === undefined) return done();
+    sendError(reply, refusal);
   });
+}
+
+/** Why the route guard refuses the request (in the contract's order of checks), or undefined. */
+function routeRefusal(request: FastifyRequest): AppError | undefined {
+  if (request.is404) return undefined;
+  const { scope, embeds } = request.routeOptions.config;
+  const principal = request.principal;
+  if (principal?.session?.mustChangePassword === true && request.routeOptions.config.staffSession !== true) {
+    return new AppError('forbidden', 'The password must be changed first: POST /v1/session/password with currentPassword and newPassword');
+  }
+  if (principal !== undefined) {
+    const missing = (scope === undefined ? [] : typeof scope === 'string' ? [scope] : scope).find((needed) => !principal.scopes.has(needed));
+    if (missing !== undefined) return new AppError('forbidden', `This credential lacks the scope '${missing}'`);
+    const embedRefusal =
+      embeds === undefined ? undefined : refusedEmbed(embeds, principal.scopes, (request.query as Record<string, unknown> | undefined)?.embed);
+    if (embedRefusal !== undefined) return embedRefusal;
+  }
+  if (request.method === 'POST' || request.method === 'PUT') {
+    const contentType = request.headers['content-type'];
+    if (request.routeOptions.config.bodyType === 'csv') {
+      if (contentType === undefined || !isContentType(contentType, 'text/csv')) return new AppError('unsupported_media_type', 'Content-Type must be text/csv');
+    } else if (contentType === undefined || !isJsonContentType(contentType)) {
+      return new AppError('unsupported_media_type', 'Content-Type must be application/json');
+    }
+  }
+  return undefined;
 }
 
 /**

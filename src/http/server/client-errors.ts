@@ -13,8 +13,9 @@ import { errorBody, STATUS_OF } from '../plugins/error-handler.js';
 const answeredEarly = new WeakMap<Socket, http.IncomingMessage>();
 
 export function registerEarlyAnswerTracking(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     if (!request.raw.complete) answeredEarly.set(request.raw.socket, request.raw);
+    done();
   });
 }
 
