@@ -17,12 +17,12 @@ export class FallbackRateLimiter implements RateLimiter {
   ) {}
 
   async take(key: string): Promise<RateDecision> {
-    const answer = await this.gate(() => this.shared.take(key));
+    const answer = await this.gate(async () => this.shared.take(key));
     return answer === undefined ? this.local.take(key) : answer.value;
   }
 
   async peek(key: string): Promise<RateDecision> {
-    const answer = await this.gate(() => this.shared.peek(key));
+    const answer = await this.gate(async () => this.shared.peek(key));
     return answer === undefined ? this.local.peek(key) : answer.value;
   }
 

@@ -18,12 +18,13 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  take(key: string): Promise<RateDecision> {
-    return Promise.resolve(this.apply(key, true));
+  /** At once: the buckets are in memory. */
+  take(key: string): RateDecision {
+    return this.apply(key, true);
   }
 
-  peek(key: string): Promise<RateDecision> {
-    return Promise.resolve(this.apply(key, false));
+  peek(key: string): RateDecision {
+    return this.apply(key, false);
   }
 
   giveBack(key: string): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Answer } from '../modules/shared/answer.js';
+
 /** The answer of a leaky bucket to one request. */
 export interface RateDecision {
   allowed: boolean;
@@ -22,9 +24,9 @@ export interface LeakyBucketOptions {
  */
 export interface RateLimiter {
   /** Takes one place if there is one. */
-  take(key: string): Promise<RateDecision>;
+  take(key: string): Answer<RateDecision>;
   /** Whether the bucket is full, without taking a place. */
-  peek(key: string): Promise<RateDecision>;
+  peek(key: string): Answer<RateDecision>;
   /**
    * Frees one place a `take` reserved and did not need (a sign-in whose password was right);
    * the bucket never goes below empty. Only for a place this caller took.

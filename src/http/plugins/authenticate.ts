@@ -4,7 +4,9 @@ import { type CredentialService, type Principal, parseToken } from '../../module
 import type { StaffSessionService } from '../../modules/staff/session-service.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import { addressBucketKey } from '../../rate-limit/sign-in-throttle.js';
+import { type Answer, thenAnswer } from '../../modules/shared/answer.js';
 import { sendError } from './error-handler.js';
+import { continueUnlessAnswered, type HookOutcome } from './hook-outcome.js';
 import { isPublicPath, isSignInRequest, isWelcomePageRequest } from './public-paths.js';
 import { changesState, isSameOrigin } from './same-origin.js';
 import { clearSessionCookie, sessionTokenOf } from './session-cookie.js';
@@ -29,51 +31,64 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  */
 export function registerAuthentication(app: FastifyInstance, credentials: CredentialService, sessions: StaffSessionService, failures: RateLimiter): void {
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request, reply) => {
-    if (isPublicPath(request.url) || isWelcomePageRequest(request) || isSignInRequest(request)) return;
+  // A callback, not an async function: with the failure buckets in memory and the credential
+  // cached, a request is authenticated without waiting for anything (hook-outcome.ts).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isPublicPath(request.url) || isWelcomePageRequest(request) || isSignInRequest(request)) return done();
     const throttleKey = addressBucketKey(request.ip);
-    const throttled = await failures.peek(throttleKey);
-    if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
+    const outcome = thenAnswer(failures.peek(throttleKey), (throttled): Answer<HookOutcome> => {
+      if (!throttled.allowed) return refuseThrottled(reply, throttled.retryAfterSeconds);
+      const cookieToken = request.headers.authorization === undefined ? sessionTokenOf(request) : undefined;
+      const principal = cookieToken === undefined ? keyPrincipal(request, credentials) : cookieToken === null ? undefined : sessions.authenticate(cookieToken);
+      return thenAnswer(principal, (found) => (found ? admit(request, reply, found) : refuse(reply, failures, throttleKey, cookieToken)));
+    });
+    continueUnlessAnswered(outcome, done);
+  });
+}
 
-    const cookieToken = request.headers.authorization === undefined ? sessionTokenOf(request) : undefined;
-    const principal =
-      cookieToken === undefined ? await keyPrincipal(request, credentials) : cookieToken === null ? undefined : await sessions.authenticate(cookieToken);
-    if (principal) {
-      if (principal.session !== undefined && changesState(request.method) && !isSameOrigin(request)) {
-        return sendError(
-          reply,
-          new AppError(
-            'forbidden',
-            "Cross-origin request refused: a request signed in with the session cookie that changes something must send this server's own Origin",
-          ),
-        );
-      }
-      request.principal = principal;
-      return;
-    }
-    const after = await failures.take(throttleKey);
+/** The caller is who they say; a session's change must still come from this origin (403). */
+function admit(request: FastifyRequest, reply: FastifyReply, principal: Principal): HookOutcome {
+  if (principal.session !== undefined && changesState(request.method) && !isSameOrigin(request)) {
+    sendError(
+      reply,
+      new AppError(
+        'forbidden',
+        "Cross-origin request refused: a request signed in with the session cookie that changes something must send this server's own Origin",
+      ),
+    );
+    return 'answered';
+  }
+  request.principal = principal;
+  return 'continue';
+}
+
+/** A failed authentication: counted against the address (429 once its bucket is full), else 401. */
+function refuse(reply: FastifyReply, failures: RateLimiter, throttleKey: string, cookieToken: string | null | undefined): Answer<HookOutcome> {
+  return thenAnswer(failures.take(throttleKey), (after) => {
     if (!after.allowed) return refuseThrottled(reply, after.retryAfterSeconds);
     reply.header('www-authenticate', CHALLENGE);
     // A cookie that no longer opens a session is of no use to the browser: it may drop it.
     if (cookieToken !== undefined) clearSessionCookie(reply);
-    return sendError(
+    sendError(
       reply,
       new AppError(
         'unauthenticated',
         'Missing or invalid credentials: send Authorization: Bearer <token> or HTTP Basic key:secret, or sign in (POST /v1/session)',
       ),
     );
+    return 'answered';
   });
 }
 
-async function keyPrincipal(request: FastifyRequest, credentials: CredentialService): Promise<Principal | undefined> {
+function keyPrincipal(request: FastifyRequest, credentials: CredentialService): Answer<Principal | undefined> {
   const presented = readCredentials(request);
-  return presented && (await credentials.authenticate(presented.key, presented.secret));
+  return presented && credentials.authenticate(presented.key, presented.secret);
 }
 
-function refuseThrottled(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+function refuseThrottled(reply: FastifyReply, retryAfterSeconds: number): HookOutcome {
   reply.header('retry-after', String(retryAfterSeconds));
-  return sendError(reply, new AppError('rate_limited', 'Too many failed authentication attempts from this address; retry later'));
+  sendError(reply, new AppError('rate_limited', 'Too many failed authentication attempts from this address; retry later'));
+  return 'answered';
 }
 
 /** Key and secret from the Authorization header; undefined for anything malformed or ambiguous. */

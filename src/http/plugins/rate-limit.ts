@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../modules/shared/errors.js';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { RateLimiterStatus } from '../../rate-limit/rate-limiter-status.js';
+import { thenAnswer } from '../../modules/shared/answer.js';
 import { sendError } from './error-handler.js';
+import { continueUnlessAnswered, type HookOutcome } from './hook-outcome.js';
 
 /**
  * The leaky bucket of the credential, or of the staff member. Every authenticated response carries its headers,
@@ -19,16 +21,17 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter, st
   });
   app.addHook('onClose', async () => unsubscribe());
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.principal === undefined) return;
-    const decision = await limiter.take(request.principal.rateLimitBucket);
-    reply.header('x-rate-limit-limit', String(decision.limit));
-    reply.header('x-rate-limit-remaining', String(decision.remaining));
-    if (decision.allowed) return;
-    reply.header('retry-after', String(decision.retryAfterSeconds));
-    return sendError(
-      reply,
-      new AppError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per bucket; retry after ${decision.retryAfterSeconds} s`),
-    );
+  // A callback: the buckets in memory answer at once, Redis through a promise (hook-outcome.ts).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.principal === undefined) return done();
+    const outcome = thenAnswer(limiter.take(request.principal.rateLimitBucket), (decision): HookOutcome => {
+      reply.header('x-rate-limit-limit', String(decision.limit));
+      reply.header('x-rate-limit-remaining', String(decision.remaining));
+      if (decision.allowed) return 'continue';
+      reply.header('retry-after', String(decision.retryAfterSeconds));
+      sendError(reply, new AppError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per bucket; retry after ${decision.retryAfterSeconds} s`));
+      return 'answered';
+    });
+    continueUnlessAnswered(outcome, done);
   });
 }

@@ -44,6 +44,27 @@ describe('CredentialCache', () => {
     expect((await later)?.revokedAt).toBe('2026-01-02T00:00:00.000Z');
   });
 
+  it('answers at once, with no promise, from a reading that has answered and is still trusted; a read under way or a stale reading answers through a promise', async () => {
+    const { cache, reads, advance } = harness();
+    const first = cache.find('pk_a');
+    expect(first).toBeInstanceOf(Promise);
+    // Joined while the read is under way: a promise too.
+    expect(cache.find('pk_a')).toBeInstanceOf(Promise);
+    reads[0]!.answer(credential());
+    await first;
+    advance(TRUSTED_MS - 1);
+    expect(cache.find('pk_a')).toEqual(credential());
+    advance(1);
+    expect(cache.find('pk_a')).toBeInstanceOf(Promise);
+    expect(reads).toHaveLength(2);
+    // A revocation is final: once read, it answers at once for ever.
+    reads[1]!.answer(credential('2026-01-02T00:00:00.000Z'));
+    await Promise.resolve();
+    advance(10 * TRUSTED_MS);
+    expect(cache.find('pk_a')).toEqual(credential('2026-01-02T00:00:00.000Z'));
+    expect(reads).toHaveLength(2);
+  });
+
   it('does not trust a shared read that began before the request and outlasted the trust period', async () => {
     const { cache, reads, advance, settle } = harness();
     const first = cache.find('pk_a');

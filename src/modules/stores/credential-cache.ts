@@ -1,3 +1,4 @@
+import type { Answer } from '../shared/answer.js';
 import type { StoredApiKey } from './store-repository.js';
 
 /**
@@ -18,6 +19,8 @@ interface Reading {
   readonly result: Promise<StoredApiKey | undefined>;
   /** Set once the read has found the credential revoked: final, so trusted for ever. */
   revoked: boolean;
+  /** Set once the read has answered (a read that failed or found nothing is dropped instead). */
+  answered: { stored: StoredApiKey | undefined } | undefined;
 }
 
 /**
@@ -38,11 +41,21 @@ export class CredentialCache {
     private readonly trustedMs = CREDENTIAL_TRUSTED_MS,
   ) {}
 
-  /** The credential with that public key as the database holds it, read at most a trust period ago. */
-  async find(key: string): Promise<StoredApiKey | undefined> {
+  /**
+   * The credential with that public key as the database holds it, read at most a trust period
+   * ago: at once when a reading that has answered is still trusted (or revoked), else through
+   * the promise of the read.
+   */
+  find(key: string): Answer<StoredApiKey | undefined> {
     const arrivedAt = this.now();
     let reading = this.readings.get(key);
     if (reading === undefined || (!reading.revoked && arrivedAt - reading.startedAt >= this.trustedMs)) reading = this.readAgain(key, arrivedAt);
+    // Answered and, by the test above, revoked or read within the trust period of this arrival.
+    else if (reading.answered !== undefined) return reading.answered.stored;
+    return this.awaited(key, reading, arrivedAt);
+  }
+
+  private async awaited(key: string, reading: Reading, arrivedAt: number): Promise<StoredApiKey | undefined> {
     const stored = await reading.result;
     if (isRevoked(stored) || reading.startedAt >= arrivedAt || this.now() - reading.startedAt < this.trustedMs) return stored;
     // The read this request joined began before it arrived and took longer than the trust
@@ -57,13 +70,14 @@ export class CredentialCache {
 
   private readAgain(key: string, startedAt: number): Reading {
     const result = this.read(key);
-    const reading: Reading = { startedAt, result, revoked: false };
+    const reading: Reading = { startedAt, result, revoked: false, answered: undefined };
     this.readings.delete(key);
     this.readings.set(key, reading);
     if (this.readings.size > MAX_ENTRIES) this.readings.delete(this.readings.keys().next().value as string);
     result.then(
       (stored) => {
         reading.revoked = isRevoked(stored);
+        reading.answered = { stored };
         if (stored === undefined && this.readings.get(key) === reading) this.readings.delete(key);
       },
       () => {

@@ -2,12 +2,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, isoTimestamp } from '../shared/clock.js';
 import { codePointName, controlCharacterProblem } from '../../text/control-characters.js';
 import { isCurrency, isRoundingMode, ROUNDING_MODES, type RoundingMode } from '../currency/rounding.js';
+import { type Answer, thenAnswer } from '../shared/answer.js';
 import { AppError } from '../shared/errors.js';
 import type { Actor } from '../history/history-entry.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { CREDENTIAL_TRUSTED_MS, CredentialCache, REVOCATION_MARGIN_MS } from './credential-cache.js';
 import { DEFAULT_SCOPES, type Scope } from './scopes.js';
-import type { ApiKey, ListedApiKey, Store, StoreMoney } from './store-repository.js';
+import type { ApiKey, ListedApiKey, Store, StoreMoney, StoredApiKey } from './store-repository.js';
 
 /** A new credential, the only time its secret and token are known. */
 export interface IssuedCredential extends Omit<ApiKey, 'revokedAt' | 'createdAt'> {
@@ -205,22 +206,30 @@ export class CredentialService {
     await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TRUSTED_MS + REVOCATION_MARGIN_MS));
   }
 
-  /** The principal for a key and secret, or undefined: unknown, revoked or wrong secret alike. */
-  async authenticate(key: string, secret: string): Promise<Principal | undefined> {
+  /**
+   * The principal for a key and secret, or undefined: unknown, revoked or wrong secret alike. At
+   * once when the credential cache holds a trusted reading of the key; through a promise when
+   * it reads the database.
+   */
+  authenticate(key: string, secret: string): Answer<Principal | undefined> {
     // Only keys of the issued form are looked up: a NUL or other odd character never reaches SQL.
-    const stored = KEY_FORMAT.test(key) ? await this.cache.find(key) : undefined;
-    const expected = Buffer.from(stored?.secretHash ?? DUMMY_HASH, 'hex');
-    const presented = Buffer.from(sha256(secret), 'hex');
-    const matches = timingSafeEqual(expected, presented);
-    if (stored === undefined || !matches || stored.revokedAt !== null) return undefined;
-    return {
-      storeId: stored.storeId,
-      scopes: new Set(stored.scopes),
-      actor: { type: 'key', id: stored.id, name: stored.name ?? stored.key },
-      rateLimitBucket: `key:${stored.id}`,
-      idempotencyOwnerId: stored.id,
-    };
+    return thenAnswer(KEY_FORMAT.test(key) ? this.cache.find(key) : undefined, (stored) => principalOf(stored, secret));
   }
+}
+
+/** The principal of a stored credential whose secret is the one presented (compared in constant time); undefined otherwise. */
+function principalOf(stored: StoredApiKey | undefined, secret: string): Principal | undefined {
+  const expected = Buffer.from(stored?.secretHash ?? DUMMY_HASH, 'hex');
+  const presented = Buffer.from(sha256(secret), 'hex');
+  const matches = timingSafeEqual(expected, presented);
+  if (stored === undefined || !matches || stored.revokedAt !== null) return undefined;
+  return {
+    storeId: stored.storeId,
+    scopes: new Set(stored.scopes),
+    actor: { type: 'key', id: stored.id, name: stored.name ?? stored.key },
+    rateLimitBucket: `key:${stored.id}`,
+    idempotencyOwnerId: stored.id,
+  };
 }
 
 /** Splits a Bearer token into key and secret; undefined when it is not of our form. */
