@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../modules/shared/errors.js';
 import type { CredentialService } from '../../modules/stores/credential-service.js';
+import { failWith } from './hook-outcome.js';
 import { changesPrices, priceChangeCondition } from './price-change.js';
 import './route-config.js';
 
@@ -54,7 +55,7 @@ export function registerApprovalGuard(app: FastifyInstance, credentials: Credent
                 )
               : undefined,
           ),
-        done,
+        failWith(done),
       );
   });
 }

@@ -13,6 +13,15 @@ export function continueUnlessAnswered(outcome: Answer<HookOutcome>, done: HookH
   if (outcome instanceof Promise) {
     outcome.then((settled) => {
       if (settled === 'continue') done();
-    }, done);
+    }, failWith(done));
   } else if (outcome === 'continue') done();
+}
+
+/**
+ * A rejection handler that always fails the request: `done(undefined)` would let it go on,
+ * past authentication too, so a promise rejected without a reason (never ours, but a
+ * driver's could be) becomes an error of its own, as Fastify makes of it for an async hook.
+ */
+export function failWith(done: HookHandlerDoneFunction): (reason: unknown) => void {
+  return (reason) => done(reason instanceof Error ? reason : new Error(`a hook's promise was rejected with ${String(reason)}`));
 }
