@@ -111,6 +111,7 @@ export const TRADE_PRICE_EMBEDS = ['customer', 'product'] as const;
 /** A record with `embed=customer,product`; the product is the catalog's product object. */
 export const TradePriceWithEmbeds = Type.Composite([TradePrice, Type.Object({ customer: Type.Optional(Customer), product: Type.Optional(Product) })], {
   title: 'TradePriceWithEmbeds',
+  additionalProperties: false,
 });
 
 const Filters = {

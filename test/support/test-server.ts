@@ -1,3 +1,4 @@
+import { answerCheck } from './answer-schemas.js';
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -164,6 +165,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
         });
   const metricsBaseUrl = metricsListener === undefined ? undefined : `http://${metricsListener.host}:${metricsListener.port}`;
 
+  const checkAnswer = answerCheck(app.swagger() as unknown as Parameters<typeof answerCheck>[0]);
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
@@ -184,6 +186,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
         body = undefined;
       }
     }
+    if (base !== metricsBaseUrl) checkAnswer(method, urlPath, response.statusCode, response.headers['content-type'] as string | undefined, body);
     return { status: response.statusCode, headers: response.headers, body, text };
   };
   const request = (method: string, urlPath: string, requestOptions?: RequestOptions) =>

@@ -10,6 +10,10 @@ const WITH_BODY = { ...COMMON, 413: ErrorRef, 415: ErrorRef, 422: ErrorRef };
 export const readErrors = COMMON;
 /** A read its record's state may not allow (a real run's dry-run changes): 409, code 17. */
 export const stateReadErrors = { ...COMMON, 409: ErrorRef };
+/** A read whose answer would pass its bound (a list's overlaps of more entries than it reads): 422. */
+export const boundedReadErrors = { ...COMMON, 422: ErrorRef };
+/** The health check: 400 (code 2) is the plain-HTTP listener's answer, to every path. */
+export const healthErrors = { 400: ErrorRef };
 export const writeErrors = WITH_BODY;
 export const createErrors = { ...WITH_BODY, 409: ErrorRef };
 /** A write that records may depend on (a SKU's rename): 409, code 15, while they do. */

@@ -3,7 +3,7 @@ import { IdParams } from '../../../contract/common.js';
 import { PriceListEntryOverlap, PriceListOverlapQuery } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
 import { type App, pageOf, storeIdOf } from '../../plugins/app-types.js';
-import { readErrors } from '../docs.js';
+import { boundedReadErrors } from '../docs.js';
 
 export function listPriceListOverlaps(app: App, priceLists: PriceListService): void {
   app.get(
@@ -17,7 +17,7 @@ export function listPriceListOverlaps(app: App, priceLists: PriceListService): v
           'Entries of the same SKU, product and quantity break whose windows meet, grouped, newest first: at each moment the newest entry valid then applies. In order of SKU, product, break and start (docs/pricing.md, "Overlaps").',
         params: IdParams,
         querystring: PriceListOverlapQuery,
-        response: { 200: Type.Array(PriceListEntryOverlap), ...readErrors },
+        response: { 200: Type.Array(PriceListEntryOverlap), ...boundedReadErrors },
       },
       config: { scope: 'trade_prices:read' },
     },
