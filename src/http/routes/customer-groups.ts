@@ -9,7 +9,7 @@ import {
 } from '../../contract/customer-groups.js';
 import type { CustomerGroupService } from '../../modules/customer-groups/customer-group-service.js';
 import { type App, originOf, pageOf, storeIdOf } from '../plugins/app-types.js';
-import { readErrors } from './docs.js';
+import { deleteErrors } from './docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
 
 const GROUPS: Resource = {
@@ -71,7 +71,7 @@ export function registerCustomerGroupRoutes(app: App, groups: CustomerGroupServi
       summary: 'Delete a customer group; its customers belong to none',
       description:
         'Events: `customer.updated` for each customer of the group (its `customerGroupId` becomes null), then `customer_group.deleted`. Its price lists stay.',
-      errors: readErrors,
+      errors: deleteErrors,
     }),
     async (request, reply) => {
       await groups.remove(storeIdOf(request), originOf(request), request.params.id);

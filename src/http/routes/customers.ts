@@ -13,7 +13,7 @@ import {
 import type { CustomerService } from '../../modules/customers/customer-service.js';
 import { type App, originOf, pageOf, requireScope, requireScopeForField, storeIdOf } from '../plugins/app-types.js';
 import { bulkShapeProblems } from '../plugins/bulk-shape-problems.js';
-import { createErrors, readErrors } from './docs.js';
+import { createErrors, deleteErrors } from './docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
 
 const CUSTOMERS: Resource = { path: '/v1/customers', tag: 'customers', one: 'a customer', many: 'customers' };
@@ -114,7 +114,7 @@ export function registerCustomerRoutes(app: App, customers: CustomerService): vo
 
   app.delete(
     itemPath(CUSTOMERS),
-    deleteOptions(CUSTOMERS, { scope: 'catalog:write', priceChange: 'never', summary: 'Delete a customer and its trade prices', errors: readErrors }),
+    deleteOptions(CUSTOMERS, { scope: 'catalog:write', priceChange: 'never', summary: 'Delete a customer and its trade prices', errors: deleteErrors }),
     async (request, reply) => {
       await customers.remove(storeIdOf(request), originOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -15,6 +15,11 @@ export const boundedReadErrors = { ...COMMON, 422: ErrorRef };
 /** The health check: 400 (code 2) is the plain-HTTP listener's answer, to every path. */
 export const healthErrors = { 400: ErrorRef };
 export const writeErrors = WITH_BODY;
+/**
+ * A delete takes no body, but one sent is read as any request's: not JSON by its Content-Type
+ * is 415 (code 7), past 1 MiB 413, malformed JSON 400.
+ */
+export const deleteErrors = { ...COMMON, 413: ErrorRef, 415: ErrorRef };
 export const createErrors = { ...WITH_BODY, 409: ErrorRef };
 /** A write that records may depend on (a SKU's rename): 409, code 15, while they do. */
 export const inUseWriteErrors = { ...WITH_BODY, 409: ErrorRef };

@@ -13,7 +13,7 @@ import {
 import type { ProductService } from '../../modules/catalog/product-service.js';
 import { type App, originOf, pageOf, storeIdOf } from '../plugins/app-types.js';
 import { bulkShapeProblems } from '../plugins/bulk-shape-problems.js';
-import { createErrors, inUseWriteErrors, readErrors } from './docs.js';
+import { createErrors, deleteErrors, inUseWriteErrors } from './docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
 
 const PRODUCTS: Resource = { path: '/v1/products', tag: 'products', one: 'a product', many: 'products' };
@@ -97,7 +97,7 @@ export function registerProductRoutes(app: App, products: ProductService): void 
       scope: 'catalog:write',
       priceChange: 'always',
       summary: 'Delete a product with its variations, SKUs and trade prices',
-      errors: readErrors,
+      errors: deleteErrors,
     }),
     async (request, reply) => {
       await products.remove(storeIdOf(request), originOf(request), request.params.id);

@@ -2,7 +2,7 @@ import { FieldsOnlyQuery, IdParams } from '../../contract/common.js';
 import { Variation, VariationInput, VariationListQuery, VariationParams, VariationUpdate } from '../../contract/variations.js';
 import type { VariationService } from '../../modules/catalog/variation-service.js';
 import { type App, originOf, pageOf, storeIdOf } from '../plugins/app-types.js';
-import { inUseWriteErrors, readErrors } from './docs.js';
+import { deleteErrors, inUseWriteErrors } from './docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
 
 /** A product's variations: `/v1/products/{id}/variations`, one by `{variationId}`, under the products' tag. */
@@ -66,7 +66,7 @@ export function registerVariationRoutes(app: App, variations: VariationService):
       scope: 'catalog:write',
       priceChange: 'always',
       summary: 'Delete a variation with its trade prices and price list entries, and free its sku',
-      errors: readErrors,
+      errors: deleteErrors,
     }),
     async (request, reply) => {
       await variations.remove(storeIdOf(request), originOf(request), request.params.id, request.params.variationId);

@@ -14,7 +14,7 @@ import {
 import { assertTopicReadable } from '../../modules/events/topic-scopes.js';
 import type { WebhookService } from '../../modules/webhooks/webhook-service.js';
 import { type App, pageOf, principalOf } from '../plugins/app-types.js';
-import { readErrors, writeErrors } from './docs.js';
+import { deleteErrors, readErrors, writeErrors } from './docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from './resource-routes.js';
 
 const WEBHOOKS: Resource = { path: '/v1/webhooks', tag: 'webhooks', one: 'a webhook', many: 'webhooks' };
@@ -133,7 +133,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhookService): void 
       priceChange: 'never',
       summary: 'Delete a webhook and its pending deliveries',
       description: READS_TOPIC,
-      errors: readErrors,
+      errors: deleteErrors,
     }),
     async (request, reply) => {
       const { storeId, scopes } = principalOf(request);

@@ -2,7 +2,7 @@ import { IdParams } from '../../../contract/common.js';
 import { PriceListGetQuery, PriceListPrice, PriceListPriceCountQuery, PriceListPriceListQuery, PriceListPriceParams } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
 import { type App, originOf, pageOf, storeIdOf } from '../../plugins/app-types.js';
-import { readErrors } from '../docs.js';
+import { deleteErrors } from '../docs.js';
 import { countOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource } from '../resource-routes.js';
 
 /** A list's entries: `/v1/price-lists/{id}/prices`, one by `{priceId}`. */
@@ -38,7 +38,7 @@ export function getAndDeleteEntry(app: App, priceLists: PriceListService): void 
 
   app.delete(
     itemPath(ENTRIES),
-    deleteOptions(ENTRIES, { scope: 'trade_prices:write', priceChange: 'always', summary: 'Delete an entry of a price list', errors: readErrors }),
+    deleteOptions(ENTRIES, { scope: 'trade_prices:write', priceChange: 'always', summary: 'Delete an entry of a price list', errors: deleteErrors }),
     async (request, reply) => {
       await priceLists.removePrice(storeIdOf(request), originOf(request), request.params.id, request.params.priceId);
       return reply.code(204).send(null);

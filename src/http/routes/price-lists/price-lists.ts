@@ -1,7 +1,7 @@
 import { PriceList, PriceListCountQuery, PriceListGetQuery, PriceListInput, PriceListListQuery, PriceListUpdate } from '../../../contract/price-lists.js';
 import type { PriceListService } from '../../../modules/price-lists/price-list-service.js';
 import { type App, originOf, pageOf, storeIdOf } from '../../plugins/app-types.js';
-import { readErrors } from '../docs.js';
+import { deleteErrors } from '../docs.js';
 import { countOptions, createOptions, deleteOptions, getOptions, itemPath, listOptions, type Resource, updateOptions } from '../resource-routes.js';
 
 const PRICE_LISTS: Resource = { path: '/v1/price-lists', tag: 'price lists', operations: 'priceLists', one: 'a price list', many: 'price lists' };
@@ -58,7 +58,7 @@ export function registerListRoutes(app: App, priceLists: PriceListService): void
       summary: 'Delete a price list, its entries, and its place in customers’ and groups’ lists',
       description:
         'Events: `price_list_price.deleted` for each entry, `customer.updated` for each customer that had the list, `customer_group.updated` for each group that had it, then `price_list.deleted`.',
-      errors: readErrors,
+      errors: deleteErrors,
     }),
     async (request, reply) => {
       await priceLists.remove(storeIdOf(request), originOf(request), request.params.id);

@@ -1,7 +1,7 @@
 import { IdParams } from '../../../contract/common.js';
 import type { TradePriceService } from '../../../modules/trade-prices/trade-price-service.js';
 import { type App, originOf, storeIdOf } from '../../plugins/app-types.js';
-import { NoContent, readErrors } from '../docs.js';
+import { NoContent, deleteErrors } from '../docs.js';
 
 export function deleteTradePrice(app: App, tradePrices: TradePriceService): void {
   app.delete(
@@ -12,7 +12,7 @@ export function deleteTradePrice(app: App, tradePrices: TradePriceService): void
         tags: ['trade prices'],
         summary: 'Delete a trade price',
         params: IdParams,
-        response: { 204: NoContent, ...readErrors },
+        response: { 204: NoContent, ...deleteErrors },
       },
       config: { scope: 'trade_prices:write', priceChange: 'always' },
     },
