@@ -1,4 +1,4 @@
-import { answerCheck } from './answer-schemas.js';
+import { answerCheckOf } from './answer-schemas.js';
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -165,7 +165,7 @@ export async function startTestServer(engine: EngineName, env: Record<string, st
         });
   const metricsBaseUrl = metricsListener === undefined ? undefined : `http://${metricsListener.host}:${metricsListener.port}`;
 
-  const checkAnswer = answerCheck(app.swagger() as unknown as Parameters<typeof answerCheck>[0]);
+  const checkAnswer = answerCheckOf(app);
   const send = async (base: string, dispatcher: Agent, method: string, urlPath: string, requestOptions: RequestOptions = {}): Promise<HttpResponse> => {
     const headers: Record<string, string | string[]> = { ...requestOptions.headers };
     if (requestOptions.token !== undefined) headers.authorization = `Bearer ${requestOptions.token}`;
