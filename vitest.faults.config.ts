@@ -15,6 +15,7 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
  */
 const untimed = [
   'test/faults/crash.test.ts',
+  'test/faults/crash-controls.test.ts',
   'test/faults/change-set-crash.test.ts',
   'test/faults/fuzz.test.ts',
   'test/faults/tenant-isolation.test.ts',

@@ -1,10 +1,7 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { enginesUnderTest } from '../support/engines.js';
-import type { Database } from '../../src/storage/database.js';
-import { BATCH_SIZE, idempotencyKeyOf, priceUnitsOf } from './support/crash-check.js';
-import { type CrashRun, runCrashCycles } from './support/crash-run.js';
-import { figure, faultSeed, reportLine } from './support/report.js';
+import { crashSummary, runCrashCycles } from './support/crash-run.js';
+import { faultSeed, reportLine } from './support/report.js';
 import { strength } from './support/strength.js';
 
 /**
@@ -12,9 +9,9 @@ import { strength } from './support/strength.js';
  * SIGKILL at random moments and restarted. Whatever it acknowledged must be there afterwards,
  * whole; whatever it did not must be there whole or not at all; keys, records and outbox
  * events agree; the engine finds its files intact. The negative controls prove the checker
- * sees loss when the server acknowledges before it commits (the same server with that fault
- * planted, run from the test-only entry point support/fault-server.ts), and every other figure
- * when the data is damaged behind its back, on both engines.
+ * sees loss when the server acknowledges before it commits, and every other figure when the
+ * data is damaged behind its back, on both engines: crash-controls.test.ts (a file of their own,
+ * so that the untimed group runs them beside this one).
  */
 const engines = await enginesUnderTest();
 const CYCLES = strength({ sqlite: 14, postgres: 6 }, { sqlite: 30, postgres: 10 });
@@ -25,19 +22,7 @@ const CYCLES = strength({ sqlite: 14, postgres: 6 }, { sqlite: 30, postgres: 10 
  */
 const CYCLE_BUDGET_MS = strength(40_000, 1_200_000);
 const MIN_CYCLES = strength({ sqlite: 8, postgres: 4 }, { sqlite: 30, postgres: 10 });
-/** The ack-before-commit control loses about a batch per cycle. */
-const CONTROL_CYCLES = { sqlite: 3, postgres: 2 } as const;
 const seed = faultSeed();
-
-function summary(name: string, run: CrashRun): string {
-  const { check } = run;
-  return (
-    `${name}: ${run.cycles} SIGKILL cycles${run.stoppedByBudget ? ' (the time budget stopped further ones)' : ''}, ${figure(run.acked)} acked batches (${figure(run.acked * 1000)} rows; ${run.retried} left unanswered by a kill and retried with their key, ${run.replayedOnRetry} of them replayed), ` +
-    `${check.lost} lost, ${check.partial} partial, ${check.duplicated} duplicated, ${check.answerMismatches} answered ids not stored, ` +
-    `${check.keysWithoutRecords + check.recordsWithoutKey + check.badKeys} key/record mismatches, ${check.eventsMissing + check.orphanEvents} event mismatches, ` +
-    `integrity ${check.integrity} (${(run.elapsedMs / 1000).toFixed(0)} s)`
-  );
-}
 
 describe('crash: SIGKILL under concurrent bulk creates', () => {
   it.each(engines)(
@@ -52,7 +37,7 @@ describe('crash: SIGKILL under concurrent bulk creates', () => {
         killAfterMs: [150, 1200],
         seed,
       });
-      reportLine(summary(`crash/${engine}`, run));
+      reportLine(crashSummary(`crash/${engine}`, run));
       expect(run.acked, 'batches acknowledged').toBeGreaterThan(run.cycles);
       expect(run.otherStatuses).toEqual({});
       expect({ wrongAnswers: run.wrongAnswers, unansweredAfterRetry: run.unansweredAfterRetry }).toEqual({ wrongAnswers: 0, unansweredAfterRetry: 0 });
@@ -72,92 +57,4 @@ describe('crash: SIGKILL under concurrent bulk creates', () => {
     },
     strength(240_000, 1_800_000),
   );
-
-  it.each(engines)(
-    'negative control: when the server acknowledges before it commits (fault-server.ts), the checker reports acknowledged batches lost on %s',
-    async (engine) => {
-      // Killed 0.1 to 0.5 s after the cycle's first answer, whose commit waits a second: that
-      // batch at least is lost, however long the server took to start (a kill timed from the
-      // start found none lost on a loaded machine, PostgreSQL's first answer not in yet). The
-      // unanswered batches are not retried (each commit would hold SQLite for a second).
-      const run = await runCrashCycles({
-        engine,
-        cycles: CONTROL_CYCLES[engine],
-        concurrency: 6,
-        killAfterMs: [100, 500],
-        killAfterFirstAnswer: true,
-        seed,
-        ackBeforeCommit: true,
-        retryUnanswered: false,
-      });
-      reportLine(summary(`crash/control (ack before commit, ${engine})`, run));
-      expect(run.check.lost).toBeGreaterThan(0);
-      // Loss, not damage: the files are still sound.
-      expect(run.check.integrity).toBe('ok');
-    },
-    120_000,
-  );
-
-  it.each(engines)(
-    'negative control: rows, keys and events removed, a batch stored twice and a broken index or reference are reported on %s',
-    async (engine) => {
-      const run = await runCrashCycles({ engine, cycles: 2, concurrency: 6, killAfterMs: [400, 800], seed, beforeCheck: damage });
-      reportLine(
-        summary(
-          `crash/control (rows, a key and an event deleted, a batch copied, ${engine === 'sqlite' ? 'a reference broken' : 'an index broken'}, ${engine})`,
-          run,
-        ),
-      );
-      expect(run.check).toMatchObject({
-        partial: 1,
-        duplicated: 1,
-        // The partial batch's rows and the copied batch's no longer match what their 201s and their keys' stored answers named.
-        answerMismatches: 2,
-        badKeys: 2,
-        recordsWithoutKey: 1,
-        // The deleted event, and the copies' rows, which have none.
-        eventsMissing: 1 + BATCH_SIZE,
-        orphanEvents: 1,
-      });
-      expect(run.check.integrity).toMatch(engine === 'sqlite' ? /^ok; 1 foreign key violations$/ : /^index crash_control_index: .*lacks matching index tuple/);
-    },
-    120_000,
-  );
 });
-
-/**
- * Behind the checker's back: deletes one row of the first stored batch, the key of the second
- * and one outbox event of the third; stores the fourth a second time; and breaks what the
- * engine's own check looks at (SQLite: a reference to a product that does not exist, written
- * with foreign keys off; PostgreSQL: an index on an "immutable" function whose result is then
- * changed, so the index no longer matches the rows).
- */
-async function damage(database: Database, storeId: number): Promise<void> {
-  const { db } = database;
-  const rows = await db.selectFrom('trade_prices').select(['id', 'price']).where('store_id', '=', storeId).orderBy('id').execute();
-  const firstRowOf = new Map<number, number>();
-  for (const row of rows) if (!firstRowOf.has(Math.floor(row.price / 10_000))) firstRowOf.set(Math.floor(row.price / 10_000), row.id);
-  const [first, second, third, fourth] = [...firstRowOf];
-  if (fourth === undefined) throw new Error('the control needs four stored batches');
-  await db.deleteFrom('trade_prices').where('id', '=', first![1]).execute();
-  await db.deleteFrom('idempotency_records').where('store_id', '=', storeId).where('key', '=', idempotencyKeyOf(second![0])).execute();
-  await db
-    .deleteFrom('events')
-    .where('store_id', '=', storeId)
-    .where('subject_id', '=', third![1])
-    .where('topic', '=', 'trade_customer_product_price.created')
-    .execute();
-  const [low, high] = [priceUnitsOf(fourth[0], 0), priceUnitsOf(fourth[0] + 1, 0)];
-  await sql`insert into trade_prices (store_id, customer_id, product_id, sku, price, created_at)
-    select store_id, customer_id, product_id, sku, price, created_at from trade_prices
-    where store_id = ${storeId} and price >= ${low} and price < ${high} order by id`.execute(db);
-  if (database.engine.name === 'sqlite') {
-    await sql`pragma foreign_keys = off`.execute(db);
-    await sql`insert into skus (store_id, sku, product_id) values (${storeId}, 'CONTROL-NO-SUCH-PRODUCT', 987654321)`.execute(db);
-    await sql`pragma foreign_keys = on`.execute(db);
-  } else {
-    await sql`create function crash_control_key(value bigint) returns bigint language sql immutable as 'select value'`.execute(db);
-    await sql`create index crash_control_index on trade_prices (crash_control_key(id))`.execute(db);
-    await sql`create or replace function crash_control_key(value bigint) returns bigint language sql immutable as 'select -value'`.execute(db);
-  }
-}

@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW = [
   // The fault suite's untimed group (vitest.faults.config.ts).
   'test/faults/crash.test.ts',
+  'test/faults/crash-controls.test.ts',
   'test/faults/history-crash.test.ts',
   'test/faults/import-crash.test.ts',
   // The admin page in Chromium.

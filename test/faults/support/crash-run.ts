@@ -7,7 +7,7 @@ import { type Instance, startInstance, tlsFiles } from '../../support/instance-p
 import type { HttpResponse } from '../../support/test-server.js';
 import { buildFaultServer } from './fault-server-build.js';
 import { BATCH_SIZE, type CrashCheck, checkCrashRun, digestOf, type IdDigest, idempotencyKeyOf, priceUnitsOf } from './crash-check.js';
-import { seededRandom } from './report.js';
+import { figure, seededRandom } from './report.js';
 
 const BULK = '/v1/trade-customer-product-prices/bulk';
 const SKU = 'CRASH-SKU';
@@ -210,4 +210,15 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
     await postgres?.drop();
     tls.remove();
   }
+}
+
+/** The report line of a run of crash cycles. */
+export function crashSummary(name: string, run: CrashRun): string {
+  const { check } = run;
+  return (
+    `${name}: ${run.cycles} SIGKILL cycles${run.stoppedByBudget ? ' (the time budget stopped further ones)' : ''}, ${figure(run.acked)} acked batches (${figure(run.acked * 1000)} rows; ${run.retried} left unanswered by a kill and retried with their key, ${run.replayedOnRetry} of them replayed), ` +
+    `${check.lost} lost, ${check.partial} partial, ${check.duplicated} duplicated, ${check.answerMismatches} answered ids not stored, ` +
+    `${check.keysWithoutRecords + check.recordsWithoutKey + check.badKeys} key/record mismatches, ${check.eventsMissing + check.orphanEvents} event mismatches, ` +
+    `integrity ${check.integrity} (${(run.elapsedMs / 1000).toFixed(0)} s)`
+  );
 }
