@@ -1,6 +1,6 @@
 /** How big and how long one bench run is. */
 export interface BenchProfile {
-  name: 'full' | 'quick';
+  name: 'full' | 'quick' | 'smoke';
   /** Trade prices stored before each growth measurement; the first is the bulk-create scenario's, the last the read scenarios'. */
   storedSizes: number[];
   warmupSeconds: number;
@@ -15,6 +15,9 @@ export interface BenchProfile {
 export const PROFILES: Record<BenchProfile['name'], BenchProfile> = {
   full: { name: 'full', storedSizes: [10_000, 100_000, 1_000_000], warmupSeconds: 3, seconds: 30, rounds: 5, limitSeconds: 15 * 60 },
   quick: { name: 'quick', storedSizes: [10_000, 20_000, 40_000], warmupSeconds: 1, seconds: 2, rounds: 2, limitSeconds: 3 * 60 },
+  // CI's check that every scenario runs and prints its line (`npm run test:bench`): figures too
+  // small and short to read anything from, on a tenth of the quick run's data.
+  smoke: { name: 'smoke', storedSizes: [2_000, 3_000, 4_000], warmupSeconds: 0.5, seconds: 1, rounds: 1, limitSeconds: 3 * 60 },
 };
 
 /** Connections of the bulk-create load, and loops of its in-process ceiling. */
@@ -39,16 +42,17 @@ export interface BenchOptions {
   only: 'as-of' | undefined;
 }
 
-/** `--quick`, `--only=as-of`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
+/** `--quick`, `--smoke`, `--only=as-of`, `--server-node-arg=--cpu-prof`; DATABASE_URL selects PostgreSQL. */
 export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   let profile = PROFILES.full;
   const serverNodeArgs: string[] = [];
   let only: BenchOptions['only'];
   for (const arg of argv) {
     if (arg === '--quick') profile = PROFILES.quick;
+    else if (arg === '--smoke') profile = PROFILES.smoke;
     else if (arg === '--only=as-of') only = 'as-of';
     else if (arg.startsWith('--server-node-arg=')) serverNodeArgs.push(arg.slice('--server-node-arg='.length));
-    else throw new Error(`unknown argument '${arg}': use --quick, --only=as-of or --server-node-arg=FLAG`);
+    else throw new Error(`unknown argument '${arg}': use --quick, --smoke, --only=as-of or --server-node-arg=FLAG`);
   }
   const adminUrl = env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? undefined : env.DATABASE_URL;
   return { profile, adminUrl, serverNodeArgs, only };
