@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick]`: our speed as ratios to ceilings measured in the same
+ * `npm run bench [-- --quick | --smoke]`: our speed as ratios to ceilings measured in the same
  * run on the same machine. The server runs as `node dist/main/cli.js serve` in its own
  * process, the load comes from another (load.ts, autocannon), traffic stays on 127.0.0.1.
  * DATABASE_URL (a PostgreSQL server) selects PostgreSQL; fresh databases are created on it.

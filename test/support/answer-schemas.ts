@@ -45,7 +45,8 @@ function withoutRequired(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => key !== 'required')
+      // The keyword (a list of names), not a property that happens to be called `required`.
+      .filter(([key, value]) => key !== 'required' || !Array.isArray(value))
       .map(([key, value]) => [key, withoutRequired(value)]),
   );
 }
