@@ -132,6 +132,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       server.request('POST', '/v1/trade-customer-product-prices/replace', {
         token: storeA.token,
         body: { customerId: catalogA.tradeCustomer, scope: 'customer', prices },
+        lazyBody: true,
       }),
     );
     reportLine(
@@ -175,7 +176,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       expect(dryRun.status, dryRun.text.slice(0, 300)).toBe(200);
     }
     const { result, figures } = await besideNeighbour(server, storeB, () =>
-      server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices } }),
+      server.request('POST', path, { token: storeA.token, body: { scope: 'skus', prices }, lazyBody: true }),
     );
     reportLine(
       describeNeighbour(
@@ -319,7 +320,7 @@ describe.each(await enginesUnderTest())('store A’s catalog work beside store B
       again(3, (round) => {
         const items = itemsOf(round);
         sent.push(items);
-        return server.request('POST', '/v1/products/bulk', { token: storeA.token, body: items });
+        return server.request('POST', '/v1/products/bulk', { token: storeA.token, body: items, lazyBody: true });
       }),
     );
     reportLine(
